@@ -1,0 +1,589 @@
+// Package telco is a typed client for the telephony management service:
+// number blocks, number configuration, SMS, projects (properties), portal
+// logins, SIP trunks, number porting, addresses and number lookup.
+//
+// Create one Client with NewClient and share it: it is safe for concurrent
+// use. Every method takes a context, validates its parameters before
+// sending (a *ValidationError), and reports service failures as *APIError.
+// Idempotent operations are retried on transient failures; an SMS send or a
+// create is retried only when the service cannot have acted (see
+// RetryPolicy and ErrMaybeSent).
+package telco
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-querystring/query"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Version is the SDK version sent in the User-Agent header.
+const Version = "0.1.0"
+
+// DefaultBaseURL is the service's public host.
+const DefaultBaseURL = "https://api.fonedynamics.com"
+
+// Client talks to the service. Its services share one connection pool,
+// retry policy and logger. Create it with NewClient.
+type Client struct {
+	NumberBlocks *NumberBlocksService
+	Numbers      *NumbersService
+	Messages     *MessagesService
+	Properties   *PropertiesService
+	OnlineLogins *OnlineLoginsService
+	SipTrunks    *SipTrunksService
+	Porting      *PortingService
+	Addresses    *AddressesService
+	Lookup       *LookupService
+
+	common service
+
+	baseURL    string // without a trailing slash
+	accountSid string
+	authHeader string // "Basic base64(sid:token)"; a secret, never printed
+	userAgent  string
+	logger     *slog.Logger
+	validate   bool
+	retry      RetryPolicy
+	rc         *retryablehttp.Client
+}
+
+// service is the value every service type is a conversion of, as in
+// go-github: each holds the one Client and has no HTTP code of its own.
+type service struct{ client *Client }
+
+// Option configures a Client.
+type Option func(*clientConfig)
+
+type clientConfig struct {
+	baseURL        string
+	httpClient     *http.Client
+	retry          RetryPolicy
+	userAgent      string
+	logger         *slog.Logger
+	validate       bool
+	attemptTimeout time.Duration
+}
+
+// RetryPolicy decides how failed attempts are retried.
+//
+// Idempotent operations (every GET, PATCH and DELETE, and number
+// configuration) are retried on network errors and on 408, 429 and 5xx
+// other than 501. Non-idempotent ones (SMS send and batch, creates, porting
+// submission) are retried only when the service cannot have acted: a failed
+// dial or a 429. RetryUnsafe lifts that restriction.
+type RetryPolicy struct {
+	MaxRetries int           // default 3; 0 disables retries
+	MinWait    time.Duration // default 250ms (used when zero)
+	MaxWait    time.Duration // default 10s (used when zero); also caps a server's Retry-After
+	// RetryUnsafe allows retrying non-idempotent requests (SMS send, creates)
+	// after a failure that may have reached the service. Default false.
+	RetryUnsafe bool
+}
+
+// DefaultRetryPolicy returns the policy a Client uses without WithRetryPolicy.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 10 * time.Second}
+}
+
+// WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
+// request path (/v2/...) is appended to it. Plain http is accepted only for
+// a loopback host, such as a telcotest server.
+func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u } }
+
+// WithHTTPClient makes the Client send through hc, with its transport,
+// timeouts and proxies as given. Without it, a client with dial,
+// TLS-handshake and response-header timeouts is used; neither has an overall
+// timeout, since the caller's context governs each call.
+func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
+
+// WithRetryPolicy replaces DefaultRetryPolicy.
+func WithRetryPolicy(p RetryPolicy) Option { return func(c *clientConfig) { c.retry = p } }
+
+// WithUserAgent appends ua to the User-Agent header,
+// "telco-go/<version> go/<go version>".
+func WithUserAgent(ua string) Option { return func(c *clientConfig) { c.userAgent = ua } }
+
+// WithLogger logs one Debug record per attempt: operation, method, path,
+// status, attempt, duration and the retry decision. Credentials, passwords
+// and message text are never logged. Without it nothing is logged.
+func WithLogger(l *slog.Logger) Option { return func(c *clientConfig) { c.logger = l } }
+
+// WithClientValidation turns client-side validation of parameters on (the
+// default) or off. Off, requests go to the service as given and only the
+// service's rules apply; path identifiers are still required, because an
+// empty one would address a different operation.
+func WithClientValidation(on bool) Option { return func(c *clientConfig) { c.validate = on } }
+
+// WithAttemptTimeout bounds each attempt, reading the response included.
+// The caller's context still bounds the whole call, retries and waits
+// included. Zero (the default) sets no per-attempt bound.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(c *clientConfig) { c.attemptTimeout = d }
+}
+
+// Ptr returns a pointer to v, for optional fields such as *bool.
+func Ptr[T any](v T) *T { return &v }
+
+// NewClient returns a Client that authenticates with HTTP Basic, the account
+// SID as user name and the token as password. It fails on an empty SID or
+// token, a base URL that is not absolute, and plain http to a host that is
+// not loopback.
+func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
+	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if strings.TrimSpace(accountSid) == "" {
+		return nil, errors.New("telco: NewClient: account SID is empty")
+	}
+	if token == "" {
+		return nil, errors.New("telco: NewClient: token is empty")
+	}
+	base, err := checkBaseURL(cfg.baseURL)
+	if err != nil {
+		return nil, err
+	}
+	rp := cfg.retry
+	if rp.MaxRetries < 0 || rp.MinWait < 0 || rp.MaxWait < 0 {
+		return nil, errors.New("telco: NewClient: negative value in RetryPolicy")
+	}
+	if rp.MinWait == 0 {
+		rp.MinWait = DefaultRetryPolicy().MinWait
+	}
+	if rp.MaxWait == 0 {
+		rp.MaxWait = max(DefaultRetryPolicy().MaxWait, rp.MinWait)
+	}
+	if rp.MinWait > rp.MaxWait {
+		return nil, errors.New("telco: NewClient: RetryPolicy.MinWait exceeds MaxWait")
+	}
+	if cfg.attemptTimeout < 0 {
+		return nil, errors.New("telco: NewClient: negative attempt timeout")
+	}
+
+	hc := cfg.httpClient
+	if hc == nil {
+		hc = defaultHTTPClient()
+	}
+	if cfg.attemptTimeout > 0 {
+		cp := *hc
+		next := cp.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		cp.Transport = &attemptTimeoutTransport{next: next, d: cfg.attemptTimeout}
+		hc = &cp
+	}
+
+	ua := "telco-go/" + Version + " go/" + strings.TrimPrefix(runtime.Version(), "go")
+	if s := strings.TrimSpace(cfg.userAgent); s != "" {
+		ua += " " + s
+	}
+	c := &Client{
+		baseURL:    base,
+		accountSid: accountSid,
+		authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token)),
+		userAgent:  ua,
+		logger:     cfg.logger,
+		validate:   cfg.validate,
+		retry:      rp,
+	}
+	c.rc = &retryablehttp.Client{
+		HTTPClient:     hc,
+		Logger:         nil, // silence the library's own logging; we log per attempt
+		RetryWaitMin:   rp.MinWait,
+		RetryWaitMax:   rp.MaxWait,
+		RetryMax:       rp.MaxRetries,
+		RequestLogHook: startAttempt,
+		CheckRetry:     c.checkRetry,
+		Backoff:        backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+	}
+	c.common.client = c
+	c.NumberBlocks = (*NumberBlocksService)(&c.common)
+	c.Numbers = (*NumbersService)(&c.common)
+	c.Messages = (*MessagesService)(&c.common)
+	c.Properties = (*PropertiesService)(&c.common)
+	c.OnlineLogins = (*OnlineLoginsService)(&c.common)
+	c.SipTrunks = (*SipTrunksService)(&c.common)
+	c.Porting = (*PortingService)(&c.common)
+	c.Addresses = (*AddressesService)(&c.common)
+	c.Lookup = (*LookupService)(&c.common)
+	return c, nil
+}
+
+// BaseURL returns the address requests are sent to.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+// Format prints the Client without its credentials, whatever the verb, so
+// that a Client logged or printed by mistake leaks no token.
+func (c Client) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "telco.Client{BaseURL: %s, AccountSid: %s, Token: [redacted]}", c.baseURL, c.accountSid)
+}
+
+func checkBaseURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("telco: NewClient: base URL: %w", err)
+	}
+	if !u.IsAbs() || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return "", fmt.Errorf("telco: NewClient: base URL %q must be absolute, http(s)://host[:port][/prefix]", raw)
+	}
+	if u.User != nil {
+		return "", errors.New("telco: NewClient: base URL must not carry credentials; pass them to NewClient")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("telco: NewClient: base URL %q must not have a query or fragment", raw)
+	}
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https", u.Host)
+	}
+	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+func defaultHTTPClient() *http.Client {
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   32,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 30 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}}
+}
+
+// attemptTimeoutTransport bounds one attempt, body included: the deadline
+// is released only when the body is closed.
+type attemptTimeoutTransport struct {
+	next http.RoundTripper
+	d    time.Duration
+}
+
+func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.d)
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// call describes one operation for do: its SDK name (for errors and logs),
+// the request, and whether repeating it is harmless.
+type call struct {
+	op         string // "Messages.Send"
+	method     string
+	path       string // escaped, beginning with /v2/
+	query      any    // a struct with url tags, or url.Values; nil for none
+	body       any    // JSON-encoded when non-nil
+	idempotent bool
+}
+
+// maxResponseBody bounds a success body; listings are far smaller.
+const maxResponseBody = 32 << 20
+
+// attemptKey carries an *attemptState through retryablehttp's hooks, which
+// see only the request's context: this is how retry decisions are made per
+// request on one shared retryablehttp.Client.
+type attemptKey struct{}
+
+type attemptState struct {
+	call  *call
+	n     int // 0-based attempt number
+	start time.Time
+	// maybeSent is set once any attempt of a non-idempotent call may have
+	// reached the service.
+	maybeSent bool
+}
+
+// do is the one request path: every service method calls it. It encodes the
+// query and body, authenticates, retries as the policy allows, logs each
+// attempt, and decodes the success body into out (when out is non-nil) or
+// the error body into an *APIError.
+func (c *Client) do(ctx context.Context, r *call, out any) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	u := c.baseURL + r.path
+	if r.query != nil {
+		q, err := encodeQuery(r.query)
+		if err != nil {
+			return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
+		}
+		if q != "" {
+			u += "?" + q
+		}
+	}
+	var body any // untyped nil when there is none, so GETs carry no body
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return fmt.Errorf("telco: %s: encoding body: %w", r.op, err)
+		}
+		body = b
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
+
+	st := &attemptState{call: r}
+	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, attemptKey{}, st), r.method, u, body)
+	if err != nil {
+		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
+	h := req.Header
+	h.Set("Authorization", c.authHeader)
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", c.userAgent)
+	if body != nil {
+		if r.method == http.MethodPatch {
+			h.Set("Content-Type", "application/merge-patch+json")
+		} else {
+			h.Set("Content-Type", "application/json")
+		}
+	}
+
+	resp, err := c.rc.Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		err = fmt.Errorf("telco: %s: %w", r.op, err)
+		if !r.idempotent && st.maybeSent {
+			err = &maybeSentError{err}
+		}
+		return err
+	}
+	defer resp.Body.Close()
+	return c.decodeResponse(r, st, resp, out)
+}
+
+func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out any) error {
+	maybe := !r.idempotent
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
+		ae := decodeAPIError(r.op, resp.StatusCode, data)
+		ae.maybeSent = maybe && st.maybeSent
+		return ae
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	if err == nil && len(data) > maxResponseBody {
+		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBody)
+	}
+	if err != nil {
+		// The service answered 2xx: a non-idempotent call took effect.
+		err = fmt.Errorf("telco: %s: reading response: %w", r.op, err)
+		if maybe {
+			err = &maybeSentError{err}
+		}
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "empty response body", maybeSent: maybe}
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "undecodable response body",
+			Body: boundedCopy(data), err: err, maybeSent: maybe}
+	}
+	return nil
+}
+
+// maybeSentError marks a transport failure of a non-idempotent call that
+// may have reached the service.
+type maybeSentError struct{ err error }
+
+func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
+func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
+
+func encodeQuery(q any) (string, error) {
+	if v, ok := q.(url.Values); ok {
+		return v.Encode(), nil
+	}
+	v, err := query.Values(q)
+	if err != nil {
+		return "", err
+	}
+	return v.Encode(), nil
+}
+
+// startAttempt is retryablehttp's RequestLogHook: it runs before every
+// attempt and records when it began.
+func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
+	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
+		st.n, st.start = n, time.Now()
+	}
+}
+
+// checkRetry is retryablehttp's CheckRetry, called after every attempt.
+// It decides with the request's own idempotency and logs the attempt.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	st, _ := ctx.Value(attemptKey{}).(*attemptState)
+	if st == nil {
+		return false, nil
+	}
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err)
+	if maybe {
+		st.maybeSent = true
+	}
+	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
+	c.logAttempt(ctx, st, resp, err, retry)
+	return retry, nil
+}
+
+// classify says whether a failed attempt may be retried and whether it may
+// have reached the service. Only a failed dial (or DNS lookup, or proxy
+// connect) proves the request was never sent, and a 429 that the service
+// did not act on it; anything else leaves a non-idempotent call in doubt.
+func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, maybeSent bool) {
+	if err != nil {
+		switch {
+		case isCertError(err):
+			return false, false // the handshake failed before anything was sent; retrying cannot help
+		case neverSent(err):
+			return true, false
+		case idempotent:
+			return true, false
+		default:
+			return unsafe, true
+		}
+	}
+	switch s := resp.StatusCode; {
+	case s == http.StatusTooManyRequests:
+		return true, false
+	case s == http.StatusRequestTimeout:
+		return idempotent || unsafe, false
+	case s >= 500 && s != http.StatusNotImplemented:
+		if idempotent {
+			return true, false
+		}
+		return unsafe, true
+	}
+	return false, false
+}
+
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "dial" || op.Op == "proxyconnect") {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+func isCertError(err error) bool {
+	var v *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &v) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
+}
+
+func (c *Client) logAttempt(ctx context.Context, st *attemptState, resp *http.Response, err error, retry bool) {
+	if c.logger == nil || !c.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("op", st.call.op),
+		slog.String("method", st.call.method),
+		slog.String("path", st.call.path),
+		slog.Int("attempt", st.n+1),
+		slog.Duration("duration", time.Since(st.start)),
+		slog.Bool("retry", retry),
+	)
+	if resp != nil {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "telco request attempt", attrs...)
+}
+
+// backoff is retryablehttp's Backoff: a server's Retry-After (seconds or an
+// HTTP date) when given, else exponential growth from minW with up to 50%
+// jitter; either way between minW and maxW. retryablehttp ends the wait
+// early when the request's context ends.
+func backoff(minW, maxW time.Duration, n int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(max(d, minW), maxW)
+		}
+	}
+	d := maxW
+	if n < 32 {
+		if e := minW << n; e > 0 && e < maxW {
+			d = e
+		}
+	}
+	d += time.Duration(rand.Int64N(int64(d)/2 + 1))
+	return min(max(d, minW), maxW)
+}
+
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}

@@ -1,0 +1,169 @@
+package telco
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNewClientGuards(t *testing.T) {
+	cases := []struct {
+		name       string
+		sid, token string
+		base       string
+		why        string
+	}{
+		{"empty sid", "", testToken, testBase, "account SID"},
+		{"blank sid", "  ", testToken, testBase, "account SID"},
+		{"empty token", testSid, "", testBase, "token"},
+		{"relative base", testSid, testToken, "/v2", "absolute"},
+		{"no scheme", testSid, testToken, "api.telco.test", "absolute"},
+		{"ftp", testSid, testToken, "ftp://api.telco.test", "absolute"},
+		{"plain http to a public host", testSid, testToken, "http://api.telco.test", "plain http"},
+		{"plain http to a private address", testSid, testToken, "http://10.0.0.1:8080", "plain http"},
+		{"credentials in the URL", testSid, testToken, "https://u:p@api.telco.test", "credentials"},
+		{"query in the URL", testSid, testToken, "https://api.telco.test/?x=1", "query"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewClient(tc.sid, tc.token, WithBaseURL(tc.base))
+			require.Error(t, err)
+			assert.Nil(t, c)
+			assert.Contains(t, err.Error(), tc.why)
+			assert.NotContains(t, err.Error(), testToken)
+		})
+	}
+}
+
+func TestNewClientAcceptsLoopbackHTTP(t *testing.T) {
+	for _, base := range []string{"http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80/prefix", "http://127.9.9.9"} {
+		c, err := NewClient(testSid, testToken, WithBaseURL(base))
+		require.NoError(t, err, base)
+		assert.Equal(t, strings.TrimRight(base, "/"), c.BaseURL())
+	}
+	c, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultBaseURL, c.BaseURL())
+}
+
+func TestNewClientRejectsBadRetryPolicy(t *testing.T) {
+	for _, p := range []RetryPolicy{
+		{MaxRetries: -1},
+		{MinWait: -time.Second},
+		{MinWait: time.Minute, MaxWait: time.Second},
+	} {
+		_, err := NewClient(testSid, testToken, WithRetryPolicy(p))
+		assert.Error(t, err, "%+v", p)
+	}
+	_, err := NewClient(testSid, testToken, WithAttemptTimeout(-time.Second))
+	assert.Error(t, err)
+}
+
+func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
+	c, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	hc := c.rc.HTTPClient
+	assert.Zero(t, hc.Timeout, "the caller's context governs a call")
+	tr, ok := hc.Transport.(*http.Transport)
+	require.True(t, ok)
+	assert.NotZero(t, tr.TLSHandshakeTimeout)
+	assert.NotZero(t, tr.ResponseHeaderTimeout)
+	assert.NotNil(t, tr.DialContext)
+	assert.Nil(t, c.rc.Logger, "go-retryablehttp's own logging must be silenced")
+}
+
+func TestWithHTTPClientIsUsedAsGiven(t *testing.T) {
+	hc := &http.Client{Timeout: 3 * time.Second}
+	c, err := NewClient(testSid, testToken, WithHTTPClient(hc))
+	require.NoError(t, err)
+	assert.Same(t, hc, c.rc.HTTPClient)
+
+	// With a per-attempt timeout the caller's transport is wrapped, not replaced.
+	mt := &http.Transport{}
+	c, err = NewClient(testSid, testToken, WithHTTPClient(&http.Client{Transport: mt}), WithAttemptTimeout(time.Second))
+	require.NoError(t, err)
+	at, ok := c.rc.HTTPClient.Transport.(*attemptTimeoutTransport)
+	require.True(t, ok)
+	assert.Same(t, mt, at.next)
+}
+
+func TestRequestHeadersAndUserAgent(t *testing.T) {
+	c, mt := newMockClient(t, WithUserAgent("acme-crm/2.1"))
+	got := reply(mt, "GET", "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
+	_, err := c.Properties.Get(context.Background(), testProp)
+	require.NoError(t, err)
+	assertCommonHeaders(t, got.Header)
+	assert.True(t, strings.HasSuffix(got.Header.Get("User-Agent"), " acme-crm/2.1"), got.Header.Get("User-Agent"))
+	assert.Empty(t, got.Header.Get("Content-Type"), "a GET has no body")
+	assert.Empty(t, got.Body)
+}
+
+func TestBaseURLPrefixIsKept(t *testing.T) {
+	c, mt := newMockClient(t, WithBaseURL(testBase+"/gateway/"))
+	got := reply(mt, "GET", "/gateway/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
+	_, err := c.Properties.Get(context.Background(), testProp)
+	require.NoError(t, err)
+	assert.Equal(t, "/gateway/v2/Properties/"+testProp, got.Path)
+}
+
+func TestPathSegmentsAreEscaped(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", "/v2/Properties/a%2Fb%3Fc", 200, fixture(t, "get_property.json"))
+	_, err := c.Properties.Get(context.Background(), "a/b?c")
+	require.NoError(t, err)
+	assert.Equal(t, "/v2/Properties/a%2Fb%3Fc", got.Path)
+}
+
+func TestClientNeverPrintsItsToken(t *testing.T) {
+	c, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	basic := base64.StdEncoding.EncodeToString([]byte(testSid + ":" + testToken))
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		for _, v := range []any{c, *c} {
+			out := fmt.Sprintf(verb, v)
+			assert.NotContains(t, out, testToken, verb)
+			assert.NotContains(t, out, basic, verb)
+			assert.NotContains(t, out, fmt.Sprintf("%x", testToken), verb)
+		}
+	}
+	assert.Contains(t, fmt.Sprint(c), "[redacted]")
+}
+
+func TestPtr(t *testing.T) {
+	p := Ptr(false)
+	require.NotNil(t, p)
+	assert.False(t, *p)
+	assert.Equal(t, 7, *Ptr(7))
+}
+
+func TestCanceledContextSendsNothing(t *testing.T) {
+	c, mt := newMockClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Properties.Get(ctx, testProp)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, mt.GetTotalCallCount())
+	assert.Contains(t, err.Error(), "Properties.Get")
+}
+
+func TestNilContextDoesNotPanic(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "GET", "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
+	_, err := c.Properties.Get(nil, testProp) //nolint:staticcheck // a nil context must not panic
+	assert.NoError(t, err)
+}
+
+func TestEmptyPathIdentifiersAreRefusedEvenWithoutValidation(t *testing.T) {
+	c, mt := newMockClient(t, WithClientValidation(false))
+	_, err := c.Properties.Get(context.Background(), "")
+	requireValidation(t, mt, err, "Properties.Get", "PropertySid", CodeParameterRequired)
+	_, err = c.Messages.Get(context.Background(), " ")
+	requireValidation(t, mt, err, "Messages.Get", "MessageSid", CodeParameterRequired)
+}

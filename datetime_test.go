@@ -1,0 +1,175 @@
+package telco
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDateTimeDecode(t *testing.T) {
+	aest := 10 * 3600
+	cases := []struct {
+		in      string
+		unixMs  int64
+		offset  int // seconds east of UTC
+		isUTC   bool
+		wireOut string
+	}{
+		{`"/Date(1577836800000+1000)/"`, 1577836800000, aest, false, `"/Date(1577836800000+1000)/"`},
+		{`"/Date(1577836800000)/"`, 1577836800000, 0, true, `"/Date(1577836800000)/"`},
+		{`"/Date(1577836800123-0530)/"`, 1577836800123, -(5*3600 + 30*60), false, `"/Date(1577836800123-0530)/"`},
+		{`"/Date(1577836800000+0000)/"`, 1577836800000, 0, false, `"/Date(1577836800000+0000)/"`},
+		{`"/Date(-86400000)/"`, -86400000, 0, true, `"/Date(-86400000)/"`},
+		{`"/Date(-1000+0100)/"`, -1000, 3600, false, `"/Date(-1000+0100)/"`},
+		{`"\/Date(1577836800000+1000)\/"`, 1577836800000, aest, false, `"/Date(1577836800000+1000)/"`},
+		{`"\\/Date(1577836800000)\\/"`, 1577836800000, 0, true, `"/Date(1577836800000)/"`},
+		{`"2020-01-01T10:00:00+10:00"`, 1577836800000, aest, false, `"/Date(1577836800000+1000)/"`},
+		{`"2020-01-01T00:00:00Z"`, 1577836800000, 0, true, `"/Date(1577836800000)/"`},
+		{`"2020-01-01T00:00:00.5+00:00"`, 1577836800500, 0, false, `"/Date(1577836800500+0000)/"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var d DateTime
+			require.NoError(t, json.Unmarshal([]byte(tc.in), &d))
+			assert.Equal(t, tc.unixMs, d.UnixMilli())
+			_, off := d.Zone()
+			assert.Equal(t, tc.offset, off)
+			assert.Equal(t, tc.isUTC, d.Location() == time.UTC)
+			out, err := json.Marshal(d)
+			require.NoError(t, err)
+			assert.Equal(t, tc.wireOut, string(out))
+		})
+	}
+}
+
+func TestDateTimeNullAndEmpty(t *testing.T) {
+	var v struct {
+		A DateTime
+		B *DateTime
+		C DateTime
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"A":null,"B":null,"C":""}`), &v))
+	assert.True(t, v.A.IsZero())
+	assert.Nil(t, v.B)
+	assert.True(t, v.C.IsZero())
+	out, err := json.Marshal(DateTime{})
+	require.NoError(t, err)
+	assert.Equal(t, "null", string(out))
+	assert.Empty(t, DateTime{}.String())
+
+	// .NET's DateTime.MinValue is Go's zero time: both mean "no value".
+	var d DateTime
+	require.NoError(t, json.Unmarshal([]byte(`"/Date(-62135596800000)/"`), &d))
+	assert.True(t, d.IsZero())
+}
+
+func TestDateTimeRejectsGarbage(t *testing.T) {
+	for _, in := range []string{
+		`"/Date(abc)/"`, `"/Date()/"`, `"/Date(1+10)/"`, `"/Date(1+2400)/"`, `"/Date(1+1060)/"`,
+		`"/Date(1+10a0)/"`, `"/Date(1577836800000"`, `"yesterday"`, `12345`, `true`, `{}`,
+		`"/Date(99999999999999999999)/"`,
+	} {
+		var d DateTime
+		err := json.Unmarshal([]byte(in), &d)
+		assert.Error(t, err, in)
+		if err != nil {
+			assert.True(t, strings.HasPrefix(err.Error(), "telco: DateTime") || strings.Contains(err.Error(), "json"), err.Error())
+		}
+	}
+}
+
+func TestDateTimeString(t *testing.T) {
+	d, err := ParseDateTime("/Date(1577836800000+1000)/")
+	require.NoError(t, err)
+	assert.Equal(t, "/Date(1577836800000+1000)/", d.String())
+	assert.Equal(t, "2020-01-01T10:00:00+10:00", d.Format(time.RFC3339))
+}
+
+func TestTimestamp(t *testing.T) {
+	var v struct{ A, B, C, D, E Timestamp }
+	require.NoError(t, json.Unmarshal([]byte(`{"A":1506038400,"B":null,"C":"1506038400","D":1506038400.9,"E":""}`), &v))
+	assert.EqualValues(t, 1506038400, v.A)
+	assert.Zero(t, v.B)
+	assert.EqualValues(t, 1506038400, v.C)
+	assert.EqualValues(t, 1506038400, v.D)
+	assert.Zero(t, v.E)
+	assert.Equal(t, time.Date(2017, 9, 22, 0, 0, 0, 0, time.UTC), v.A.Time())
+	assert.True(t, Timestamp(0).Time().IsZero())
+	assert.Equal(t, "2017-09-22T00:00:00Z", v.A.String())
+	assert.Empty(t, Timestamp(0).String())
+
+	out, err := json.Marshal(v.A)
+	require.NoError(t, err)
+	assert.Equal(t, "1506038400", string(out))
+
+	now := time.Date(2026, 11, 22, 1, 2, 3, 999, time.FixedZone("x", 3600))
+	assert.EqualValues(t, now.Unix(), TimestampOf(now))
+	assert.Zero(t, TimestampOf(time.Time{}))
+
+	for _, bad := range []string{`"soon"`, `true`, `{}`, `[1]`, `1e300`} {
+		var ts Timestamp
+		assert.Error(t, json.Unmarshal([]byte(bad), &ts), bad)
+	}
+}
+
+// FuzzDateTime: decoding never panics, and whatever decodes marshals to a
+// form that decodes to the same instant and offset.
+func FuzzDateTime(f *testing.F) {
+	for _, s := range []string{
+		`"/Date(1577836800000+1000)/"`, `"/Date(1577836800000)/"`, `"/Date(-1)/"`,
+		`"\/Date(0-0000)\/"`, `"2020-01-01T00:00:00Z"`, `null`, `""`, `"/Date(+1)/"`, `"/Date(-+1000)/"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var d DateTime
+		if json.Unmarshal(in, &d) != nil {
+			return
+		}
+		out, err := json.Marshal(d)
+		if err != nil {
+			t.Fatalf("marshal %v: %v", d.Time, err)
+		}
+		var back DateTime
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("re-read %s: %v", out, err)
+		}
+		if d.IsZero() != back.IsZero() {
+			t.Fatalf("zero changed: %s", out)
+		}
+		if d.IsZero() {
+			return
+		}
+		if back.UnixMilli() != d.UnixMilli() {
+			t.Fatalf("instant changed: %s -> %s", in, out)
+		}
+		_, o1 := d.Zone()
+		_, o2 := back.Zone()
+		if o1/60 != o2/60 {
+			t.Fatalf("offset changed: %s -> %s", in, out)
+		}
+	})
+}
+
+// FuzzTimestamp: decoding never panics and an integer round-trips.
+func FuzzTimestamp(f *testing.F) {
+	for _, s := range []string{`1506038400`, `null`, `"1506038400"`, `-5`, `1.5`, `""`, `"x"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var ts Timestamp
+		if json.Unmarshal(in, &ts) != nil {
+			return
+		}
+		out, _ := json.Marshal(ts)
+		var back Timestamp
+		if err := json.Unmarshal(out, &back); err != nil || back != ts {
+			t.Fatalf("%s -> %s -> %d (%v)", in, out, back, err)
+		}
+		_ = ts.Time()
+	})
+}

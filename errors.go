@@ -1,0 +1,220 @@
+package telco
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Error codes the service is documented to return. The catalogue is not
+// complete: compare against APIError.Code (or use ErrorCode) for any other.
+const (
+	CodeUnknownTimeZone          = "UNKNOWN_TIME_ZONE"
+	CodeParameterRequired        = "PARAMETER_REQUIRED"
+	CodeInvalidPhoneNumberFormat = "INVALID_PHONENUMBER_FORMAT"
+
+	CodeAccountNotFound                  = "ACCOUNT_NOT_FOUND"
+	CodeAddressCannotBeDeleted           = "ADDRESS_CANNOT_BE_DELETED"
+	CodeAddressNotFound                  = "ADDRESS_NOT_FOUND"
+	CodeConflictingParameters            = "CONFLICTING_PARAMETERS"
+	CodeCountryNotFound                  = "COUNTRY_NOT_FOUND"
+	CodeCountryUnavailable               = "COUNTRY_UNAVAILABLE"
+	CodeForbidden                        = "FORBIDDEN"
+	CodeNumberBelongsToDifferentProperty = "NUMBER_BELONGS_TO_DIFFERENT_PROPERTY"
+
+	// CodeParameterInvalid is used by client-side validation for a value of
+	// the wrong form when the service's own code for it is not documented.
+	CodeParameterInvalid = "PARAMETER_INVALID"
+)
+
+// ErrMaybeSent is matched by errors.Is when a non-idempotent call (an SMS
+// send, a create, a porting submission) failed after its request may have
+// reached the service: a timeout or broken connection after the request was
+// written, or a 5xx answer. The operation may or may not have taken effect;
+// check (for example with Messages.Find and an ExternalID) before sending
+// again.
+var ErrMaybeSent = errors.New("request may have reached the service")
+
+// errBodyLimit caps how much of an error body is read; errBodyKeep caps how
+// much of an undecodable body is kept in APIError.Body.
+const (
+	errBodyLimit = 1 << 20
+	errBodyKeep  = 4 << 10
+)
+
+// FieldError describes one problem with one parameter, as the service's
+// Errors[] entries do. Code and Message may be empty when the service sends
+// only the field name.
+type FieldError struct {
+	Code      string `json:"ErrorCode,omitempty"`
+	FieldName string `json:"FieldName,omitempty"`
+	Message   string `json:"Message,omitempty"`
+}
+
+func (f FieldError) String() string {
+	var b strings.Builder
+	b.WriteString(f.FieldName)
+	if f.Message != "" {
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(f.Message)
+	}
+	if f.Code != "" {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("(" + f.Code + ")")
+	}
+	return b.String()
+}
+
+// APIError is an error answered by the service, or a response the client
+// could not decode. It is returned for every non-2xx status and for a 2xx
+// whose body is not the documented JSON.
+type APIError struct {
+	// Op names the SDK operation, e.g. "Properties.Create".
+	Op string
+	// StatusCode is the HTTP status; 0 for a per-element batch error.
+	StatusCode int
+	// Code is the service's ErrorCode, e.g. "UNKNOWN_TIME_ZONE"; empty when
+	// the body carried none.
+	Code    string
+	Message string
+	// Fields are the service's Errors[] entries.
+	Fields []FieldError
+	// Body is the raw body, at most 4 KiB, kept when it could not be
+	// decoded (an HTML page from a proxy, say).
+	Body []byte
+
+	err       error // a decode error, for errors.Unwrap
+	maybeSent bool  // a non-idempotent call that may have taken effect
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("telco: ")
+	if e.Op != "" {
+		b.WriteString(e.Op + ": ")
+	}
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, "%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	} else {
+		b.WriteString("rejected")
+	}
+	if e.Code != "" {
+		b.WriteString(": " + e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if len(e.Fields) > 0 {
+		parts := make([]string, len(e.Fields))
+		for i, f := range e.Fields {
+			parts[i] = f.String()
+		}
+		b.WriteString(" [" + strings.Join(parts, "; ") + "]")
+	}
+	if e.err != nil {
+		b.WriteString(": " + e.err.Error())
+	}
+	if e.maybeSent {
+		b.WriteString(" (" + ErrMaybeSent.Error() + ")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the decode error behind an undecodable body, if any.
+func (e *APIError) Unwrap() error { return e.err }
+
+// Is reports whether e matches ErrMaybeSent: a 5xx answer to a
+// non-idempotent call, or a 2xx whose body could not be read.
+func (e *APIError) Is(target error) bool { return target == ErrMaybeSent && e.maybeSent }
+
+// ValidationError is returned by client-side validation, before any request
+// is sent. Each field problem carries the code the service would use.
+type ValidationError struct {
+	Op     string // e.g. "Messages.Send"
+	Fields []FieldError
+}
+
+func (e *ValidationError) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = f.String()
+	}
+	return "telco: " + e.Op + ": invalid parameters: " + strings.Join(parts, "; ")
+}
+
+// ErrorCode returns the service error code found anywhere in err's chain:
+// an APIError's Code, else the first code among its Fields, else the first
+// field code of a ValidationError (the code the service would have used).
+// It returns "" when there is none.
+func ErrorCode(err error) string {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		if ae.Code != "" {
+			return ae.Code
+		}
+		return firstFieldCode(ae.Fields)
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return firstFieldCode(ve.Fields)
+	}
+	return ""
+}
+
+func firstFieldCode(fs []FieldError) string {
+	for _, f := range fs {
+		if f.Code != "" {
+			return f.Code
+		}
+	}
+	return ""
+}
+
+// wireStatus is the service's error envelope, found either under
+// ResponseStatus or at the top level of the body.
+type wireStatus struct {
+	ErrorCode string       `json:"ErrorCode"`
+	Message   string       `json:"Message"`
+	Errors    []FieldError `json:"Errors"`
+}
+
+type wireError struct {
+	ResponseStatus *wireStatus `json:"ResponseStatus"`
+	wireStatus
+}
+
+// decodeAPIError builds the error for a non-2xx response body. It never
+// fails: a body that is not the service's JSON is kept (bounded) in Body.
+func decodeAPIError(op string, status int, body []byte) *APIError {
+	e := &APIError{Op: op, StatusCode: status}
+	var w wireError
+	if json.Unmarshal(body, &w) == nil {
+		s := w.wireStatus
+		if w.ResponseStatus != nil {
+			s = *w.ResponseStatus
+		}
+		if s.ErrorCode != "" || s.Message != "" || len(s.Errors) > 0 {
+			e.Code, e.Message, e.Fields = s.ErrorCode, s.Message, s.Errors
+			return e
+		}
+	}
+	e.Message = http.StatusText(status)
+	e.Body = boundedCopy(body)
+	return e
+}
+
+func boundedCopy(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	if len(b) > errBodyKeep {
+		b = b[:errBodyKeep]
+	}
+	return append([]byte(nil), b...)
+}

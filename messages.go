@@ -1,0 +1,351 @@
+package telco
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// MessagesService sends and finds SMS (operations 6, 7 and 8, and reading
+// one message back).
+type MessagesService service
+
+// MessagesAPI is the method set of MessagesService, for code that wants to
+// substitute a fake.
+type MessagesAPI interface {
+	Send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error)
+	SendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error)
+	Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error)
+	FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error]
+	Get(ctx context.Context, messageSid string) (*Message, error)
+}
+
+var _ MessagesAPI = (*MessagesService)(nil)
+
+// MessageStatus is where a message is in its life. Values the SDK does not
+// know are kept as sent.
+type MessageStatus string
+
+// Message statuses.
+const (
+	MessageProcessing MessageStatus = "Processing" // received by the service, being processed
+	MessageSubmitted  MessageStatus = "Submitted"  // submitted to the SMS center
+	MessageDelivered  MessageStatus = "Delivered"  // delivered, when delivery receipts are on
+	MessageFailed     MessageStatus = "Failed"     // could not be submitted in reasonable time
+	MessageReceived   MessageStatus = "Received"   // an inbound message
+)
+
+// Known reports whether s is one of the statuses the service documents.
+func (s MessageStatus) Known() bool {
+	switch s {
+	case MessageProcessing, MessageSubmitted, MessageDelivered, MessageFailed, MessageReceived:
+		return true
+	}
+	return false
+}
+
+// Direction says whether a message was sent or received.
+type Direction string
+
+// Message directions.
+const (
+	DirectionTransmit Direction = "Transmit"
+	DirectionReceive  Direction = "Receive"
+)
+
+// Known reports whether d is one of the directions the service documents.
+func (d Direction) Known() bool { return d == DirectionTransmit || d == DirectionReceive }
+
+// Message is an SMS, sent or received.
+type Message struct {
+	MessageSid  string `json:"MessageSid"`
+	AccountSid  string `json:"AccountSid,omitempty"`
+	PropertySid string `json:"PropertySid,omitempty"`
+	// From is the alphanumeric or E.164 sender; for a leased send, the E.164
+	// sender the service allocated.
+	From            string        `json:"From,omitempty"`
+	To              string        `json:"To,omitempty"`
+	Text            string        `json:"Text,omitempty"`
+	DeliveryReceipt bool          `json:"DeliveryReceipt"`
+	NumSegments     int           `json:"NumSegments,omitempty"`
+	Status          MessageStatus `json:"Status,omitempty"`
+	Direction       Direction     `json:"Direction,omitempty"`
+	Scheduled       Timestamp     `json:"Scheduled,omitempty"`
+	Created         Timestamp     `json:"Created,omitempty"`
+	Submitted       Timestamp     `json:"Submitted,omitempty"`
+	Delivered       Timestamp     `json:"Delivered,omitempty"`
+	Received        Timestamp     `json:"Received,omitempty"`
+	// ErrorCode is set when submission or delivery failed, empty otherwise.
+	ErrorCode  string `json:"ErrorCode,omitempty"`
+	ExternalID string `json:"ExternalId,omitempty"`
+}
+
+// SendMessageParams is one SMS to send. The rules are listed on Validate.
+type SendMessageParams struct {
+	// From is an E.164 number with +, an alphanumeric sender ID (1 to 11 of
+	// A-Z a-z 0-9 and space, at least one letter; not in the US or Canada),
+	// or "" for a leased sender ID, assigned per recipient for 30 days.
+	From string
+	To   string // E.164 with +
+	Text string
+	// Schedule delays the send; zero sends now. At most 14 days ahead; a time
+	// less than 1 hour past is sent at once, an older one is refused.
+	Schedule time.Time
+	// DeliveryReceipt requests a delivery receipt; nil leaves the service
+	// default (true).
+	DeliveryReceipt              *bool
+	DeliveryReceiptWebhookURI    string // called on the receipt, only when DeliveryReceipt is true
+	DeliveryReceiptWebhookMethod string // "POST" (default) or "GET"
+	ExternalID                   string // your own id, returned on the message
+
+	// Lease-only: allowed only when From is "".
+	ForwardToSms     string // forward responses to this E.164 number
+	ForwardFromSms   string // sender for the forward: E.164 or alphanumeric; default the responder
+	ForwardToEmail   string // forward responses to this address
+	ForwardFromEmail string // sender address of the forward; default a no-reply address
+	WebhookURI       string // called on a response
+	WebhookMethod    string // "POST" (default) or "GET"
+}
+
+// wireMessage is SendMessageParams as the service reads it.
+type wireMessage struct {
+	From                         string `json:"From,omitempty"`
+	To                           string `json:"To"`
+	Text                         string `json:"Text"`
+	Schedule                     int64  `json:"Schedule,omitempty"`
+	DeliveryReceipt              *bool  `json:"DeliveryReceipt,omitempty"`
+	DeliveryReceiptWebhookURI    string `json:"DeliveryReceiptWebhookUri,omitempty"`
+	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebhookMethod,omitempty"`
+	ExternalID                   string `json:"ExternalId,omitempty"`
+	ForwardToSms                 string `json:"ForwardToSms,omitempty"`
+	ForwardFromSms               string `json:"ForwardFromSms,omitempty"`
+	ForwardToEmail               string `json:"ForwardToEmail,omitempty"`
+	ForwardFromEmail             string `json:"ForwardFromEmail,omitempty"`
+	WebhookURI                   string `json:"WebhookUri,omitempty"`
+	WebhookMethod                string `json:"WebhookMethod,omitempty"`
+}
+
+func (p *SendMessageParams) wire() wireMessage {
+	w := wireMessage{
+		From: p.From, To: p.To, Text: p.Text,
+		DeliveryReceipt:              p.DeliveryReceipt,
+		DeliveryReceiptWebhookURI:    p.DeliveryReceiptWebhookURI,
+		DeliveryReceiptWebhookMethod: strings.ToUpper(p.DeliveryReceiptWebhookMethod),
+		ExternalID:                   p.ExternalID,
+		ForwardToSms:                 p.ForwardToSms,
+		ForwardFromSms:               p.ForwardFromSms,
+		ForwardToEmail:               p.ForwardToEmail,
+		ForwardFromEmail:             p.ForwardFromEmail,
+		WebhookURI:                   p.WebhookURI,
+		WebhookMethod:                strings.ToUpper(p.WebhookMethod),
+	}
+	if !p.Schedule.IsZero() {
+		w.Schedule = p.Schedule.Unix()
+	}
+	return w
+}
+
+// Send sends one SMS from the project (operation 6). The account and the
+// project must be enabled for SMS. Send is not retried once the request may
+// have reached the service; such a failure matches ErrMaybeSent.
+func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
+	const op = "Messages.Send"
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, nilParams(op)
+	}
+	if err := s.client.validateParams(op, func() fieldErrs { return p.check(time.Now()) }); err != nil {
+		return nil, err
+	}
+	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Messages", body: p.wire()}, &out)
+	if err != nil {
+		return nil, err
+	}
+	if !out.ok {
+		return nil, missing(op, "Message", true)
+	}
+	return &out.val, nil
+}
+
+// BatchResult is the outcome of one message of a batch, in input order:
+// exactly one of Message and Err is set.
+type BatchResult struct {
+	Message *Message  // set when this element was accepted
+	Err     *APIError // set when this element was rejected (StatusCode 0)
+}
+
+// SendBatch sends several SMS in one request (operation 7). The results
+// align with msgs, one per message. A message that fails client-side
+// validation is not sent: its Err carries the code the service would use
+// (INVALID_PHONENUMBER_FORMAT for a bad To) and the field name. The service
+// rejects messages one by one in the same way, with 200 for the batch. The
+// returned error is for the batch as a whole: a whole-request failure, or a
+// transport failure (matching ErrMaybeSent once the batch may have been
+// received, since a batch is never retried after that).
+func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error) {
+	const op = "Messages.SendBatch"
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return nil, err
+	}
+	if len(msgs) == 0 {
+		return nil, &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired,
+			FieldName: "Messages", Message: "Messages needs at least one message"}}}
+	}
+	results := make([]BatchResult, len(msgs))
+	send := make([]wireMessage, 0, len(msgs))
+	sent := make([]int, 0, len(msgs)) // index in msgs of each element of send
+	now := time.Now()
+	for i := range msgs {
+		if s.client.validate {
+			if f := msgs[i].check(now); len(f) > 0 {
+				results[i].Err = &APIError{Op: op, Code: f[0].Code, Message: f[0].Message, Fields: f}
+				continue
+			}
+		}
+		send = append(send, msgs[i].wire())
+		sent = append(sent, i)
+	}
+	if len(send) == 0 {
+		return results, nil
+	}
+	var out list[json.RawMessage]
+	out.keys = []string{"Messages", "Results"}
+	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/BatchMessages",
+		body: struct {
+			Messages []wireMessage `json:"Messages"`
+		}{send}}, &out)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.items) != len(send) {
+		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
+			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.items), len(send))}
+	}
+	for j, raw := range out.items {
+		results[sent[j]] = decodeBatchElement(op, raw)
+	}
+	return results, nil
+}
+
+// decodeBatchElement reads one element of a batch answer: a message
+// resource (it has a MessageSid, possibly wrapped as {"Message": {...}}), or
+// an error element {ErrorCode, Message, Errors}.
+func decodeBatchElement(op string, raw json.RawMessage) BatchResult {
+	var probe struct {
+		MessageSid string          `json:"MessageSid"`
+		Message    json.RawMessage `json:"Message"`
+	}
+	if json.Unmarshal(raw, &probe) == nil {
+		if probe.MessageSid != "" {
+			var m Message
+			if json.Unmarshal(raw, &m) == nil {
+				return BatchResult{Message: &m}
+			}
+		} else if len(probe.Message) > 0 && probe.Message[0] == '{' {
+			var m Message
+			if json.Unmarshal(probe.Message, &m) == nil && m.MessageSid != "" {
+				return BatchResult{Message: &m}
+			}
+		}
+	}
+	ae := decodeAPIError(op, 0, raw)
+	if ae.Code == "" && ae.Message == "" {
+		ae.Message = "unrecognised batch result element"
+	}
+	return BatchResult{Err: ae}
+}
+
+// FindMessagesParams selects sent and received messages (operation 8).
+type FindMessagesParams struct {
+	// DateFrom (inclusive) and DateTo (exclusive) are required; sent as Unix
+	// seconds (Date_From, Date_To).
+	DateFrom, DateTo time.Time
+	Status           MessageStatus // "" for any
+	Direction        Direction     // "" for both
+	ListParams                     // Results_Count default 200; Results_Skip
+}
+
+type wireFindMessages struct {
+	DateFrom  int64         `url:"Date_From"`
+	DateTo    int64         `url:"Date_To"`
+	Status    MessageStatus `url:"Status,omitempty"`
+	Direction Direction     `url:"Direction,omitempty"`
+	ListParams
+}
+
+// defaultFindCount is the service's page size for message searches.
+const defaultFindCount = 200
+
+// Find returns one page of the project's messages in the window (operation
+// 8). The answer is read as {"Messages": [...]} or as a bare array; the
+// service gives no TotalCount here.
+func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error) {
+	const op = "Messages.Find"
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, nilParams(op)
+	}
+	if err := s.client.validateParams(op, p.check); err != nil {
+		return nil, err
+	}
+	q := wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),
+		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
+	out := list[Message]{keys: []string{"Messages"}}
+	err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Messages", query: &q}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return out.page(), nil
+}
+
+// FindAll iterates over every message Find would return, page by page,
+// starting at p.Skip. p is copied; the caller's value is not changed.
+func (s *MessagesService) FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error] {
+	var q FindMessagesParams
+	if p != nil {
+		q = *p
+	}
+	return skipIterate(ctx, "Messages.FindAll", q.ListParams, defaultFindCount,
+		func(ctx context.Context, lp ListParams) (*Page[Message], error) {
+			r := q
+			r.ListParams = lp
+			return s.Find(ctx, propertySid, &r)
+		})
+}
+
+// Get reads one message back: GET /v2/Messages/{MessageSid}.
+func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message, error) {
+	const op = "Messages.Get"
+	if err := pathParam(op, "MessageSid", messageSid); err != nil {
+		return nil, err
+	}
+	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/Messages/" + url.PathEscape(messageSid)}, &out); err != nil {
+		return nil, err
+	}
+	if !out.ok {
+		return nil, missing(op, "Message", false)
+	}
+	return &out.val, nil
+}
+
+// missing reports a 2xx answer without the expected resource. For a
+// non-idempotent call the operation took effect all the same.
+func missing(op, key string, maybeSent bool) error {
+	return &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: maybeSent,
+		Message: "response has no " + key}
+}

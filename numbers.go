@@ -1,0 +1,4 @@
+package telco
+
+// NumbersService configures phone numbers (operation 3).
+type NumbersService service

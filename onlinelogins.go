@@ -1,0 +1,4 @@
+package telco
+
+// OnlineLoginsService manages management-portal users (operations 4 and 5).
+type OnlineLoginsService service

@@ -1,0 +1,113 @@
+package telco
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"reflect"
+)
+
+// Page is one page of a Results_Skip / Results_Count listing.
+type Page[T any] struct {
+	Items []T
+	// TotalCount is the number of items across all pages, when the service
+	// reports it (0 otherwise: message searches do not).
+	TotalCount int
+	// NextPageToken is passed through as the service sends it; the SDK pages
+	// with ListParams.Skip.
+	NextPageToken string
+}
+
+// ListParams selects a page of a Results_Skip / Results_Count listing. It
+// is embedded by the listing params. Zero values are not sent, so the
+// service's defaults apply (200 messages; 50 projects, SIP trunks and
+// online logins; 20 porting requests).
+type ListParams struct {
+	Count int `url:"Results_Count,omitempty"` // page size
+	Skip  int `url:"Results_Skip,omitempty"`  // items to skip
+}
+
+// fetchPage fetches page n (0-based, counted from the caller's start)
+// beginning offset items after it, and reports its items and how many items
+// the listing holds from the caller's start on, or -1 when the service does
+// not say.
+type fetchPage[T any] func(ctx context.Context, n, offset int) (items []T, total int, err error)
+
+// iterate is the one lazy iterator behind every All method. It requests a
+// page only when the loop needs it and stops:
+//   - at an empty page;
+//   - when the items seen reach the announced total;
+//   - without a total, at a page shorter than size (the requested or default
+//     page size);
+//   - at the first error, which it yields once;
+//   - when a page repeats the previous one, with an error, since a service
+//     that ignores the page position would otherwise loop forever;
+//   - when the loop breaks.
+//
+// With a total, a short page does not end the listing: a service may cap
+// the page size below the one requested.
+func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		var prev []T
+		seen := 0
+		for n := 0; ; n++ {
+			items, total, err := fetch(ctx, n, seen)
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			if len(items) == 0 {
+				return
+			}
+			if n > 0 && reflect.DeepEqual(items, prev) {
+				yield(zero, fmt.Errorf("telco: %s: page %d repeats the previous page; the service ignored the page position", op, n+1))
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			seen += len(items)
+			if total >= 0 {
+				if seen >= total {
+					return
+				}
+			} else if len(items) < size {
+				return
+			}
+			prev = items
+		}
+	}
+}
+
+// remaining turns a listing's announced total into the count from the
+// caller's start position: -1 when the service announced none (0).
+func remaining(total, start int) int {
+	if total <= 0 {
+		return -1
+	}
+	return max(total-start, 0)
+}
+
+// skipIterate pages a Results_Skip listing: list is called with a copy of
+// the caller's ListParams advanced page by page, so the caller's value is
+// never changed. defaultCount is the service's page size when Count is 0.
+func skipIterate[T any](ctx context.Context, op string, lp ListParams, defaultCount int,
+	list func(ctx context.Context, lp ListParams) (*Page[T], error)) iter.Seq2[T, error] {
+	size := lp.Count
+	if size <= 0 {
+		size = defaultCount
+	}
+	start := lp.Skip
+	return iterate(ctx, op, size, func(ctx context.Context, _, offset int) ([]T, int, error) {
+		p := lp
+		p.Skip = start + offset
+		page, err := list(ctx, p)
+		if err != nil {
+			return nil, 0, err
+		}
+		return page.Items, remaining(page.TotalCount, start), nil
+	})
+}

@@ -1,0 +1,169 @@
+package telco
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pages serves items 0..n-1 in pages, recording each request's offset.
+type pages struct {
+	n, total int // total announced; -1 for none
+	offsets  []int
+	failAt   int // offset that fails, or -1
+	ignore   bool
+	cap      int // the server's own maximum page size, 0 for none
+}
+
+func (p *pages) fetch(size int) fetchPage[int] {
+	return func(_ context.Context, _, offset int) ([]int, int, error) {
+		p.offsets = append(p.offsets, offset)
+		if p.failAt >= 0 && offset == p.failAt {
+			return nil, 0, errors.New("boom")
+		}
+		if p.ignore {
+			offset = 0
+		}
+		sz := size
+		if p.cap > 0 {
+			sz = min(sz, p.cap)
+		}
+		var out []int
+		for i := offset; i < p.n && len(out) < sz; i++ {
+			out = append(out, i)
+		}
+		return out, p.total, nil
+	}
+}
+
+func collect(t *testing.T, seq func(func(int, error) bool)) ([]int, []error) {
+	t.Helper()
+	var items []int
+	var errs []error
+	for v, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		items = append(items, v)
+	}
+	return items, errs
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func TestIterateStops(t *testing.T) {
+	cases := []struct {
+		name    string
+		p       pages
+		size    int
+		items   int
+		offsets []int
+	}{
+		{"short page without a total", pages{n: 5, total: -1, failAt: -1}, 2, 5, []int{0, 2, 4}},
+		{"empty page without a total", pages{n: 4, total: -1, failAt: -1}, 2, 4, []int{0, 2, 4}},
+		{"at the total", pages{n: 4, total: 4, failAt: -1}, 2, 4, []int{0, 2}},
+		{"a total below what the server has", pages{n: 10, total: 3, failAt: -1}, 2, 4, []int{0, 2}},
+		{"a capped page size with a total goes on", pages{n: 5, total: 5, failAt: -1, cap: 2}, 10, 5, []int{0, 2, 4}},
+		{"nothing at all", pages{n: 0, total: -1, failAt: -1}, 2, 0, []int{0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			items, errs := collect(t, iterate(context.Background(), "Op", tc.size, tc.p.fetch(tc.size)))
+			assert.Empty(t, errs)
+			assert.Equal(t, seq(tc.items), append([]int{}, items...))
+			assert.Equal(t, tc.offsets, tc.p.offsets, "one request per page")
+		})
+	}
+}
+
+func TestIterateYieldsAnErrorOnceAndStops(t *testing.T) {
+	p := pages{n: 10, total: -1, failAt: 4}
+	items, errs := collect(t, iterate(context.Background(), "Op", 2, p.fetch(2)))
+	assert.Equal(t, []int{0, 1, 2, 3}, items)
+	require.Len(t, errs, 1)
+	assert.EqualError(t, errs[0], "boom")
+	assert.Equal(t, []int{0, 2, 4}, p.offsets)
+}
+
+func TestIterateDetectsAServerIgnoringSkip(t *testing.T) {
+	p := pages{n: 10, total: -1, failAt: -1, ignore: true}
+	items, errs := collect(t, iterate(context.Background(), "Messages.FindAll", 2, p.fetch(2)))
+	assert.Equal(t, []int{0, 1}, items)
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].Error(), "Messages.FindAll")
+	assert.Contains(t, errs[0].Error(), "repeats")
+	assert.Len(t, p.offsets, 2)
+}
+
+func TestIterateIsLazyAndStopsOnBreak(t *testing.T) {
+	p := pages{n: 100, total: -1, failAt: -1}
+	it := iterate(context.Background(), "Op", 10, p.fetch(10))
+	assert.Empty(t, p.offsets, "nothing is fetched before the loop starts")
+	n := 0
+	for range it {
+		n++
+		if n == 12 {
+			break
+		}
+	}
+	assert.Equal(t, []int{0, 10}, p.offsets)
+}
+
+func TestSkipIterateCopiesParamsAndCountsFromSkip(t *testing.T) {
+	caller := ListParams{Count: 2, Skip: 3}
+	var seen []ListParams
+	list := func(_ context.Context, lp ListParams) (*Page[int], error) {
+		seen = append(seen, lp)
+		var out []int
+		for i := lp.Skip; i < 8 && len(out) < lp.Count; i++ {
+			out = append(out, i)
+		}
+		return &Page[int]{Items: out, TotalCount: 8}, nil
+	}
+	items, errs := collect(t, skipIterate(context.Background(), "Op", caller, 50, list))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{3, 4, 5, 6, 7}, items)
+	assert.Equal(t, []ListParams{{2, 3}, {2, 5}, {2, 7}}, seen)
+	assert.Equal(t, ListParams{Count: 2, Skip: 3}, caller, "the caller's params are untouched")
+}
+
+func TestSkipIterateDefaultPageSize(t *testing.T) {
+	calls := 0
+	list := func(_ context.Context, lp ListParams) (*Page[int], error) {
+		calls++
+		assert.Zero(t, lp.Count, "the service default applies when Count is 0")
+		return &Page[int]{Items: seq(3)}, nil
+	}
+	items, _ := collect(t, skipIterate(context.Background(), "Op", ListParams{}, 50, list))
+	assert.Len(t, items, 3)
+	assert.Equal(t, 1, calls, "3 < 50: a short page ends the listing")
+}
+
+func TestSkipIterateSkipPastTheTotal(t *testing.T) {
+	calls := 0
+	list := func(_ context.Context, lp ListParams) (*Page[int], error) {
+		calls++
+		return &Page[int]{Items: []int{1}, TotalCount: 2}, nil
+	}
+	items, _ := collect(t, skipIterate(context.Background(), "Op", ListParams{Count: 1, Skip: 5}, 50, list))
+	assert.Equal(t, []int{1}, items)
+	assert.Equal(t, 1, calls)
+}
+
+func TestRemaining(t *testing.T) {
+	assert.Equal(t, -1, remaining(0, 0))
+	assert.Equal(t, 5, remaining(8, 3))
+	assert.Equal(t, 0, remaining(2, 5))
+	assert.Equal(t, fmt.Sprint(-1), fmt.Sprint(remaining(-3, 0)))
+}
