@@ -322,6 +322,7 @@ type call struct {
 	query      any    // a struct with url tags, or url.Values; nil for none
 	body       any    // JSON-encoded when non-nil
 	idempotent bool
+	emptyOK    bool // a 2xx with no body is a success even when out is set
 }
 
 // maxResponseBody bounds a success body; listings are far smaller.
@@ -427,6 +428,9 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		return nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
+		if r.emptyOK {
+			return nil
+		}
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "empty response body", maybeSent: maybe}
 	}
 	if err := json.Unmarshal(data, out); err != nil {

@@ -151,7 +151,8 @@ func parseMSDate(inner, orig string) (DateTime, error) {
 // integer of Unix seconds in UTC. 0 means unset.
 //
 // Decoding accepts a JSON integer, null (0), and, to be tolerant, an
-// integer in a JSON string or a number with a fraction (truncated).
+// integer in a JSON string, a number with a fraction (truncated), and an
+// RFC 3339 or YYYY-MM-DD string (midnight UTC).
 type Timestamp int64
 
 // TimestampOf converts t to a Timestamp; the zero time gives 0.
@@ -199,6 +200,16 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 		if s = strings.TrimSpace(s); s == "" {
 			*t = 0
 			return nil
+		}
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			// A date where seconds were documented (porting dates are sent as
+			// YYYY-MM-DD and may come back that way).
+			for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
+				if tm, err := time.Parse(layout, s); err == nil {
+					*t = TimestampOf(tm)
+					return nil
+				}
+			}
 		}
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {

@@ -26,7 +26,9 @@ func (o *one[T]) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	for _, k := range o.keys {
-		if raw, ok := field(m, k); ok && !isNull(raw) {
+		// Only an object is an envelope: a bare number configuration has a
+		// string field named Number, its own envelope key.
+		if raw, ok := field(m, k); ok && isObject(raw) {
 			o.ok = true
 			return json.Unmarshal(raw, &o.val)
 		}
@@ -94,6 +96,11 @@ func field(m map[string]json.RawMessage, k string) (json.RawMessage, bool) {
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
 
 // looseInt reads a count sent as a number or a numeric string; anything
 // else is 0 (unknown).

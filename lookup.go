@@ -1,4 +1,96 @@
 package telco
 
-// LookupService looks up carrier and porting details of numbers (operation 9).
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// LookupService looks up carrier and porting details of numbers
+// (operation 9).
 type LookupService service
+
+// LookupAPI is the method set of LookupService, for code that wants to
+// substitute a fake.
+type LookupAPI interface {
+	NumberDetails(ctx context.Context, numbers ...string) ([]NumberDetail, error)
+}
+
+var _ LookupAPI = (*LookupService)(nil)
+
+// Carrier is a carrier as the numbering regulator's database names it.
+type Carrier struct {
+	CAC  int    `json:"CAC"`  // carrier access code; -1 when unknown
+	Name string `json:"name"` // empty when unknown
+}
+
+// NumberDetail is what the national numbering regulator's database says of
+// one number.
+type NumberDetail struct {
+	E164            int64   `json:"e164"` // the number's digits, without +
+	AssignedCarrier Carrier `json:"assignedCarrier"`
+	// CurrentCarrier may differ from AssignedCarrier after porting.
+	CurrentCarrier        Carrier `json:"currentCarrier"`
+	NumberingArea         string  `json:"numberingArea"`         // empty when not found
+	PortedActionIndicator string  `json:"portedActionIndicator"` // empty when none
+	ThirdParty            bool    `json:"thirdParty"`
+	AlreadyPorting        int     `json:"alreadyPorting"` // -1 when not applicable
+	Reason                string  `json:"reason"`         // context of the result
+}
+
+// UnmarshalJSON reads e164 as a number or, tolerantly, a numeric string
+// (with or without +).
+func (d *NumberDetail) UnmarshalJSON(b []byte) error {
+	type plain NumberDetail
+	var w struct {
+		plain
+		E164 json.RawMessage `json:"e164"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*d = NumberDetail(w.plain)
+	if raw := bytes.TrimSpace(w.E164); len(raw) > 0 && string(raw) != "null" {
+		s := strings.TrimPrefix(strings.Trim(string(raw), `"`), "+")
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
+		}
+		d.E164 = n
+	}
+	return nil
+}
+
+// lookupBatch is how many numbers go in one request. The service does not
+// state a limit; 100 keeps the query string short.
+const lookupBatch = 100
+
+// NumberDetails looks up numbers, each in local form (digits) or E.164 with
+// +, in order (operation 9): GET /v2/Numbers/Details?Numbers=a,b,c. More
+// than 100 numbers are split into several requests, one after another, and
+// the results joined in request order.
+func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([]NumberDetail, error) {
+	const op = "Lookup.NumberDetails"
+	if len(numbers) == 0 {
+		return nil, lookupCheck(nil).err(op)
+	}
+	if err := s.client.validateParams(op, func() fieldErrs { return lookupCheck(numbers) }); err != nil {
+		return nil, err
+	}
+	out := make([]NumberDetail, 0, len(numbers))
+	for start := 0; start < len(numbers); start += lookupBatch {
+		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
+		res := list[NumberDetail]{keys: []string{"numbers"}}
+		if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, &res); err != nil {
+			return nil, err
+		}
+		out = append(out, res.items...)
+	}
+	return out, nil
+}

@@ -1,4 +1,272 @@
 package telco
 
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
 // NumberBlocksService searches number blocks (operations 1 and 2).
 type NumberBlocksService service
+
+// NumberBlocksAPI is the method set of NumberBlocksService, for code that
+// wants to substitute a fake.
+type NumberBlocksAPI interface {
+	Search(ctx context.Context, p *NumberBlockSearchParams) (*NumberBlockPage, error)
+	SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error)
+	ListByProperty(ctx context.Context, propertySid string, p *NumberBlockListParams) (*NumberBlockPage, error)
+	ListByAccount(ctx context.Context, accountSid string, p *NumberBlockListParams) (*NumberBlockPage, error)
+	SearchAll(ctx context.Context, p *NumberBlockSearchParams) iter.Seq2[NumberBlock, error]
+	SearchTextAll(ctx context.Context, text string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
+	ListByPropertyAll(ctx context.Context, propertySid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
+	ListByAccountAll(ctx context.Context, accountSid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
+}
+
+var _ NumberBlocksAPI = (*NumberBlocksService)(nil)
+
+// NumberBlock is a block of numbers. Its datetimes are in the
+// "/Date(ms±hhmm)/" form, read as DateTime.
+type NumberBlock struct {
+	ID             int    `json:"Id"`
+	NumberBlockSid string `json:"NumberBlockSid"`
+	// NumberPattern is the block's pattern, with wildcards or ranges; Number
+	// holds the same form.
+	NumberPattern string `json:"NumberPattern,omitempty"`
+	Number        string `json:"Number,omitempty"`
+	Name          string `json:"Name,omitempty"`
+	FriendlyName  string `json:"FriendlyName,omitempty"`
+	SipTrunkID    *int   `json:"SipTrunkId"`
+	SipTrunkName  string `json:"SipTrunkName,omitempty"`
+	// RoutingMethod is as the service writes it; values seen are "endpoint"
+	// and "programmable-voice".
+	RoutingMethod         string    `json:"RoutingMethod,omitempty"`
+	TerminationNumber     string    `json:"TerminationNumber,omitempty"`
+	ProgrammableVoiceURL  string    `json:"ProgrammableVoiceUrl,omitempty"`
+	Active                bool      `json:"Active"`
+	HasSplitConfiguration bool      `json:"HasSplitConfiguration"`
+	BlockSize             int       `json:"BlockSize"`
+	RecordingEnabled      bool      `json:"RecordingEnabled"`
+	SupportsVoice         bool      `json:"SupportsVoice"`
+	SupportsSms           bool      `json:"SupportsSms"`
+	SupportsMms           bool      `json:"SupportsMms"`
+	Action                int       `json:"Action"`
+	Created               DateTime  `json:"Created"`
+	Modified              *DateTime `json:"Modified"`
+	QuarantineStartDate   *DateTime `json:"QuarantineStartDate"`
+	QuarantineEndDate     *DateTime `json:"QuarantineEndDate"`
+	SupplierName          string    `json:"SupplierName,omitempty"`
+	// NumberBlockAssignments and AnalyticsDynamicNumbers are filled when the
+	// search sets IncludeAssociations.
+	NumberBlockAssignments  []NumberBlockAssignment `json:"NumberBlockAssignments,omitempty"`
+	AnalyticsDynamicNumbers []AnalyticsNumber       `json:"AnalyticsDynamicNumbers,omitempty"`
+}
+
+// NumberBlockAssignment is one number-to-project assignment of a block. The
+// service does not document its fields, so the element is kept as sent;
+// Decode reads it into a type of your own.
+type NumberBlockAssignment struct {
+	Raw json.RawMessage
+}
+
+// UnmarshalJSON keeps the element as sent.
+func (a *NumberBlockAssignment) UnmarshalJSON(b []byte) error {
+	a.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON writes the element back as it was read.
+func (a NumberBlockAssignment) MarshalJSON() ([]byte, error) {
+	if len(a.Raw) == 0 {
+		return []byte("null"), nil
+	}
+	return a.Raw, nil
+}
+
+// Decode unmarshals the assignment into v.
+func (a NumberBlockAssignment) Decode(v any) error { return json.Unmarshal(a.Raw, v) }
+
+// AnalyticsNumber is an analytics (dynamic) number of a block.
+type AnalyticsNumber struct {
+	ID            int    `json:"Id"`
+	PublicNumber  string `json:"PublicNumber,omitempty"`
+	RoutingNumber string `json:"RoutingNumber,omitempty"`
+	Active        bool   `json:"Active"`
+	CountryCode   string `json:"CountryCode,omitempty"`
+	GeoCountry    string `json:"GeoCountry,omitempty"`
+	GeoRegion     string `json:"GeoRegion,omitempty"`
+	GeoCity       string `json:"GeoCity,omitempty"`
+	SupportsVoice bool   `json:"SupportsVoice"`
+	SupportsSms   bool   `json:"SupportsSms"`
+	SupportsMms   bool   `json:"SupportsMms"`
+	SupplierName  string `json:"SupplierName,omitempty"`
+	VoiceNetwork  string `json:"VoiceNetwork,omitempty"`
+}
+
+// NumberBlockListParams are the options every number-block search shares.
+// Unset values are not sent, so the service's defaults apply.
+type NumberBlockListParams struct {
+	Active              *bool  `url:"Active,omitempty"` // nil: all
+	Sms                 *bool  `url:"Sms,omitempty"`    // nil: all
+	Voice               *bool  `url:"Voice,omitempty"`  // nil: all
+	IncludeAssociations bool   `url:"IncludeAssociations,omitempty"`
+	PageIndex           int    `url:"PageIndex,omitempty"`         // 0-based
+	PageSize            int    `url:"PageSize,omitempty"`          // 0: the service default (10)
+	IncludeTotalCount   *bool  `url:"IncludeTotalCount,omitempty"` // nil: the service default (true)
+	SortBy              string `url:"SortBy,omitempty"`            // default Id
+	SortDir             string `url:"SortDir,omitempty"`           // "asc" (default) or "desc"
+}
+
+// NumberBlockSearchParams are the options of operation 1. AccountSid or
+// PropertySid is required; Text is free text.
+type NumberBlockSearchParams struct {
+	AccountSid  string `url:"AccountSid,omitempty"`
+	PropertySid string `url:"PropertySid,omitempty"`
+	Text        string `url:"Text,omitempty"`
+	NumberBlockListParams
+}
+
+// NumberBlockPage is one page of a number-block search.
+type NumberBlockPage struct {
+	Data       []NumberBlock `json:"Data"`
+	PageIndex  int           `json:"PageIndex"`
+	PageSize   int           `json:"PageSize"`
+	TotalCount int           `json:"TotalCount"`
+	SortBy     string        `json:"SortBy"`
+	SortDir    string        `json:"SortDir"`
+}
+
+// defaultBlockPageSize is the service's page size for number-block searches.
+const defaultBlockPageSize = 10
+
+// Search searches the number blocks of an account or project (operation 1):
+// GET /v2/numberblocks.
+func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchParams) (*NumberBlockPage, error) {
+	const op = "NumberBlocks.Search"
+	if p == nil {
+		return nil, nilParams(op)
+	}
+	if err := s.client.validateParams(op, p.check); err != nil {
+		return nil, err
+	}
+	q := *p
+	q.SortDir = strings.ToLower(q.SortDir)
+	return s.list(ctx, op, "/v2/numberblocks", &q)
+}
+
+// SearchText searches number blocks whose number, name, friendly name or
+// attribution (source, medium, campaign, content) matches text (operation
+// 2): GET /v2/numberblocks/{Text}, the text escaped as one path segment.
+func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error) {
+	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/"+url.PathEscape(text), p)
+}
+
+// ListByProperty lists the project's number blocks (operation 2):
+// GET /v2/Properties/{PropertySid}/numberblocks.
+func (s *NumberBlocksService) ListByProperty(ctx context.Context, propertySid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
+	return s.listUnder(ctx, "NumberBlocks.ListByProperty", "PropertySid", propertySid,
+		"/v2/Properties/"+url.PathEscape(propertySid)+"/numberblocks", p)
+}
+
+// ListByAccount lists the account's number blocks (operation 2):
+// GET /v2/Accounts/{AccountSid}/numberblocks.
+func (s *NumberBlocksService) ListByAccount(ctx context.Context, accountSid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
+	return s.listUnder(ctx, "NumberBlocks.ListByAccount", "AccountSid", accountSid,
+		"/v2/Accounts/"+url.PathEscape(accountSid)+"/numberblocks", p)
+}
+
+func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, path string, p *NumberBlockListParams) (*NumberBlockPage, error) {
+	if err := pathParam(op, name, value); err != nil {
+		return nil, err
+	}
+	var q NumberBlockListParams
+	if p != nil {
+		q = *p
+	}
+	if err := s.client.validateParams(op, q.check); err != nil {
+		return nil, err
+	}
+	q.SortDir = strings.ToLower(q.SortDir)
+	return s.list(ctx, op, path, &q)
+}
+
+func (s *NumberBlocksService) list(ctx context.Context, op, path string, query any) (*NumberBlockPage, error) {
+	var out NumberBlockPage
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SearchAll iterates over every block Search finds, from p.PageIndex on.
+func (s *NumberBlocksService) SearchAll(ctx context.Context, p *NumberBlockSearchParams) iter.Seq2[NumberBlock, error] {
+	var q NumberBlockSearchParams
+	if p != nil {
+		q = *p
+	}
+	return pageIndexIterate(ctx, "NumberBlocks.SearchAll", q.NumberBlockListParams,
+		func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error) {
+			r := q
+			r.NumberBlockListParams = lp
+			return s.Search(ctx, &r)
+		})
+}
+
+// SearchTextAll iterates over every block SearchText finds.
+func (s *NumberBlocksService) SearchTextAll(ctx context.Context, text string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error] {
+	return pageIndexIterate(ctx, "NumberBlocks.SearchTextAll", deref(p),
+		func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error) {
+			return s.SearchText(ctx, text, &lp)
+		})
+}
+
+// ListByPropertyAll iterates over every block of the project.
+func (s *NumberBlocksService) ListByPropertyAll(ctx context.Context, propertySid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error] {
+	return pageIndexIterate(ctx, "NumberBlocks.ListByPropertyAll", deref(p),
+		func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error) {
+			return s.ListByProperty(ctx, propertySid, &lp)
+		})
+}
+
+// ListByAccountAll iterates over every block of the account.
+func (s *NumberBlocksService) ListByAccountAll(ctx context.Context, accountSid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error] {
+	return pageIndexIterate(ctx, "NumberBlocks.ListByAccountAll", deref(p),
+		func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error) {
+			return s.ListByAccount(ctx, accountSid, &lp)
+		})
+}
+
+func deref[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+// pageIndexIterate pages a PageIndex / PageSize listing from the caller's
+// PageIndex on, one request per page, until the data runs out or
+// TotalCount is reached.
+func pageIndexIterate(ctx context.Context, op string, lp NumberBlockListParams,
+	list func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error)) iter.Seq2[NumberBlock, error] {
+	size := lp.PageSize
+	if size <= 0 {
+		size = defaultBlockPageSize
+	}
+	start := lp.PageIndex
+	return iterate(ctx, op, size, func(ctx context.Context, n, _ int) ([]NumberBlock, int, error) {
+		p := lp
+		p.PageIndex = start + n
+		page, err := list(ctx, p)
+		if err != nil {
+			return nil, 0, err
+		}
+		ps := size
+		if page.PageSize > 0 {
+			ps = page.PageSize // the service's own page size decides where pages start
+		}
+		return page.Data, remaining(page.TotalCount, start*ps), nil
+	})
+}

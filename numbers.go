@@ -1,4 +1,134 @@
 package telco
 
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
 // NumbersService configures phone numbers (operation 3).
 type NumbersService service
+
+// NumbersAPI is the method set of NumbersService, for code that wants to
+// substitute a fake.
+type NumbersAPI interface {
+	Configure(ctx context.Context, number string, p *NumberConfigParams) (*NumberConfig, error)
+}
+
+var _ NumbersAPI = (*NumbersService)(nil)
+
+// RoutingMethod is where a number's calls go.
+type RoutingMethod string
+
+// Routing methods.
+const (
+	RoutingEndpoint RoutingMethod = "Endpoint" // to EndpointNumber
+	RoutingFlow     RoutingMethod = "Flow"     // to a Flow (by its ConfigID)
+)
+
+// Recording is a number's call-recording setting.
+type Recording string
+
+// Recording settings.
+const (
+	RecordingOff  Recording = "Off"
+	RecordingCall Recording = "Call" // entire calls are recorded
+)
+
+// NumberConfigParams changes a number's configuration. Every field is
+// optional; only those set are sent. The rules are listed on Validate.
+type NumberConfigParams struct {
+	Friendly   string `json:"Friendly,omitempty"`
+	AddressSid string `json:"AddressSid,omitempty"`
+	// Call attribution labels, for analytics.
+	AttributionSource   string `json:"Attribution_Source,omitempty"`
+	AttributionMedium   string `json:"Attribution_Medium,omitempty"`
+	AttributionCampaign string `json:"Attribution_Campaign,omitempty"`
+	AttributionContent  string `json:"Attribution_Content,omitempty"`
+
+	RoutingMethod  RoutingMethod `json:"RoutingMethod,omitempty"`
+	EndpointNumber string        `json:"EndpointNumber,omitempty"` // E.164; required with RoutingEndpoint
+	Flow           string        `json:"Flow,omitempty"`           // a Flow ConfigID; required with RoutingFlow
+	Recording      Recording     `json:"Recording,omitempty"`
+
+	// A received SMS is forwarded as SMS (E.164 numbers) and as e-mail.
+	SendSmsFrom   string `json:"SendSmsFrom,omitempty"`
+	SendSmsTo     string `json:"SendSmsTo,omitempty"`
+	SendEmailFrom string `json:"SendEmailFrom,omitempty"`
+	SendEmailTo   string `json:"SendEmailTo,omitempty"`
+
+	WebhookURL                   string `json:"WebHookUrl,omitempty"`                   // called on a received SMS
+	WebhookMethod                string `json:"WebHookMethod,omitempty"`                // "GET" or "POST"
+	DeliveryReceiptWebhookURL    string `json:"DeliveryReceiptWebHookUrl,omitempty"`    // called on a delivery receipt
+	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebHookMethod,omitempty"` // "GET" or "POST"
+}
+
+// NumberConfig is a number with its current configuration.
+type NumberConfig struct {
+	Number                       string        `json:"Number"` // E.164 digits, as the service writes it
+	AccountSid                   string        `json:"AccountSid,omitempty"`
+	PropertySid                  string        `json:"PropertySid,omitempty"`
+	Friendly                     string        `json:"Friendly,omitempty"`
+	AddressSid                   string        `json:"AddressSid,omitempty"`
+	AttributionSource            string        `json:"Attribution_Source,omitempty"`
+	AttributionMedium            string        `json:"Attribution_Medium,omitempty"`
+	AttributionCampaign          string        `json:"Attribution_Campaign,omitempty"`
+	AttributionContent           string        `json:"Attribution_Content,omitempty"`
+	RoutingMethod                RoutingMethod `json:"RoutingMethod,omitempty"`
+	EndpointNumber               string        `json:"EndpointNumber,omitempty"`
+	Flow                         string        `json:"Flow,omitempty"`
+	Recording                    Recording     `json:"Recording,omitempty"`
+	SendSmsFrom                  string        `json:"SendSmsFrom,omitempty"`
+	SendSmsTo                    string        `json:"SendSmsTo,omitempty"`
+	SendEmailFrom                string        `json:"SendEmailFrom,omitempty"`
+	SendEmailTo                  string        `json:"SendEmailTo,omitempty"`
+	WebhookURL                   string        `json:"WebHookUrl,omitempty"`
+	WebhookMethod                string        `json:"WebHookMethod,omitempty"`
+	DeliveryReceiptWebhookURL    string        `json:"DeliveryReceiptWebHookUrl,omitempty"`
+	DeliveryReceiptWebhookMethod string        `json:"DeliveryReceiptWebHookMethod,omitempty"`
+}
+
+// numberPath turns a number written with or without + into the digits the
+// path takes.
+func numberPath(number string) string {
+	return strings.TrimPrefix(strings.TrimSpace(number), "+")
+}
+
+// Configure sets the configuration of number (operation 3): POST
+// /v2/Numbers/{Number}. number is E.164 with or without the + (the path
+// leaves it out). The interface document does not say how the parameters
+// travel; they are sent as a JSON body, as every other write of the service
+// takes them. Configuring is idempotent, so it is retried like a read. p may
+// be nil to send no change.
+func (s *NumbersService) Configure(ctx context.Context, number string, p *NumberConfigParams) (*NumberConfig, error) {
+	const op = "Numbers.Configure"
+	digits := numberPath(number)
+	if err := pathParam(op, "Number", digits); err != nil {
+		return nil, err
+	}
+	var body NumberConfigParams
+	if p != nil {
+		body = *p
+	}
+	if err := s.client.validateParams(op, func() fieldErrs {
+		f := body.check()
+		if !isE164Digits(digits) {
+			f.add(CodeInvalidPhoneNumberFormat, "Number", "Number must be an E.164 number, e.g. +61299999999 or 61299999999")
+		}
+		return f
+	}); err != nil {
+		return nil, err
+	}
+	body.WebhookMethod = strings.ToUpper(body.WebhookMethod)
+	body.DeliveryReceiptWebhookMethod = strings.ToUpper(body.DeliveryReceiptWebhookMethod)
+	out := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost, idempotent: true,
+		path: "/v2/Numbers/" + url.PathEscape(digits), body: &body}, &out); err != nil {
+		return nil, err
+	}
+	if !out.ok {
+		return nil, missing(op, "Number", false)
+	}
+	return &out.val, nil
+}

@@ -1,4 +1,250 @@
 package telco
 
-// PortingService submits number porting requests and reads their status (operations 16 and 17).
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// PortingService submits number porting requests and reads their status
+// (operations 16 and 17).
 type PortingService service
+
+// PortingAPI is the method set of PortingService, for code that wants to
+// substitute a fake.
+type PortingAPI interface {
+	Submit(ctx context.Context, propertySid string, p *PortingRequestParams) (*PortingRequest, error)
+	StatusByProperty(ctx context.Context, propertySid string, p *PortingStatusParams) (*Page[PortingRequest], error)
+	StatusByAccount(ctx context.Context, accountSid string, p *PortingStatusParams) (*Page[PortingRequest], error)
+	StatusByPropertyAll(ctx context.Context, propertySid string, p *PortingStatusParams) iter.Seq2[PortingRequest, error]
+	StatusByAccountAll(ctx context.Context, accountSid string, p *PortingStatusParams) iter.Seq2[PortingRequest, error]
+}
+
+var _ PortingAPI = (*PortingService)(nil)
+
+// PortSchedule is when a port should happen.
+type PortSchedule string
+
+// Port schedules.
+const (
+	PortASAP   PortSchedule = "ASAP"
+	PortOnDate PortSchedule = "Date" // on PreferredPortDate
+)
+
+// Porting number values the service defines.
+const (
+	PortTypeCatA           = "Cat-A"           // the only port type supported
+	IncomingAnsweringPoint = "Answering Point" // calls go to IncomingAnswerPoint
+	IncomingFlow           = "Flow"            // calls go to the flow IncomingActionID
+)
+
+// PortingRequest is a number porting request.
+type PortingRequest struct {
+	PortingNo               string       `json:"PortingNo"`
+	AccountSid              string       `json:"AccountSid,omitempty"`
+	PropertySid             string       `json:"PropertySid,omitempty"`
+	CustomerDescription     string       `json:"CustomerDescription,omitempty"`
+	AuthorisedContactName   string       `json:"AuthorisedContactName,omitempty"`
+	AuthorisedContactEmail  string       `json:"AuthorisedContactEmail,omitempty"`
+	DaytimeContactNumber    string       `json:"DaytimeContactNumber,omitempty"`
+	CurrentCarrier          string       `json:"CurrentCarrier,omitempty"`
+	CurrentCarrierAccountNo string       `json:"CurrentCarrierAccountNo,omitempty"`
+	PreferredPortSchedule   PortSchedule `json:"PreferredPortSchedule,omitempty"`
+	// PreferredPortDate is read as Unix seconds or, tolerantly, as the
+	// YYYY-MM-DD form it is submitted in.
+	PreferredPortDate Timestamp       `json:"PreferredPortDate,omitempty"`
+	WebhookURL        string          `json:"WebHookURL,omitempty"`
+	Created           Timestamp       `json:"Created,omitempty"`
+	PortDate          Timestamp       `json:"PortDate,omitempty"` // the scheduled port date
+	Status            string          `json:"Status,omitempty"`   // the service's label
+	PortingNumbers    []PortingNumber `json:"PortingNumbers,omitempty"`
+}
+
+// PortingNumber is one number of a porting request.
+type PortingNumber struct {
+	Number              string                `json:"Number"` // E.164
+	PortType            string                `json:"PortType,omitempty"`
+	PortAddress         string                `json:"PortAddress,omitempty"`
+	IncomingActionType  string                `json:"IncomingActionType,omitempty"`
+	IncomingActionID    string                `json:"IncomingActionId,omitempty"`
+	IncomingAnswerPoint string                `json:"IncomingAnswerPoint,omitempty"`
+	Status              string                `json:"Status,omitempty"`
+	StatusHistory       []PortingStatusChange `json:"StatusHistory,omitempty"`
+}
+
+// PortingStatusChange is one recorded status change of a porting number.
+type PortingStatusChange struct {
+	FdxStatusFrom            string    `json:"FdxStatusFrom,omitempty"` // the service's internal status before
+	FdxStatusTo              string    `json:"FdxStatusTo,omitempty"`   // and after
+	CarrierPortingStatusFrom string    `json:"CarrierPortingStatusFrom,omitempty"`
+	CarrierPortingStatusTo   string    `json:"CarrierPortingStatusTo,omitempty"`
+	Created                  Timestamp `json:"Created,omitempty"`
+}
+
+// PortingRequestParams is a porting request to submit (operation 16):
+//   - AuthorisedContactName, AuthorisedContactEmail (a valid address),
+//     DaytimeContactNumber, CurrentCarrier, CurrentCarrierAccountNo and
+//     PreferredPortSchedule (PortASAP or PortOnDate) are required;
+//   - PreferredPortDate is required with PortOnDate and refused with
+//     PortASAP; it is sent as YYYY-MM-DD, the date in its own location;
+//   - each porting number has an E.164 Number, PortType "Cat-A" (the only
+//     type supported) and a PortAddress; IncomingActionType is optional,
+//     "Flow" needs IncomingActionID and "Answering Point" needs
+//     IncomingAnswerPoint.
+type PortingRequestParams struct {
+	AuthorisedContactName   string
+	AuthorisedContactEmail  string
+	DaytimeContactNumber    string
+	CurrentCarrier          string
+	CurrentCarrierAccountNo string
+	PreferredPortSchedule   PortSchedule // PortASAP or PortOnDate
+	PreferredPortDate       time.Time    // required with PortOnDate; wire "YYYY-MM-DD"
+	CustomerDescription     string
+	WebhookURL              string // status notifications; wire WebHookURL
+	PortingNumbers          []PortingNumberParams
+}
+
+// PortingNumberParams is one number to port; see PortingRequestParams.
+type PortingNumberParams struct {
+	Number              string `json:"Number"`                        // E.164
+	PortType            string `json:"PortType"`                      // PortTypeCatA
+	PortAddress         string `json:"PortAddress"`                   // the service address of the number
+	IncomingActionType  string `json:"IncomingActionType,omitempty"`  // IncomingAnsweringPoint or IncomingFlow
+	IncomingActionID    string `json:"IncomingActionId,omitempty"`    // required for Flow
+	IncomingAnswerPoint string `json:"IncomingAnswerPoint,omitempty"` // required for Answering Point
+}
+
+type wirePortingRequest struct {
+	AuthorisedContactName   string                `json:"AuthorisedContactName"`
+	AuthorisedContactEmail  string                `json:"AuthorisedContactEmail"`
+	DaytimeContactNumber    string                `json:"DaytimeContactNumber"`
+	CurrentCarrier          string                `json:"CurrentCarrier"`
+	CurrentCarrierAccountNo string                `json:"CurrentCarrierAccountNo"`
+	PreferredPortSchedule   PortSchedule          `json:"PreferredPortSchedule"`
+	PreferredPortDate       string                `json:"PreferredPortDate,omitempty"`
+	CustomerDescription     string                `json:"CustomerDescription,omitempty"`
+	WebhookURL              string                `json:"WebHookURL,omitempty"`
+	PortingNumbers          []PortingNumberParams `json:"PortingNumbers,omitempty"`
+}
+
+func (p *PortingRequestParams) wire() *wirePortingRequest {
+	w := &wirePortingRequest{
+		AuthorisedContactName:   p.AuthorisedContactName,
+		AuthorisedContactEmail:  p.AuthorisedContactEmail,
+		DaytimeContactNumber:    p.DaytimeContactNumber,
+		CurrentCarrier:          p.CurrentCarrier,
+		CurrentCarrierAccountNo: p.CurrentCarrierAccountNo,
+		PreferredPortSchedule:   p.PreferredPortSchedule,
+		CustomerDescription:     p.CustomerDescription,
+		WebhookURL:              p.WebhookURL,
+		PortingNumbers:          p.PortingNumbers,
+	}
+	if !p.PreferredPortDate.IsZero() {
+		w.PreferredPortDate = p.PreferredPortDate.Format(time.DateOnly)
+	}
+	return w
+}
+
+// Submit submits a porting request for the project (operation 16):
+// POST /v2/Properties/{PropertySid}/Porting. It is not retried once the
+// request may have reached the service.
+func (s *PortingService) Submit(ctx context.Context, propertySid string, p *PortingRequestParams) (*PortingRequest, error) {
+	const op = "Porting.Submit"
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, nilParams(op)
+	}
+	if err := s.client.validateParams(op, p.check); err != nil {
+		return nil, err
+	}
+	out := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Porting", body: p.wire()}, &out); err != nil {
+		return nil, err
+	}
+	if !out.ok {
+		return nil, missing(op, "PortingRequest", true)
+	}
+	return &out.val, nil
+}
+
+// PortingStatusParams selects porting requests by the window of their
+// status updates (operation 17). From and To are required, From before To.
+type PortingStatusParams struct {
+	From, To              time.Time // wire Unix seconds
+	PortingRequestNumbers []string  // filter by request number; sent comma-separated
+	ListParams                      // Results_Count default 20
+}
+
+type wirePortingStatus struct {
+	From                  int64  `url:"From"`
+	To                    int64  `url:"To"`
+	PortingRequestNumbers string `url:"PortingRequestNumbers,omitempty"`
+	ListParams
+}
+
+// defaultPortingCount is the service's page size for porting status.
+const defaultPortingCount = 20
+
+// StatusByProperty returns one page of the project's porting requests
+// updated in the window: GET /v2/Properties/{PropertySid}/Porting/Status.
+func (s *PortingService) StatusByProperty(ctx context.Context, propertySid string, p *PortingStatusParams) (*Page[PortingRequest], error) {
+	return s.status(ctx, "Porting.StatusByProperty", "PropertySid", propertySid, "/v2/Properties/", p)
+}
+
+// StatusByAccount returns one page of the account's porting requests
+// updated in the window: GET /v2/Accounts/{AccountSid}/Porting/Status.
+func (s *PortingService) StatusByAccount(ctx context.Context, accountSid string, p *PortingStatusParams) (*Page[PortingRequest], error) {
+	return s.status(ctx, "Porting.StatusByAccount", "AccountSid", accountSid, "/v2/Accounts/", p)
+}
+
+func (s *PortingService) status(ctx context.Context, op, ownerName, owner, prefix string, p *PortingStatusParams) (*Page[PortingRequest], error) {
+	if err := pathParam(op, ownerName, owner); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, nilParams(op)
+	}
+	if err := s.client.validateParams(op, p.check); err != nil {
+		return nil, err
+	}
+	q := wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),
+		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
+	out := list[PortingRequest]{keys: []string{"PortingRequests"}}
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: prefix + url.PathEscape(owner) + "/Porting/Status", query: &q}, &out); err != nil {
+		return nil, err
+	}
+	return out.page(), nil
+}
+
+// StatusByPropertyAll iterates over every request StatusByProperty finds.
+func (s *PortingService) StatusByPropertyAll(ctx context.Context, propertySid string, p *PortingStatusParams) iter.Seq2[PortingRequest, error] {
+	return s.statusAll(ctx, "Porting.StatusByPropertyAll", p, func(ctx context.Context, q *PortingStatusParams) (*Page[PortingRequest], error) {
+		return s.StatusByProperty(ctx, propertySid, q)
+	})
+}
+
+// StatusByAccountAll iterates over every request StatusByAccount finds.
+func (s *PortingService) StatusByAccountAll(ctx context.Context, accountSid string, p *PortingStatusParams) iter.Seq2[PortingRequest, error] {
+	return s.statusAll(ctx, "Porting.StatusByAccountAll", p, func(ctx context.Context, q *PortingStatusParams) (*Page[PortingRequest], error) {
+		return s.StatusByAccount(ctx, accountSid, q)
+	})
+}
+
+func (s *PortingService) statusAll(ctx context.Context, op string, p *PortingStatusParams,
+	get func(context.Context, *PortingStatusParams) (*Page[PortingRequest], error)) iter.Seq2[PortingRequest, error] {
+	q := deref(p)
+	q.PortingRequestNumbers = append([]string(nil), q.PortingRequestNumbers...)
+	return skipIterate(ctx, op, q.ListParams, defaultPortingCount,
+		func(ctx context.Context, lp ListParams) (*Page[PortingRequest], error) {
+			r := q
+			r.ListParams = lp
+			return get(ctx, &r)
+		})
+}

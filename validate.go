@@ -1,10 +1,14 @@
 package telco
 
 import (
+	"fmt"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Client-side validation: every rule of the service's interface document,
@@ -323,4 +327,474 @@ func (p *UpdatePropertyParams) check() fieldErrs {
 
 func nilParams(op string) error {
 	return &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired, Message: "params are required"}}}
+}
+
+// isCountryCode reports whether s is two ASCII letters.
+func isCountryCode(s string) bool {
+	return len(s) == 2 && isASCIILetter(s[0]) && isASCIILetter(s[1])
+}
+
+func isASCIILetter(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
+
+// isUUID reports whether s has the 8-4-4-4-12 hexadecimal form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loginPasswordSpecials are the special characters an online login
+// password must draw one of.
+const loginPasswordSpecials = "!@#$%^&*()_+"
+
+// loginPasswordProblem says what an online login password lacks: at least
+// 12 characters with a-z, A-Z, 0-9 and one of !@#$%^&*()_+. It never
+// repeats the password.
+func loginPasswordProblem(pw string) string {
+	var lower, upper, digit, special bool
+	for _, r := range pw {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= '0' && r <= '9':
+			digit = true
+		case strings.ContainsRune(loginPasswordSpecials, r):
+			special = true
+		}
+	}
+	if utf8.RuneCountInString(pw) < 12 || !lower || !upper || !digit || !special {
+		return "Password must have at least 12 characters with a lower-case letter, an upper-case letter, a digit and one of " + loginPasswordSpecials
+	}
+	return ""
+}
+
+// sipPasswordProblem says what a SIP trunk password lacks: at least 10
+// characters with a lower-case letter, an upper-case letter, a digit and a
+// special character (anything else but a space), and no character three
+// times in a row. It never repeats the password.
+func sipPasswordProblem(pw string) string {
+	var lower, upper, digit, special bool
+	var prev rune
+	run := 0
+	for _, r := range pw {
+		switch {
+		case unicode.IsLower(r):
+			lower = true
+		case unicode.IsUpper(r):
+			upper = true
+		case unicode.IsDigit(r):
+			digit = true
+		case !unicode.IsSpace(r) && !unicode.IsLetter(r):
+			special = true
+		}
+		if r == prev {
+			run++
+		} else {
+			prev, run = r, 1
+		}
+		if run > 2 {
+			return "Password must not have more than 2 identical characters in a row"
+		}
+	}
+	if utf8.RuneCountInString(pw) < 10 || !lower || !upper || !digit || !special {
+		return "Password must have at least 10 characters with a lower-case letter, an upper-case letter, a digit and a special character"
+	}
+	return ""
+}
+
+// nonPublicIPv4 are the ranges a SIP trunk may not name: this network,
+// private, CGNAT, loopback, link-local, IETF protocol assignments,
+// documentation, 6to4 relay, benchmarking, multicast, reserved and the
+// broadcast address.
+var nonPublicIPv4 = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("10.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("127.0.0.0/8"),
+	netip.MustParsePrefix("169.254.0.0/16"),
+	netip.MustParsePrefix("172.16.0.0/12"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("192.88.99.0/24"),
+	netip.MustParsePrefix("192.168.0.0/16"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
+	netip.MustParsePrefix("224.0.0.0/4"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+}
+
+// sipCIDR parses a SIP trunk address: an IPv4 CIDR of /24 to /32, or a bare
+// IPv4 address (taken as /32), public only. It returns the form to send and
+// what is wrong, if anything.
+func sipCIDR(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "/") {
+		a, err := netip.ParseAddr(s)
+		if err != nil || !a.Is4() {
+			return s, "must be an IPv4 CIDR such as 8.8.8.0/24"
+		}
+		s += "/32"
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil || !p.Addr().Is4() {
+		return s, "must be an IPv4 CIDR such as 8.8.8.0/24"
+	}
+	if p.Bits() < 24 {
+		return s, "must be /24 or smaller (up to /32 for a single address)"
+	}
+	for _, r := range nonPublicIPv4 {
+		if r.Overlaps(p) {
+			return s, "must be a public address; " + r.String() + " is not"
+		}
+	}
+	return s, ""
+}
+
+// auCallerIDProblem says why s cannot be a SIP trunk's default caller ID:
+// it must be an Australian E.164 number (+61) that is neither shared-rate
+// (13, 1300) nor toll-free (1800).
+func auCallerIDProblem(s string) (code, msg string) {
+	switch {
+	case !isE164(s):
+		return CodeInvalidPhoneNumberFormat, "DefaultCallerId must be an E.164 number with a leading +, e.g. +61299999999"
+	case !strings.HasPrefix(s, "+61") || strings.HasPrefix(s, "+610"):
+		return CodeParameterInvalid, "DefaultCallerId must be an Australian number (+61)"
+	case strings.HasPrefix(s, "+6113"):
+		return CodeParameterInvalid, "DefaultCallerId must not be a shared-rate (13, 1300) number"
+	case strings.HasPrefix(s, "+611800"):
+		return CodeParameterInvalid, "DefaultCallerId must not be a toll-free (1800) number"
+	}
+	return "", ""
+}
+
+// isLookupNumber accepts what number lookup takes: an E.164 number with +,
+// or a number in local form (digits, possibly with a leading 0).
+func isLookupNumber(s string) bool {
+	if strings.HasPrefix(s, "+") {
+		return isE164(s)
+	}
+	if len(s) < 3 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks that AccountSid or PropertySid is given and the list
+// options are sound.
+func (p *NumberBlockSearchParams) Validate() error {
+	if p == nil {
+		return nilParams("NumberBlocks.Search")
+	}
+	return p.check().err("NumberBlocks.Search")
+}
+
+func (p *NumberBlockSearchParams) check() fieldErrs {
+	var f fieldErrs
+	if strings.TrimSpace(p.AccountSid) == "" && strings.TrimSpace(p.PropertySid) == "" {
+		f.add(CodeParameterRequired, "AccountSid", "AccountSid or PropertySid is required")
+	}
+	f = append(f, p.NumberBlockListParams.check()...)
+	return f
+}
+
+// Validate checks that the page position is not negative and SortDir is
+// asc or desc.
+func (p *NumberBlockListParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("NumberBlocks")
+}
+
+func (p *NumberBlockListParams) check() fieldErrs {
+	var f fieldErrs
+	if p.PageIndex < 0 {
+		f.invalid("PageIndex", "PageIndex must not be negative")
+	}
+	if p.PageSize < 0 {
+		f.invalid("PageSize", "PageSize must not be negative")
+	}
+	if d := p.SortDir; d != "" && !strings.EqualFold(d, "asc") && !strings.EqualFold(d, "desc") {
+		f.invalid("SortDir", "SortDir must be asc or desc")
+	}
+	return f
+}
+
+// Validate checks the configuration rules of operation 3: RoutingMethod is
+// Endpoint (with an E.164 EndpointNumber) or Flow (with a Flow); Recording
+// is Off or Call; webhook methods are GET or POST and their URLs absolute;
+// SMS forwarding numbers are E.164 and e-mail forwarding addresses valid.
+func (p *NumberConfigParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("Numbers.Configure")
+}
+
+func (p *NumberConfigParams) check() fieldErrs {
+	var f fieldErrs
+	switch p.RoutingMethod {
+	case "":
+	case RoutingEndpoint:
+		f.required("EndpointNumber", p.EndpointNumber)
+	case RoutingFlow:
+		f.required("Flow", p.Flow)
+	default:
+		f.invalid("RoutingMethod", "RoutingMethod must be Endpoint or Flow")
+	}
+	f.phone("EndpointNumber", p.EndpointNumber)
+	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
+		f.invalid("Recording", "Recording must be Off or Call")
+	}
+	f.phone("SendSmsFrom", p.SendSmsFrom)
+	f.phone("SendSmsTo", p.SendSmsTo)
+	f.email("SendEmailFrom", p.SendEmailFrom)
+	f.email("SendEmailTo", p.SendEmailTo)
+	f.url("WebHookUrl", p.WebhookURL)
+	f.webhookMethod("WebHookMethod", p.WebhookMethod)
+	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
+	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
+	return f
+}
+
+// Validate checks the rules of operation 4: a valid e-mail address; a
+// password of at least 12 characters with a-z, A-Z, 0-9 and one of
+// !@#$%^&*()_+; first and last names; at least one scope, each one the
+// service names.
+func (p *CreateOnlineLoginParams) Validate() error {
+	if p == nil {
+		return nilParams("OnlineLogins.Create")
+	}
+	return p.check().err("OnlineLogins.Create")
+}
+
+func (p *CreateOnlineLoginParams) check() fieldErrs {
+	var f fieldErrs
+	if f.required("Email", p.Email) {
+		f.email("Email", p.Email)
+	}
+	if f.required("Password", p.Password) {
+		if msg := loginPasswordProblem(p.Password); msg != "" {
+			f.invalid("Password", msg)
+		}
+	}
+	f.required("FirstName", p.FirstName)
+	f.required("LastName", p.LastName)
+	if len(p.Scopes) == 0 {
+		f.add(CodeParameterRequired, "Scopes", "Scopes needs at least one scope")
+	}
+	for _, s := range p.Scopes {
+		if !s.Known() {
+			f.invalid("Scopes", fmt.Sprintf("Scopes: %q is not a scope the service knows", string(s)))
+		}
+	}
+	return f
+}
+
+// Validate checks the rules of operation 13; see CreateSipTrunkParams.
+func (p *CreateSipTrunkParams) Validate() error {
+	if p == nil {
+		return nilParams("SipTrunks.Create")
+	}
+	return p.check().err("SipTrunks.Create")
+}
+
+func (p *CreateSipTrunkParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("Name", p.Name)
+	if f.required("DefaultCallerId", p.DefaultCallerID) {
+		if code, msg := auCallerIDProblem(p.DefaultCallerID); code != "" {
+			f.add(code, "DefaultCallerId", msg)
+		}
+	}
+	switch p.Type {
+	case SipTrunkIPToIP:
+		if len(p.IPAddresses) == 0 {
+			f.add(CodeParameterRequired, "SipTrunkIpAddresses", "SipTrunkIpAddresses is required for an IP to IP trunk (Type 0)")
+		}
+	case SipTrunkAuthenticated:
+		if p.Credentials == nil || p.Credentials.Password == "" {
+			f.add(CodeParameterRequired, "SipTrunkCredentials.Password", "SipTrunkCredentials with a password is required for an authenticated trunk (Type 1)")
+		}
+	default:
+		f.invalid("Type", "Type must be 0 (IP to IP) or 1 (Authenticated)")
+	}
+	for i, a := range p.IPAddresses {
+		if _, msg := sipCIDR(a); msg != "" {
+			f.invalid(fmt.Sprintf("SipTrunkIpAddresses[%d].IpAddress", i), "IpAddress "+msg)
+		}
+	}
+	if p.Credentials != nil && p.Credentials.Password != "" {
+		if msg := sipPasswordProblem(p.Credentials.Password); msg != "" {
+			f.invalid("SipTrunkCredentials.Password", msg)
+		}
+	}
+	for i, cc := range p.AllowedCountries {
+		if !isCountryCode(cc) {
+			f.invalid(fmt.Sprintf("SipTrunkAllowedCountries[%d].CountryCode", i), "CountryCode must be two letters, e.g. AU")
+		}
+	}
+	if p.ChannelLimit < 0 {
+		f.invalid("ChannelLimit", "ChannelLimit must be at least 1 when set")
+	}
+	return f
+}
+
+// Validate checks that the filters hold values the service defines.
+func (p *ListSipTrunksParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("SipTrunks.List")
+}
+
+func (p *ListSipTrunksParams) check() fieldErrs {
+	var f fieldErrs
+	if p.Type != nil && *p.Type != SipTrunkIPToIP && *p.Type != SipTrunkAuthenticated {
+		f.invalid("Type", "Type must be 0 or 1")
+	}
+	if p.ProvisioningState != nil && (*p.ProvisioningState < ProvisioningInactive || *p.ProvisioningState > ProvisioningDeprovisioning) {
+		f.invalid("ProvisioningState", "ProvisioningState must be 0 to 3")
+	}
+	f.list(p.ListParams)
+	return f
+}
+
+// Validate checks the rules of operation 16; see PortingRequestParams.
+func (p *PortingRequestParams) Validate() error {
+	if p == nil {
+		return nilParams("Porting.Submit")
+	}
+	return p.check().err("Porting.Submit")
+}
+
+func (p *PortingRequestParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("AuthorisedContactName", p.AuthorisedContactName)
+	if f.required("AuthorisedContactEmail", p.AuthorisedContactEmail) {
+		f.email("AuthorisedContactEmail", p.AuthorisedContactEmail)
+	}
+	f.required("DaytimeContactNumber", p.DaytimeContactNumber)
+	f.required("CurrentCarrier", p.CurrentCarrier)
+	f.required("CurrentCarrierAccountNo", p.CurrentCarrierAccountNo)
+	switch p.PreferredPortSchedule {
+	case PortASAP:
+		if !p.PreferredPortDate.IsZero() {
+			f.add(CodeConflictingParameters, "PreferredPortDate", "PreferredPortDate is given only with PreferredPortSchedule Date")
+		}
+	case PortOnDate:
+		if p.PreferredPortDate.IsZero() {
+			f.add(CodeParameterRequired, "PreferredPortDate", "PreferredPortDate is required when PreferredPortSchedule is Date")
+		}
+	case "":
+		f.add(CodeParameterRequired, "PreferredPortSchedule", "PreferredPortSchedule is required")
+	default:
+		f.invalid("PreferredPortSchedule", "PreferredPortSchedule must be ASAP or Date")
+	}
+	f.url("WebHookURL", p.WebhookURL)
+	for i := range p.PortingNumbers {
+		n := &p.PortingNumbers[i]
+		name := func(field string) string { return fmt.Sprintf("PortingNumbers[%d].%s", i, field) }
+		if f.required(name("Number"), n.Number) {
+			f.phone(name("Number"), n.Number)
+		}
+		if f.required(name("PortType"), n.PortType) && n.PortType != PortTypeCatA {
+			f.invalid(name("PortType"), "PortType must be Cat-A, the only type supported")
+		}
+		f.required(name("PortAddress"), n.PortAddress)
+		switch n.IncomingActionType {
+		case "":
+		case IncomingFlow:
+			f.required(name("IncomingActionId"), n.IncomingActionID)
+		case IncomingAnsweringPoint:
+			f.required(name("IncomingAnswerPoint"), n.IncomingAnswerPoint)
+		default:
+			f.invalid(name("IncomingActionType"), "IncomingActionType must be Answering Point or Flow")
+		}
+	}
+	return f
+}
+
+// Validate checks that From and To are set, From before To, and the page
+// position is not negative.
+func (p *PortingStatusParams) Validate() error {
+	if p == nil {
+		return nilParams("Porting.Status")
+	}
+	return p.check().err("Porting.Status")
+}
+
+func (p *PortingStatusParams) check() fieldErrs {
+	var f fieldErrs
+	if p.From.IsZero() {
+		f.add(CodeParameterRequired, "From", "From is required")
+	}
+	if p.To.IsZero() {
+		f.add(CodeParameterRequired, "To", "To is required")
+	}
+	if !p.From.IsZero() && !p.To.IsZero() && !p.From.Before(p.To) {
+		f.invalid("To", "To must be after From")
+	}
+	for i, n := range p.PortingRequestNumbers {
+		if strings.TrimSpace(n) == "" || strings.Contains(n, ",") {
+			f.invalid(fmt.Sprintf("PortingRequestNumbers[%d]", i), "PortingRequestNumbers entries must be non-empty and hold no comma")
+		}
+	}
+	f.list(p.ListParams)
+	return f
+}
+
+// Validate checks that Line1, City and a two-letter CountryCode are given.
+func (p *CreateAddressParams) Validate() error {
+	if p == nil {
+		return nilParams("Addresses.Create")
+	}
+	return p.check().err("Addresses.Create")
+}
+
+func (p *CreateAddressParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("Line1", p.Line1)
+	f.required("City", p.City)
+	if f.required("CountryCode", p.CountryCode) && !isCountryCode(p.CountryCode) {
+		f.invalid("CountryCode", "CountryCode must be two letters, e.g. AU")
+	}
+	return f
+}
+
+// lookupCheck checks the numbers of a lookup: at least one, each in local
+// form or E.164.
+func lookupCheck(numbers []string) fieldErrs {
+	var f fieldErrs
+	if len(numbers) == 0 {
+		f.add(CodeParameterRequired, "Numbers", "Numbers needs at least one number")
+	}
+	for i, n := range numbers {
+		if !isLookupNumber(n) {
+			f.add(CodeInvalidPhoneNumberFormat, fmt.Sprintf("Numbers[%d]", i), "a number must be in local form (digits) or E.164 with a leading +")
+		}
+	}
+	return f
 }
