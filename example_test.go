@@ -1,0 +1,151 @@
+package telco_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+// fakeService stands in for the service in these examples: it answers every
+// request with body. Real code passes no WithBaseURL.
+func fakeService(body string) (*httptest.Server, *telco.Client) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}))
+	client, err := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token", telco.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv, client
+}
+
+func ExampleNewClient() {
+	client, err := telco.NewClient(os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"),
+		telco.WithUserAgent("acme-crm/2.1"),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 5, MinWait: 500 * time.Millisecond, MaxWait: 30 * time.Second}),
+		telco.WithAttemptTimeout(20*time.Second),
+		telco.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+	)
+	if err != nil {
+		log.Fatal(err) // an empty SID or token, or a bad base URL
+	}
+	_ = client
+}
+
+func ExampleMessagesService_Send() {
+	srv, client := fakeService(`{"Message":{"MessageSid":"MGTBUEHNLFOOHNSIOCSAQRRUKLMEZSLE","To":"+61499999999","Status":"Processing","NumSegments":1}}`)
+	defer srv.Close()
+
+	msg, err := client.Messages.Send(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", &telco.SendMessageParams{
+		From:       "Acme",
+		To:         "+61499999999",
+		Text:       "Your order has shipped",
+		ExternalID: "order-1042",
+	})
+	switch {
+	case errors.Is(err, telco.ErrMaybeSent):
+		// Not retried: look for ExternalID order-1042 before sending again.
+		log.Fatal(err)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println(msg.MessageSid, msg.Status, msg.NumSegments)
+	// Output: MGTBUEHNLFOOHNSIOCSAQRRUKLMEZSLE Processing 1
+}
+
+func ExampleMessagesService_Send_validation() {
+	client, _ := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token")
+	_, err := client.Messages.Send(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", &telco.SendMessageParams{
+		From: "Acme Pty Ltd", // 12 characters: one too many for a sender ID
+		To:   "0499999999",   // not E.164
+		Text: "Hello",
+	})
+	var verr *telco.ValidationError
+	if errors.As(err, &verr) {
+		for _, f := range verr.Fields {
+			fmt.Println(f.FieldName, f.Code)
+		}
+	}
+	fmt.Println(telco.ErrorCode(err))
+	// Output:
+	// To INVALID_PHONENUMBER_FORMAT
+	// From PARAMETER_INVALID
+	// INVALID_PHONENUMBER_FORMAT
+}
+
+func ExampleMessagesService_SendBatch() {
+	srv, client := fakeService(`[{"MessageSid":"MG1"},{"ErrorCode":"FORBIDDEN","Message":"Recipient opted out"}]`)
+	defer srv.Close()
+
+	results, err := client.Messages.SendBatch(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", []telco.SendMessageParams{
+		{To: "+61499999991", Text: "Hi Ann"},
+		{To: "+61499999992", Text: "Hi Bob"},
+		{To: "not a number", Text: "Hi Cat"}, // rejected before sending
+	})
+	if err != nil {
+		log.Fatal(err) // the batch as a whole failed
+	}
+	for i, r := range results {
+		if r.Err != nil {
+			fmt.Println(i, "rejected:", r.Err.Code)
+			continue
+		}
+		fmt.Println(i, "accepted:", r.Message.MessageSid)
+	}
+	// Output:
+	// 0 accepted: MG1
+	// 1 rejected: FORBIDDEN
+	// 2 rejected: INVALID_PHONENUMBER_FORMAT
+}
+
+func ExampleMessagesService_FindAll() {
+	srv, client := fakeService(`{"Messages":[{"MessageSid":"MG1","Direction":"Receive","Text":"YES"},{"MessageSid":"MG2","Direction":"Receive","Text":"STOP"}]}`)
+	defer srv.Close()
+
+	p := &telco.FindMessagesParams{
+		DateFrom:  time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		DateTo:    time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+		Direction: telco.DirectionReceive,
+	}
+	for m, err := range client.Messages.FindAll(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", p) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(m.MessageSid, m.Text)
+	}
+	// Output:
+	// MG1 YES
+	// MG2 STOP
+}
+
+func ExamplePropertiesService_Update() {
+	srv, client := fakeService(``)
+	defer srv.Close()
+
+	// Only the fields set are sent, as a JSON merge patch.
+	err := client.Properties.Update(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", &telco.UpdatePropertyParams{
+		SmsEnabled: telco.Ptr(true),
+	})
+	fmt.Println(err)
+	// Output: <nil>
+}
+
+func ExampleSegments() {
+	for _, text := range []string{"Your code is 4711", "Price: 5€ {promo}", "Grüße 👋"} {
+		s := telco.Segments(text)
+		fmt.Println(s.Encoding, s.Units, s.Segments, s.Remaining)
+	}
+	// Output:
+	// GSM-7 17 1 143
+	// GSM-7 20 1 140
+	// UCS-2 8 1 62
+}
