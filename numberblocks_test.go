@@ -1,0 +1,805 @@
+package telco
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	numberBlocksPath          = "/v2/numberblocks"
+	numberBlocksPropertyPath  = "/v2/Properties/" + testProp + "/numberblocks"
+	numberBlocksAccountPath   = "/v2/Accounts/" + testSid + "/numberblocks"
+	numberBlockFirstSid       = "NBUJZDE8GXD6NCF10EPF91DHODZDOC9I"
+	numberBlockSecondSid      = "NBS0J8HT9LGMXG9EDN581U33XTPLPFT7"
+	numberBlockSearchFixture  = "search_number_blocks.json"
+	numberBlockSearchTextPath = "/v2/numberblocks/Spring%20sale%2F2024"
+)
+
+// numberBlockAssertDateTime checks a number-block datetime against its wire
+// form: the instant, the offset it was written with, and the round trip.
+func numberBlockAssertDateTime(t *testing.T, wire string, ms int64, offsetSecs int, got DateTime) {
+	t.Helper()
+	assert.Equal(t, ms, got.UnixMilli(), "instant of %s", wire)
+	_, off := got.Zone()
+	assert.Equal(t, offsetSecs, off, "offset of %s", wire)
+	assert.Equal(t, wire, got.String(), "round trip of %s", wire)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	assert.Equal(t, `"`+wire+`"`, string(b))
+}
+
+// numberBlockPageBody builds a page envelope holding blocks with the given
+// ids.
+func numberBlockPageBody(pageIndex, pageSize, total int, ids ...int) string {
+	items := make([]string, len(ids))
+	for i, id := range ids {
+		items[i] = fmt.Sprintf(`{"Id":%d,"NumberBlockSid":"NB%030d","Created":"/Date(1577836800000+1000)/","Modified":null,"SipTrunkId":null}`, id, id)
+	}
+	return fmt.Sprintf(`{"Data":[%s],"PageIndex":%d,"PageSize":%d,"TotalCount":%d,"SortBy":"Id","SortDir":"asc"}`,
+		strings.Join(items, ","), pageIndex, pageSize, total)
+}
+
+// numberBlockAnswer is one canned answer of numberBlockResponder.
+type numberBlockAnswer struct {
+	status int
+	body   string
+}
+
+// numberBlockResponder answers the requests to path in turn with answers
+// (the last one repeating) and records what it saw.
+func numberBlockResponder(mt *httpmock.MockTransport, method, path string, answers ...numberBlockAnswer) *seen {
+	s := &seen{}
+	var mu sync.Mutex
+	i := 0
+	mt.RegisterResponder(method, testBase+path, func(r *http.Request) (*http.Response, error) {
+		s.record(r)
+		mu.Lock()
+		a := answers[min(i, len(answers)-1)]
+		i++
+		mu.Unlock()
+		resp := httpmock.NewStringResponse(a.status, a.body)
+		resp.Header.Set("Content-Type", "application/json")
+		return resp, nil
+	})
+	return s
+}
+
+func numberBlockIDs(t *testing.T, seq func(func(NumberBlock, error) bool)) ([]int, []error) {
+	t.Helper()
+	var ids []int
+	var errs []error
+	for b, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, b.ID)
+	}
+	return ids, errs
+}
+
+func TestNumberBlocksSearchWire(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+	page, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{
+		AccountSid:  testSid,
+		PropertySid: testProp,
+		Text:        "Spring sale",
+		NumberBlockListParams: NumberBlockListParams{
+			Active:              Ptr(true),
+			Sms:                 Ptr(false),
+			IncludeAssociations: true,
+			PageIndex:           3,
+			PageSize:            25,
+			IncludeTotalCount:   Ptr(false),
+			SortBy:              "Name",
+			SortDir:             "DESC",
+		},
+	})
+	require.NoError(t, err)
+
+	assert.Equal(t, "GET", got.Method)
+	assert.Equal(t, numberBlocksPath, got.Path)
+	assertCommonHeaders(t, got.Header)
+	assert.Empty(t, got.Body, "a GET carries no body")
+	assert.Empty(t, got.Header.Get("Content-Type"))
+	assert.Equal(t, url.Values{
+		"AccountSid":          {testSid},
+		"PropertySid":         {testProp},
+		"Text":                {"Spring sale"},
+		"Active":              {"true"},
+		"Sms":                 {"false"},
+		"IncludeAssociations": {"true"},
+		"PageIndex":           {"3"},
+		"PageSize":            {"25"},
+		"IncludeTotalCount":   {"false"},
+		"SortBy":              {"Name"},
+		"SortDir":             {"desc"},
+	}, got.Query, "Voice is nil, so it is absent; SortDir is lower-cased")
+
+	require.NotNil(t, page)
+	assert.Equal(t, 0, page.PageIndex)
+	assert.Equal(t, 2, page.PageSize)
+	assert.Equal(t, 5, page.TotalCount)
+	assert.Equal(t, "Id", page.SortBy)
+	assert.Equal(t, "asc", page.SortDir)
+	require.Len(t, page.Data, 2)
+}
+
+func TestNumberBlocksSearchDecodesEveryField(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+	page, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{IncludeAssociations: true}})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 2)
+
+	// The first block: a SIP trunk, a modification time and associations.
+	b := page.Data[0]
+	numberBlockAssertDateTime(t, "/Date(1577836800000+1000)/", 1577836800000, 10*3600, b.Created)
+	assert.True(t, b.Created.Equal(time.Date(2020, 1, 1, 10, 0, 0, 0, time.FixedZone("AEST", 10*3600))))
+	assert.Equal(t, 10, b.Created.Hour(), "the wall clock is the block's own zone")
+	require.NotNil(t, b.Modified)
+	numberBlockAssertDateTime(t, "/Date(1580515200000+1100)/", 1580515200000, 11*3600, *b.Modified)
+	assert.Nil(t, b.QuarantineStartDate)
+	assert.Nil(t, b.QuarantineEndDate)
+	require.NotNil(t, b.SipTrunkID)
+	assert.Equal(t, 17, *b.SipTrunkID)
+
+	require.Len(t, b.NumberBlockAssignments, 1)
+	var asg struct {
+		PropertySid string
+		Number      string
+		Source      string `json:"Attribution_Source"`
+		Medium      string `json:"Attribution_Medium"`
+	}
+	require.NoError(t, b.NumberBlockAssignments[0].Decode(&asg))
+	assert.Equal(t, testProp, asg.PropertySid)
+	assert.Equal(t, "61299999901", asg.Number)
+	assert.Equal(t, "google", asg.Source)
+	assert.Equal(t, "cpc", asg.Medium)
+	assert.JSONEq(t, `{"PropertySid":"`+testProp+`","Number":"61299999901","Attribution_Source":"google","Attribution_Medium":"cpc"}`,
+		string(b.NumberBlockAssignments[0].Raw), "the assignment is kept as sent")
+	var wrong []string
+	assert.Error(t, b.NumberBlockAssignments[0].Decode(&wrong), "an object does not decode into a slice")
+
+	assert.Equal(t, []AnalyticsNumber{{
+		ID:            88001,
+		PublicNumber:  "+61299999901",
+		RoutingNumber: "+61299999999",
+		Active:        true,
+		CountryCode:   "AU",
+		GeoCountry:    "Australia",
+		GeoRegion:     "New South Wales",
+		GeoCity:       "Sydney",
+		SupportsVoice: true,
+		SupplierName:  "Telstra Wholesale",
+		VoiceNetwork:  "PSTN",
+	}}, b.AnalyticsDynamicNumbers)
+
+	// Compare the remaining fields in one go, the datetimes having been
+	// checked above.
+	rest := b
+	rest.Created, rest.Modified, rest.SipTrunkID = DateTime{}, nil, nil
+	rest.NumberBlockAssignments, rest.AnalyticsDynamicNumbers = nil, nil
+	assert.Equal(t, NumberBlock{
+		ID:                    1042,
+		NumberBlockSid:        numberBlockFirstSid,
+		NumberPattern:         "6129999990X",
+		Number:                "6129999990X",
+		Name:                  "Spring sale",
+		FriendlyName:          "Spring sale landing pages",
+		SipTrunkName:          "Sydney PBX",
+		RoutingMethod:         "endpoint",
+		TerminationNumber:     "+61299999999",
+		Active:                true,
+		HasSplitConfiguration: true,
+		BlockSize:             10,
+		RecordingEnabled:      true,
+		SupportsVoice:         true,
+		SupportsSms:           true,
+		SupportsMms:           false,
+		Action:                2,
+		SupplierName:          "Telstra Wholesale",
+	}, rest)
+
+	// The second block: no SIP trunk, never modified, quarantined, no
+	// associations.
+	b = page.Data[1]
+	assert.Nil(t, b.SipTrunkID, "SipTrunkId null")
+	assert.Nil(t, b.Modified, "Modified null")
+	numberBlockAssertDateTime(t, "/Date(1583020800000-0500)/", 1583020800000, -5*3600, b.Created)
+	require.NotNil(t, b.QuarantineStartDate)
+	require.NotNil(t, b.QuarantineEndDate)
+	numberBlockAssertDateTime(t, "/Date(1585699200000+1000)/", 1585699200000, 10*3600, *b.QuarantineStartDate)
+	numberBlockAssertDateTime(t, "/Date(1593561600000+1000)/", 1593561600000, 10*3600, *b.QuarantineEndDate)
+	assert.Empty(t, b.NumberBlockAssignments)
+	assert.Empty(t, b.AnalyticsDynamicNumbers)
+	rest = b
+	rest.Created, rest.QuarantineStartDate, rest.QuarantineEndDate = DateTime{}, nil, nil
+	assert.Equal(t, NumberBlock{
+		ID:                   1043,
+		NumberBlockSid:       numberBlockSecondSid,
+		NumberPattern:        "61388880000-61388880099",
+		Number:               "61388880000-61388880099",
+		Name:                 "Melbourne office",
+		FriendlyName:         "Melbourne reception",
+		RoutingMethod:        "programmable-voice",
+		ProgrammableVoiceURL: "https://voice.example.com/flows/reception",
+		BlockSize:            100,
+		SupportsVoice:        true,
+		SupportsMms:          true,
+		SupplierName:         "Optus Wholesale",
+	}, rest)
+}
+
+func TestNumberBlocksSearchTriStateFilters(t *testing.T) {
+	type tri struct {
+		name string
+		set  func(p *NumberBlockListParams, v *bool)
+	}
+	filters := []tri{
+		{"Active", func(p *NumberBlockListParams, v *bool) { p.Active = v }},
+		{"Sms", func(p *NumberBlockListParams, v *bool) { p.Sms = v }},
+		{"Voice", func(p *NumberBlockListParams, v *bool) { p.Voice = v }},
+	}
+	values := []struct {
+		why  string
+		v    *bool
+		want []string // nil: absent
+	}{
+		{"nil means all, so nothing is sent", nil, nil},
+		{"true is sent", Ptr(true), []string{"true"}},
+		{"false is sent, not dropped as a zero value", Ptr(false), []string{"false"}},
+	}
+	for _, f := range filters {
+		for _, v := range values {
+			t.Run(f.name+"/"+v.why, func(t *testing.T) {
+				c, mt := newMockClient(t)
+				got := reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+				p := &NumberBlockSearchParams{PropertySid: testProp}
+				f.set(&p.NumberBlockListParams, v.v)
+				_, err := c.NumberBlocks.Search(bg, p)
+				require.NoError(t, err)
+				assert.Equal(t, v.want, got.Query[f.name])
+				assert.Equal(t, testProp, got.Query.Get("PropertySid"))
+				assert.Len(t, got.Query, 1+len(v.want), "only PropertySid and the filter: %v", got.Query)
+			})
+		}
+	}
+}
+
+func TestNumberBlocksSearchSendsOnlyWhatIsSet(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+	_, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{AccountSid: testSid})
+	require.NoError(t, err)
+	assert.Equal(t, url.Values{"AccountSid": {testSid}}, got.Query,
+		"PageIndex 0, PageSize 0, IncludeTotalCount nil and the rest leave the service defaults")
+
+	_, err = c.NumberBlocks.Search(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{IncludeTotalCount: Ptr(true), SortDir: "Asc"}})
+	require.NoError(t, err)
+	assert.Equal(t, url.Values{"PropertySid": {testProp}, "IncludeTotalCount": {"true"}, "SortDir": {"asc"}}, got.Query)
+}
+
+func TestNumberBlocksSearchDoesNotChangeTheCallersParams(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+	p := &NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{SortDir: "DESC", PageIndex: 2}}
+	before := *p
+	_, err := c.NumberBlocks.Search(bg, p)
+	require.NoError(t, err)
+	assert.Equal(t, before, *p)
+}
+
+func TestNumberBlocksSearchValidation(t *testing.T) {
+	ok := func() NumberBlockSearchParams { return NumberBlockSearchParams{AccountSid: testSid} }
+	cases := []struct {
+		why   string
+		edit  func(p *NumberBlockSearchParams)
+		field string
+		code  string
+	}{
+		{"neither AccountSid nor PropertySid", func(p *NumberBlockSearchParams) { p.AccountSid = "" }, "AccountSid", CodeParameterRequired},
+		{"SIDs of spaces only", func(p *NumberBlockSearchParams) { p.AccountSid, p.PropertySid = " ", "\t" }, "AccountSid", CodeParameterRequired},
+		{"Text alone is not an owner", func(p *NumberBlockSearchParams) { p.AccountSid, p.Text = "", "Spring" }, "AccountSid", CodeParameterRequired},
+		{"SortDir up", func(p *NumberBlockSearchParams) { p.SortDir = "up" }, "SortDir", CodeParameterInvalid},
+		{"SortDir ascending spelt out", func(p *NumberBlockSearchParams) { p.SortDir = "ascending" }, "SortDir", CodeParameterInvalid},
+		{"negative PageIndex", func(p *NumberBlockSearchParams) { p.PageIndex = -1 }, "PageIndex", CodeParameterInvalid},
+		{"negative PageSize", func(p *NumberBlockSearchParams) { p.PageSize = -1 }, "PageSize", CodeParameterInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.why, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			p := ok()
+			tc.edit(&p)
+			_, err := c.NumberBlocks.Search(bg, &p)
+			requireValidation(t, mt, err, "NumberBlocks.Search", tc.field, tc.code)
+			assert.Equal(t, tc.code, ErrorCode(err))
+			require.ErrorAs(t, p.Validate(), new(*ValidationError), "Validate agrees")
+		})
+	}
+
+	t.Run("nil params", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		_, err := c.NumberBlocks.Search(bg, nil)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, "NumberBlocks.Search", ve.Op)
+		assert.Zero(t, mt.GetTotalCallCount())
+	})
+}
+
+func TestNumberBlocksSearchValidationBoundariesPass(t *testing.T) {
+	cases := []struct {
+		why string
+		p   NumberBlockSearchParams
+	}{
+		{"only PropertySid", NumberBlockSearchParams{PropertySid: testProp}},
+		{"only AccountSid", NumberBlockSearchParams{AccountSid: testSid}},
+		{"SortDir DESC in upper case", NumberBlockSearchParams{AccountSid: testSid, NumberBlockListParams: NumberBlockListParams{SortDir: "DESC"}}},
+		{"SortDir asc", NumberBlockSearchParams{AccountSid: testSid, NumberBlockListParams: NumberBlockListParams{SortDir: "asc"}}},
+		{"PageIndex and PageSize 0", NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{PageIndex: 0, PageSize: 0}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.why, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			reply(mt, "GET", numberBlocksPath, 200, fixture(t, numberBlockSearchFixture))
+			_, err := c.NumberBlocks.Search(bg, &tc.p)
+			require.NoError(t, err)
+			assert.Equal(t, 1, mt.GetTotalCallCount())
+			assert.NoError(t, tc.p.Validate())
+		})
+	}
+}
+
+func TestNumberBlocksSearchWithoutValidationSendsAsGiven(t *testing.T) {
+	c, mt := newMockClient(t, WithClientValidation(false))
+	got := reply(mt, "GET", numberBlocksPath, 400, []byte(`{"ResponseStatus":{"ErrorCode":"PARAMETER_REQUIRED","Message":"AccountSid or PropertySid is required.","Errors":[{"FieldName":"AccountSid"}]}}`))
+	_, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{NumberBlockListParams: NumberBlockListParams{SortDir: "UP"}})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 400, ae.StatusCode)
+	assert.Equal(t, CodeParameterRequired, ae.Code)
+	assert.Equal(t, "NumberBlocks.Search", ae.Op)
+	assert.Equal(t, url.Values{"SortDir": {"up"}}, got.Query)
+}
+
+func TestNumberBlocksSearchTextEscapesOneSegment(t *testing.T) {
+	cases := []struct {
+		text string
+		path string
+	}{
+		{"Spring sale/2024", numberBlockSearchTextPath},
+		{"61299999901", "/v2/numberblocks/61299999901"},
+		{"50% off?", "/v2/numberblocks/50%25%20off%3F"},
+		{"a#b", "/v2/numberblocks/a%23b"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := reply(mt, "GET", tc.path, 200, fixture(t, numberBlockSearchFixture))
+			page, err := c.NumberBlocks.SearchText(bg, tc.text, &NumberBlockListParams{PageSize: 2, SortDir: "Desc"})
+			require.NoError(t, err)
+			assert.Equal(t, 1, mt.GetTotalCallCount())
+			assert.Equal(t, "GET", got.Method)
+			assert.Equal(t, tc.path, got.Path)
+			assertCommonHeaders(t, got.Header)
+			assert.Equal(t, url.Values{"PageSize": {"2"}, "SortDir": {"desc"}}, got.Query,
+				"the text travels in the path, not the query")
+			require.Len(t, page.Data, 2)
+			assert.Equal(t, numberBlockFirstSid, page.Data[0].NumberBlockSid)
+		})
+	}
+}
+
+func TestNumberBlocksSearchTextNilParams(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", "/v2/numberblocks/Spring", 200, fixture(t, numberBlockSearchFixture))
+	page, err := c.NumberBlocks.SearchText(bg, "Spring", nil)
+	require.NoError(t, err)
+	assert.Empty(t, got.Query)
+	assert.Equal(t, 5, page.TotalCount)
+}
+
+func TestNumberBlocksListByPropertyAndAccount(t *testing.T) {
+	lp := &NumberBlockListParams{Active: Ptr(false), Sms: Ptr(false), Voice: Ptr(true), IncludeAssociations: true, PageIndex: 1, PageSize: 5, SortBy: "Name", SortDir: "ASC"}
+	want := url.Values{
+		"Active": {"false"}, "Sms": {"false"}, "Voice": {"true"}, "IncludeAssociations": {"true"},
+		"PageIndex": {"1"}, "PageSize": {"5"}, "SortBy": {"Name"}, "SortDir": {"asc"},
+	}
+	before := *lp
+
+	t.Run("property", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := reply(mt, "GET", numberBlocksPropertyPath, 200, fixture(t, numberBlockSearchFixture))
+		page, err := c.NumberBlocks.ListByProperty(bg, testProp, lp)
+		require.NoError(t, err)
+		assert.Equal(t, "GET", got.Method)
+		assert.Equal(t, numberBlocksPropertyPath, got.Path)
+		assertCommonHeaders(t, got.Header)
+		assert.Equal(t, want, got.Query, "the SID travels in the path only")
+		require.Len(t, page.Data, 2)
+		assert.Equal(t, numberBlockSecondSid, page.Data[1].NumberBlockSid)
+	})
+	t.Run("account", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := reply(mt, "GET", numberBlocksAccountPath, 200, fixture(t, numberBlockSearchFixture))
+		page, err := c.NumberBlocks.ListByAccount(bg, testSid, lp)
+		require.NoError(t, err)
+		assert.Equal(t, "GET", got.Method)
+		assert.Equal(t, numberBlocksAccountPath, got.Path)
+		assertCommonHeaders(t, got.Header)
+		assert.Equal(t, want, got.Query)
+		assert.Equal(t, 5, page.TotalCount)
+	})
+	t.Run("nil params", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		gotP := reply(mt, "GET", numberBlocksPropertyPath, 200, fixture(t, numberBlockSearchFixture))
+		gotA := reply(mt, "GET", numberBlocksAccountPath, 200, fixture(t, numberBlockSearchFixture))
+		_, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
+		require.NoError(t, err)
+		_, err = c.NumberBlocks.ListByAccount(bg, testSid, nil)
+		require.NoError(t, err)
+		assert.Empty(t, gotP.Query)
+		assert.Empty(t, gotA.Query)
+	})
+	t.Run("a SID is escaped", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := reply(mt, "GET", "/v2/Properties/PR%2F..%3Fx/numberblocks", 200, fixture(t, numberBlockSearchFixture))
+		_, err := c.NumberBlocks.ListByProperty(bg, "PR/..?x", nil)
+		require.NoError(t, err)
+		assert.Equal(t, "/v2/Properties/PR%2F..%3Fx/numberblocks", got.Path)
+	})
+	assert.Equal(t, before, *lp, "the caller's params are untouched")
+}
+
+func TestNumberBlocksListValidation(t *testing.T) {
+	cases := []struct {
+		why   string
+		p     NumberBlockListParams
+		field string
+	}{
+		{"SortDir up", NumberBlockListParams{SortDir: "up"}, "SortDir"},
+		{"negative PageIndex", NumberBlockListParams{PageIndex: -2}, "PageIndex"},
+		{"negative PageSize", NumberBlockListParams{PageSize: -10}, "PageSize"},
+	}
+	calls := []struct {
+		op   string
+		call func(c *Client, p *NumberBlockListParams) error
+	}{
+		{"NumberBlocks.SearchText", func(c *Client, p *NumberBlockListParams) error {
+			_, err := c.NumberBlocks.SearchText(bg, "Spring", p)
+			return err
+		}},
+		{"NumberBlocks.ListByProperty", func(c *Client, p *NumberBlockListParams) error {
+			_, err := c.NumberBlocks.ListByProperty(bg, testProp, p)
+			return err
+		}},
+		{"NumberBlocks.ListByAccount", func(c *Client, p *NumberBlockListParams) error {
+			_, err := c.NumberBlocks.ListByAccount(bg, testSid, p)
+			return err
+		}},
+	}
+	for _, call := range calls {
+		for _, tc := range cases {
+			t.Run(call.op+"/"+tc.why, func(t *testing.T) {
+				c, mt := newMockClient(t)
+				p := tc.p
+				requireValidation(t, mt, call.call(c, &p), call.op, tc.field, CodeParameterInvalid)
+				require.ErrorAs(t, p.Validate(), new(*ValidationError), "Validate agrees")
+			})
+		}
+	}
+}
+
+func TestNumberBlocksEmptyPathValuesAreRefusedEvenWithoutValidation(t *testing.T) {
+	for _, validate := range []bool{true, false} {
+		t.Run(fmt.Sprint("validation ", validate), func(t *testing.T) {
+			c, mt := newMockClient(t, WithClientValidation(validate))
+			_, err := c.NumberBlocks.SearchText(bg, "", nil)
+			requireValidation(t, mt, err, "NumberBlocks.SearchText", "Text", CodeParameterRequired)
+			_, err = c.NumberBlocks.SearchText(bg, "  ", &NumberBlockListParams{PageSize: 2})
+			requireValidation(t, mt, err, "NumberBlocks.SearchText", "Text", CodeParameterRequired)
+			_, err = c.NumberBlocks.ListByProperty(bg, "", nil)
+			requireValidation(t, mt, err, "NumberBlocks.ListByProperty", "PropertySid", CodeParameterRequired)
+			_, err = c.NumberBlocks.ListByAccount(bg, " ", nil)
+			requireValidation(t, mt, err, "NumberBlocks.ListByAccount", "AccountSid", CodeParameterRequired)
+		})
+	}
+}
+
+func TestNumberBlocksSearchAPIError(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "GET", numberBlocksPropertyPath, 403, []byte(`{"ResponseStatus":{"ErrorCode":"FORBIDDEN","Message":"Access denied."}}`))
+	page, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
+	assert.Nil(t, page)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 403, ae.StatusCode)
+	assert.Equal(t, CodeForbidden, ae.Code)
+	assert.Equal(t, "Access denied.", ae.Message)
+	assert.Equal(t, "NumberBlocks.ListByProperty", ae.Op)
+}
+
+func TestNumberBlocksSearchAllPagesUntilTotalCount(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(0, 2, 5, 1, 2)},
+		numberBlockAnswer{200, numberBlockPageBody(1, 2, 5, 3, 4)},
+		numberBlockAnswer{200, numberBlockPageBody(2, 2, 5, 5)},
+		numberBlockAnswer{200, numberBlockPageBody(3, 2, 5, 99)},
+	)
+	p := &NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{PageSize: 2, Active: Ptr(false), SortDir: "DESC"}}
+	before := *p
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, p))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{1, 2, 3, 4, 5}, ids)
+	require.Len(t, got.Querys, 3, "one request per page, none after the last")
+	for i, q := range got.Querys {
+		want := url.Values{"PropertySid": {testProp}, "PageSize": {"2"}, "Active": {"false"}, "SortDir": {"desc"}}
+		if i > 0 {
+			want.Set("PageIndex", fmt.Sprint(i))
+		}
+		assert.Equal(t, want, q, "page %d", i)
+	}
+	assert.Equal(t, before, *p, "the caller's params are untouched")
+}
+
+func TestNumberBlocksSearchAllStartsAtTheCallersPageIndex(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(1, 2, 5, 3, 4)},
+		numberBlockAnswer{200, numberBlockPageBody(2, 2, 5, 5)},
+		numberBlockAnswer{200, numberBlockPageBody(3, 2, 5, 99)},
+	)
+	p := &NumberBlockSearchParams{AccountSid: testSid, NumberBlockListParams: NumberBlockListParams{PageIndex: 1, PageSize: 2}}
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, p))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{3, 4, 5}, ids, "the 5 blocks from page 1 on are 3 blocks")
+	require.Len(t, got.Querys, 2)
+	assert.Equal(t, "1", got.Querys[0].Get("PageIndex"))
+	assert.Equal(t, "2", got.Querys[1].Get("PageIndex"))
+	assert.Equal(t, 1, p.PageIndex, "the caller's PageIndex is untouched")
+}
+
+func TestNumberBlocksSearchAllStopsAtAnExactTotal(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(0, 2, 4, 1, 2)},
+		numberBlockAnswer{200, numberBlockPageBody(1, 2, 4, 3, 4)},
+		numberBlockAnswer{200, numberBlockPageBody(2, 2, 4, 99)},
+	)
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{PageSize: 2}}))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{1, 2, 3, 4}, ids)
+	assert.Len(t, got.Querys, 2, "full last page at TotalCount: no further request")
+}
+
+func TestNumberBlocksSearchAllDefaultPageSize(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(1, 10, 13, 11, 12, 13)},
+		numberBlockAnswer{200, numberBlockPageBody(2, 10, 13, 99)},
+	)
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{PageIndex: 1}}))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{11, 12, 13}, ids, "page 1 of 10 holds the last 3 of 13")
+	require.Len(t, got.Querys, 1)
+	assert.Equal(t, url.Values{"PropertySid": {testProp}, "PageIndex": {"1"}}, got.Querys[0], "PageSize 0 is not sent")
+}
+
+func TestNumberBlocksSearchAllCountsWithTheServicesPageSize(t *testing.T) {
+	// The caller asks for pages of 5 from page 1, the service answers pages
+	// of 10: page 1 starts after block 10, so 15 of the 25 blocks remain.
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(1, 10, 25, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)},
+		numberBlockAnswer{200, numberBlockPageBody(2, 10, 25, 21, 22, 23, 24, 25)},
+		numberBlockAnswer{200, numberBlockPageBody(3, 10, 25, 99)},
+	)
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{PageIndex: 1, PageSize: 5}}))
+	assert.Empty(t, errs)
+	assert.Equal(t, []int{11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25}, ids)
+	require.Len(t, got.Querys, 2)
+	assert.Equal(t, "1", got.Querys[0].Get("PageIndex"))
+	assert.Equal(t, "2", got.Querys[1].Get("PageIndex"))
+}
+
+func TestNumberBlocksSearchAllWithoutTotalStopsWhenDataRunsOut(t *testing.T) {
+	t.Run("a short page", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := numberBlockResponder(mt, "GET", numberBlocksPath,
+			numberBlockAnswer{200, numberBlockPageBody(0, 2, 0, 1, 2)},
+			numberBlockAnswer{200, numberBlockPageBody(1, 2, 0, 3)},
+			numberBlockAnswer{200, numberBlockPageBody(2, 2, 0, 99)},
+		)
+		ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+			NumberBlockListParams: NumberBlockListParams{PageSize: 2, IncludeTotalCount: Ptr(false)}}))
+		assert.Empty(t, errs)
+		assert.Equal(t, []int{1, 2, 3}, ids)
+		assert.Len(t, got.Querys, 2)
+		assert.Equal(t, "false", got.Querys[1].Get("IncludeTotalCount"))
+	})
+	t.Run("an empty page", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := numberBlockResponder(mt, "GET", numberBlocksPath,
+			numberBlockAnswer{200, numberBlockPageBody(0, 2, 0, 1, 2)},
+			numberBlockAnswer{200, numberBlockPageBody(1, 2, 0, 3, 4)},
+			numberBlockAnswer{200, numberBlockPageBody(2, 2, 0)},
+			numberBlockAnswer{200, numberBlockPageBody(3, 2, 0, 99)},
+		)
+		ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+			NumberBlockListParams: NumberBlockListParams{PageSize: 2, IncludeTotalCount: Ptr(false)}}))
+		assert.Empty(t, errs)
+		assert.Equal(t, []int{1, 2, 3, 4}, ids)
+		assert.Len(t, got.Querys, 3)
+	})
+	t.Run("an empty first page", func(t *testing.T) {
+		c, mt := newMockClient(t)
+		got := numberBlockResponder(mt, "GET", numberBlocksPath, numberBlockAnswer{200, numberBlockPageBody(0, 10, 0)})
+		ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp}))
+		assert.Empty(t, errs)
+		assert.Empty(t, ids)
+		assert.Len(t, got.Querys, 1)
+	})
+}
+
+func TestNumberBlocksSearchAllStopsOnBreak(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(0, 2, 6, 1, 2)},
+		numberBlockAnswer{200, numberBlockPageBody(1, 2, 6, 3, 4)},
+	)
+	seq := c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{PageSize: 2}})
+	assert.Zero(t, mt.GetTotalCallCount(), "nothing is fetched before the loop runs")
+	var ids []int
+	for b, err := range seq {
+		require.NoError(t, err)
+		ids = append(ids, b.ID)
+		if b.ID == 3 {
+			break
+		}
+	}
+	assert.Equal(t, []int{1, 2, 3}, ids)
+	assert.Len(t, got.Querys, 2, "no page after the break")
+
+	n := 0
+	for range c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{PageSize: 2}}) {
+		n++
+		break
+	}
+	assert.Equal(t, 1, n)
+	assert.Len(t, got.Querys, 3, "a break on the first item fetches one page")
+}
+
+func TestNumberBlocksSearchAllYieldsAnErrorOnce(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath,
+		numberBlockAnswer{200, numberBlockPageBody(0, 2, 6, 1, 2)},
+		numberBlockAnswer{400, `{"ResponseStatus":{"ErrorCode":"ACCOUNT_NOT_FOUND","Message":"Account not found."}}`},
+		numberBlockAnswer{200, numberBlockPageBody(2, 2, 6, 5, 6)},
+	)
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{AccountSid: testSid,
+		NumberBlockListParams: NumberBlockListParams{PageSize: 2}}))
+	assert.Equal(t, []int{1, 2}, ids)
+	require.Len(t, errs, 1)
+	var ae *APIError
+	require.ErrorAs(t, errs[0], &ae)
+	assert.Equal(t, CodeAccountNotFound, ae.Code)
+	assert.Equal(t, 400, ae.StatusCode)
+	assert.Len(t, got.Querys, 2, "no request after the error")
+}
+
+func TestNumberBlocksSearchAllDetectsARepeatedPage(t *testing.T) {
+	c, mt := newMockClient(t)
+	same := numberBlockPageBody(0, 2, 0, 1, 2)
+	got := numberBlockResponder(mt, "GET", numberBlocksPath, numberBlockAnswer{200, same})
+	ids, errs := numberBlockIDs(t, c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp,
+		NumberBlockListParams: NumberBlockListParams{PageSize: 2}}))
+	assert.Equal(t, []int{1, 2}, ids)
+	require.Len(t, errs, 1, "a server ignoring PageIndex ends the loop with one error")
+	assert.Len(t, got.Querys, 2)
+}
+
+func TestNumberBlocksAllYieldValidationErrorsOnce(t *testing.T) {
+	cases := []struct {
+		why   string
+		seq   func(c *Client) func(func(NumberBlock, error) bool)
+		op    string
+		field string
+		code  string
+	}{
+		{"SearchAll nil params", func(c *Client) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.SearchAll(bg, nil)
+		}, "NumberBlocks.Search", "AccountSid", CodeParameterRequired},
+		{"SearchAll bad SortDir", func(c *Client) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.SearchAll(bg, &NumberBlockSearchParams{PropertySid: testProp, NumberBlockListParams: NumberBlockListParams{SortDir: "up"}})
+		}, "NumberBlocks.Search", "SortDir", CodeParameterInvalid},
+		{"SearchTextAll empty text", func(c *Client) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.SearchTextAll(bg, "", nil)
+		}, "NumberBlocks.SearchText", "Text", CodeParameterRequired},
+		{"ListByPropertyAll empty SID", func(c *Client) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.ListByPropertyAll(bg, "", nil)
+		}, "NumberBlocks.ListByProperty", "PropertySid", CodeParameterRequired},
+		{"ListByAccountAll negative PageSize", func(c *Client) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.ListByAccountAll(bg, testSid, &NumberBlockListParams{PageSize: -1})
+		}, "NumberBlocks.ListByAccount", "PageSize", CodeParameterInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.why, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			ids, errs := numberBlockIDs(t, tc.seq(c))
+			assert.Empty(t, ids)
+			require.Len(t, errs, 1)
+			requireValidation(t, mt, errs[0], tc.op, tc.field, tc.code)
+		})
+	}
+}
+
+func TestNumberBlocksAllTwinsPageTheirOwnPaths(t *testing.T) {
+	cases := []struct {
+		name string
+		path string
+		seq  func(c *Client, p *NumberBlockListParams) func(func(NumberBlock, error) bool)
+	}{
+		{"SearchTextAll", numberBlockSearchTextPath, func(c *Client, p *NumberBlockListParams) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.SearchTextAll(bg, "Spring sale/2024", p)
+		}},
+		{"ListByPropertyAll", numberBlocksPropertyPath, func(c *Client, p *NumberBlockListParams) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.ListByPropertyAll(bg, testProp, p)
+		}},
+		{"ListByAccountAll", numberBlocksAccountPath, func(c *Client, p *NumberBlockListParams) func(func(NumberBlock, error) bool) {
+			return c.NumberBlocks.ListByAccountAll(bg, testSid, p)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := numberBlockResponder(mt, "GET", tc.path,
+				numberBlockAnswer{200, numberBlockPageBody(2, 2, 7, 5, 6)},
+				numberBlockAnswer{200, numberBlockPageBody(3, 2, 7, 7)},
+				numberBlockAnswer{200, numberBlockPageBody(4, 2, 7, 99)},
+			)
+			p := &NumberBlockListParams{PageIndex: 2, PageSize: 2, Sms: Ptr(true), SortDir: "Desc"}
+			before := *p
+			ids, errs := numberBlockIDs(t, tc.seq(c, p))
+			assert.Empty(t, errs)
+			assert.Equal(t, []int{5, 6, 7}, ids)
+			require.Len(t, got.Querys, 2, "TotalCount 7 from page 2 of 2 leaves 3 blocks")
+			assert.Equal(t, tc.path, got.Path)
+			for i, q := range got.Querys {
+				assert.Equal(t, url.Values{"PageIndex": {fmt.Sprint(2 + i)}, "PageSize": {"2"}, "Sms": {"true"}, "SortDir": {"desc"}}, q, "page %d", i)
+			}
+			assert.Equal(t, before, *p, "the caller's params are untouched")
+
+			// A nil params value pages from 0 with the service's page size.
+			c, mt = newMockClient(t)
+			got = numberBlockResponder(mt, "GET", tc.path,
+				numberBlockAnswer{200, numberBlockPageBody(0, 10, 11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
+				numberBlockAnswer{200, numberBlockPageBody(1, 10, 11, 11)},
+				numberBlockAnswer{200, numberBlockPageBody(2, 10, 11, 99)},
+			)
+			ids, errs = numberBlockIDs(t, tc.seq(c, nil))
+			assert.Empty(t, errs)
+			assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, ids)
+			require.Len(t, got.Querys, 2)
+			assert.Empty(t, got.Querys[0])
+			assert.Equal(t, url.Values{"PageIndex": {"1"}}, got.Querys[1])
+		})
+	}
+}
