@@ -1,0 +1,319 @@
+package telco
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	addressesCreatePath = "/v2/Accounts/" + testSid + "/Addresses"
+	addressTestSid      = "ADKQZMNRTWPLXHFGBJCVYESUDOAIQWER"
+	addressDeletePath   = "/v2/Addresses/" + addressTestSid
+)
+
+// addressFastRetries retries quickly so the retry tests stay fast.
+var addressFastRetries = RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}
+
+var addressSydney = Address{
+	AddressSid:  addressTestSid,
+	AccountSid:  testSid,
+	Friendly:    "Sydney office",
+	Reference:   "SYD-01",
+	Line1:       "Level 12, 1 Example Street",
+	Line2:       "Suite 4",
+	City:        "Sydney",
+	Region:      "NSW",
+	CountryCode: "AU",
+	PostalCode:  "2000",
+	Status:      "Approved",
+}
+
+func addressValidParams() CreateAddressParams {
+	return CreateAddressParams{Line1: "Level 12, 1 Example Street", City: "Sydney", CountryCode: "AU"}
+}
+
+// addressStatusSequence answers each request with the next status of
+// statuses (the last one repeating), with body for a 2xx and a service
+// error otherwise, and counts the requests.
+func addressStatusSequence(mt *httpmock.MockTransport, method, path string, body string, statuses ...int) *atomic.Int32 {
+	var n atomic.Int32
+	mt.RegisterResponder(method, testBase+path, func(r *http.Request) (*http.Response, error) {
+		i := int(n.Add(1)) - 1
+		st := statuses[min(i, len(statuses)-1)]
+		if st >= 200 && st < 300 {
+			return httpmock.NewStringResponse(st, body), nil
+		}
+		return httpmock.NewStringResponse(st, `{"ResponseStatus":{"ErrorCode":"SERVICE_UNAVAILABLE","Message":"try later"}}`), nil
+	})
+	return &n
+}
+
+func TestAddressCreateWire(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
+	p := &CreateAddressParams{
+		Line1: "Level 12, 1 Example Street", Line2: "Suite 4", City: "Sydney", Region: "NSW",
+		CountryCode: "au", PostalCode: "2000", Friendly: "Sydney office", Reference: "SYD-01",
+	}
+	a, err := c.Addresses.Create(bg, testSid, p)
+	require.NoError(t, err)
+
+	assert.Equal(t, 1, mt.GetTotalCallCount())
+	assert.Equal(t, "POST", got.Method)
+	assert.Equal(t, addressesCreatePath, got.Path)
+	assert.Empty(t, got.Query, "the parameters travel in the body")
+	assertCommonHeaders(t, got.Header)
+	assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
+	assert.Equal(t, map[string]any{
+		"Line1":       "Level 12, 1 Example Street",
+		"Line2":       "Suite 4",
+		"City":        "Sydney",
+		"Region":      "NSW",
+		"CountryCode": "AU",
+		"PostalCode":  "2000",
+		"Friendly":    "Sydney office",
+		"Reference":   "SYD-01",
+	}, got.bodyMap(t), "CountryCode is sent upper-cased")
+	assert.Equal(t, "au", p.CountryCode, "the caller's params are not changed")
+	assert.Equal(t, &addressSydney, a)
+}
+
+func TestAddressCreateOptionalFieldsAbsent(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
+	p := addressValidParams()
+	_, err := c.Addresses.Create(bg, testSid, &p)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"Line1": "Level 12, 1 Example Street", "City": "Sydney", "CountryCode": "AU",
+	}, got.bodyMap(t), "empty optional fields are left out")
+}
+
+func TestAddressCreateBareResponse(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "POST", addressesCreatePath, 200, []byte(`{
+		"AddressSid": "`+addressTestSid+`", "AccountSid": "`+testSid+`",
+		"Line1": "Level 12, 1 Example Street", "City": "Sydney", "CountryCode": "AU", "Status": "Pending"}`))
+	p := addressValidParams()
+	a, err := c.Addresses.Create(bg, testSid, &p)
+	require.NoError(t, err)
+	assert.Equal(t, &Address{
+		AddressSid: addressTestSid, AccountSid: testSid, Line1: "Level 12, 1 Example Street",
+		City: "Sydney", CountryCode: "AU", Status: "Pending",
+	}, a)
+}
+
+func TestAddressCreateResponseWithoutAddress(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "POST", addressesCreatePath, 200, []byte(`{"Result":"ok"}`))
+	p := addressValidParams()
+	a, err := c.Addresses.Create(bg, testSid, &p)
+	assert.Nil(t, a)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "Addresses.Create", ae.Op)
+}
+
+func TestAddressCreateServiceError(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "POST", addressesCreatePath, 400,
+		[]byte(`{"ResponseStatus":{"ErrorCode":"COUNTRY_NOT_FOUND","Message":"The country ZZ was not found."}}`))
+	p := addressValidParams()
+	p.CountryCode = "zz"
+	_, err := c.Addresses.Create(bg, testSid, &p)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 400, ae.StatusCode)
+	assert.Equal(t, CodeCountryNotFound, ErrorCode(err))
+	assert.NotErrorIs(t, err, ErrMaybeSent, "a 400 did not take effect")
+}
+
+func TestAddressCreateNotRetried(t *testing.T) {
+	c, mt := newMockClient(t, WithRetryPolicy(addressFastRetries))
+	n := addressStatusSequence(mt, "POST", addressesCreatePath, string(fixture(t, "create_address.json")), 503, 200)
+	p := addressValidParams()
+	_, err := c.Addresses.Create(bg, testSid, &p)
+	require.Error(t, err)
+	assert.Equal(t, int32(1), n.Load(), "a create is not idempotent")
+	assert.ErrorIs(t, err, ErrMaybeSent)
+}
+
+func TestAddressCreateValidation(t *testing.T) {
+	cases := []struct {
+		why   string
+		edit  func(p *CreateAddressParams)
+		field string
+		code  string
+	}{
+		{"Line1 is required", func(p *CreateAddressParams) { p.Line1 = "" }, "Line1", CodeParameterRequired},
+		{"Line1 of spaces is missing", func(p *CreateAddressParams) { p.Line1 = "   " }, "Line1", CodeParameterRequired},
+		{"City is required", func(p *CreateAddressParams) { p.City = "" }, "City", CodeParameterRequired},
+		{"CountryCode is required", func(p *CreateAddressParams) { p.CountryCode = "" }, "CountryCode", CodeParameterRequired},
+		{"CountryCode of three letters", func(p *CreateAddressParams) { p.CountryCode = "AUS" }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode with a digit", func(p *CreateAddressParams) { p.CountryCode = "A1" }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode of one letter", func(p *CreateAddressParams) { p.CountryCode = "A" }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode with a space", func(p *CreateAddressParams) { p.CountryCode = "A " }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode numeric", func(p *CreateAddressParams) { p.CountryCode = "36" }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode with a non-ASCII letter", func(p *CreateAddressParams) { p.CountryCode = "ÅU" }, "CountryCode", CodeParameterInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.why, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			p := addressValidParams()
+			tc.edit(&p)
+			a, err := c.Addresses.Create(bg, testSid, &p)
+			assert.Nil(t, a)
+			requireValidation(t, mt, err, "Addresses.Create", tc.field, tc.code)
+			assert.Equal(t, tc.code, ErrorCode(err))
+			require.ErrorAs(t, p.Validate(), new(*ValidationError), "Validate agrees")
+		})
+	}
+}
+
+func TestAddressCreateValidationBoundariesPass(t *testing.T) {
+	for _, cc := range []string{"au", "AU", "Au", "nZ", "us"} {
+		t.Run(cc, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
+			p := addressValidParams()
+			p.CountryCode = cc
+			require.NoError(t, p.Validate())
+			_, err := c.Addresses.Create(bg, testSid, &p)
+			require.NoError(t, err)
+			assert.Equal(t, 1, mt.GetTotalCallCount())
+			want := map[string]string{"au": "AU", "AU": "AU", "Au": "AU", "nZ": "NZ", "us": "US"}[cc]
+			assert.Equal(t, want, got.bodyMap(t)["CountryCode"])
+		})
+	}
+}
+
+func TestAddressCreatePathAndNilParams(t *testing.T) {
+	for _, validate := range []bool{true, false} {
+		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
+			c, mt := newMockClient(t, WithClientValidation(validate))
+			p := addressValidParams()
+			_, err := c.Addresses.Create(bg, "", &p)
+			requireValidation(t, mt, err, "Addresses.Create", "AccountSid", CodeParameterRequired)
+			_, err = c.Addresses.Create(bg, testSid, nil)
+			require.ErrorAs(t, err, new(*ValidationError))
+			assert.Zero(t, mt.GetTotalCallCount())
+		})
+	}
+	var nilp *CreateAddressParams
+	require.ErrorAs(t, nilp.Validate(), new(*ValidationError))
+}
+
+func TestAddressCreateValidationOffSendsBadCountry(t *testing.T) {
+	c, mt := newMockClient(t, WithClientValidation(false))
+	got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
+	_, err := c.Addresses.Create(bg, testSid, &CreateAddressParams{Line1: "1 Example St", City: "Perth", CountryCode: "aus"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, mt.GetTotalCallCount())
+	assert.Equal(t, "AUS", got.bodyMap(t)["CountryCode"])
+}
+
+func TestAddressDeleteWire(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "DELETE", addressDeletePath, 200, fixture(t, "delete_address.json"))
+	err := c.Addresses.Delete(bg, addressTestSid)
+	require.NoError(t, err)
+	assert.Equal(t, 1, mt.GetTotalCallCount())
+	assert.Equal(t, "DELETE", got.Method)
+	assert.Equal(t, addressDeletePath, got.Path)
+	assert.Empty(t, got.Query)
+	assert.Empty(t, got.Body, "a DELETE carries no body")
+	assert.Empty(t, got.Header.Get("Content-Type"))
+	assertCommonHeaders(t, got.Header)
+}
+
+func TestAddressDeleteEmptyBody(t *testing.T) {
+	for _, st := range []int{200, 204} {
+		t.Run(fmt.Sprint(st), func(t *testing.T) {
+			c, mt := newMockClient(t)
+			reply(mt, "DELETE", addressDeletePath, st, nil)
+			require.NoError(t, c.Addresses.Delete(bg, addressTestSid))
+			assert.Equal(t, 1, mt.GetTotalCallCount())
+		})
+	}
+}
+
+func TestAddressDeleteGarbledBody(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "DELETE", addressDeletePath, 200, []byte(`<html>ok</html>`))
+	err := c.Addresses.Delete(bg, addressTestSid)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 200, ae.StatusCode)
+	assert.Equal(t, []byte(`<html>ok</html>`), ae.Body)
+}
+
+func TestAddressDeleteInUse(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "DELETE", addressDeletePath, 400, fixture(t, "delete_address_in_use.json"))
+	err := c.Addresses.Delete(bg, addressTestSid)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 400, ae.StatusCode)
+	assert.Equal(t, CodeAddressCannotBeDeleted, ae.Code)
+	assert.Equal(t, "ADDRESS_CANNOT_BE_DELETED", ErrorCode(err))
+	assert.Equal(t, "Addresses.Delete", ae.Op)
+	assert.Equal(t, "The address cannot be deleted while numbers rely on it for registration.", ae.Message)
+	assert.Contains(t, err.Error(), "ADDRESS_CANNOT_BE_DELETED")
+	assert.NotErrorIs(t, err, ErrMaybeSent)
+	assert.False(t, errors.As(err, new(*ValidationError)))
+	assert.Equal(t, 1, mt.GetTotalCallCount(), "a 400 is not retried")
+}
+
+func TestAddressDeleteRetriedOn503(t *testing.T) {
+	c, mt := newMockClient(t, WithRetryPolicy(addressFastRetries))
+	n := addressStatusSequence(mt, "DELETE", addressDeletePath, string(fixture(t, "delete_address.json")), 503, 200)
+	require.NoError(t, c.Addresses.Delete(bg, addressTestSid))
+	assert.Equal(t, int32(2), n.Load(), "an idempotent DELETE is retried")
+
+	c, mt = newMockClient(t, WithRetryPolicy(addressFastRetries))
+	n = addressStatusSequence(mt, "DELETE", addressDeletePath, "", 503)
+	err := c.Addresses.Delete(bg, addressTestSid)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 503, ae.StatusCode)
+	assert.Equal(t, int32(3), n.Load(), "one attempt and MaxRetries retries")
+	assert.NotErrorIs(t, err, ErrMaybeSent, "an idempotent call is never in doubt")
+}
+
+func TestAddressDeleteEmptySidAlwaysRefused(t *testing.T) {
+	for _, validate := range []bool{true, false} {
+		for _, sid := range []string{"", "  "} {
+			c, mt := newMockClient(t, WithClientValidation(validate))
+			err := c.Addresses.Delete(bg, sid)
+			requireValidation(t, mt, err, "Addresses.Delete", "AddressSid", CodeParameterRequired)
+		}
+	}
+}
+
+func TestAddressDeleteEscapesSid(t *testing.T) {
+	c, mt := newMockClient(t)
+	var path string
+	mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		path = r.URL.EscapedPath()
+		return httpmock.NewStringResponse(200, `{"AddressSid":"x"}`), nil
+	})
+	require.NoError(t, c.Addresses.Delete(bg, "AD/1 2"))
+	assert.Equal(t, "/v2/Addresses/AD%2F1%202", path)
+}
+
+func TestAddressIsCountryCode(t *testing.T) {
+	for _, s := range []string{"AU", "au", "Nz", "zz"} {
+		assert.True(t, isCountryCode(s), s)
+	}
+	for _, s := range []string{"", "A", "AUS", "A1", "1A", "36", " A", "A-", "ÅU", "Ü"} {
+		assert.False(t, isCountryCode(s), "%q", s)
+	}
+}
