@@ -3,7 +3,6 @@ package telco
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -69,7 +68,7 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 	body.CountryCode = strings.ToUpper(body.CountryCode)
 	out := one[Address]{keys: []string{"Address"}, id: "AddressSid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Accounts/" + url.PathEscape(accountSid) + "/Addresses", body: &body}, &out); err != nil {
+		path: "/v2/Accounts/" + pathSegment(accountSid) + "/Addresses", body: &body}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
@@ -93,5 +92,5 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 		AddressSid string `json:"AddressSid"`
 	}
 	return s.client.do(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true,
-		path: "/v2/Addresses/" + url.PathEscape(addressSid)}, &out)
+		path: "/v2/Addresses/" + pathSegment(addressSid)}, &out)
 }

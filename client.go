@@ -447,6 +447,16 @@ type maybeSentError struct{ err error }
 func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
 func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
 
+// pathSegment escapes s as one path segment. Dot segments are escaped too,
+// since a server or proxy that cleans paths would otherwise read "/x/.."
+// as "/".
+func pathSegment(s string) string {
+	if s == "." || s == ".." {
+		return strings.Repeat("%2E", len(s))
+	}
+	return url.PathEscape(s)
+}
+
 func encodeQuery(q any) (string, error) {
 	if v, ok := q.(url.Values); ok {
 		return v.Encode(), nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -166,7 +165,7 @@ func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendM
 	}
 	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
 	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Messages", body: p.wire()}, &out)
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", body: p.wire()}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +219,7 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 	var out list[json.RawMessage]
 	out.keys = []string{"Messages", "Results"}
 	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/BatchMessages",
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/BatchMessages",
 		body: struct {
 			Messages []wireMessage `json:"Messages"`
 		}{send}}, &out)
@@ -304,7 +303,7 @@ func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindM
 		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
 	out := list[Message]{keys: []string{"Messages"}}
 	err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Messages", query: &q}, &out)
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", query: &q}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +333,7 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 	}
 	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Messages/" + url.PathEscape(messageSid)}, &out); err != nil {
+		path: "/v2/Messages/" + pathSegment(messageSid)}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {

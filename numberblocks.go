@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -160,21 +159,21 @@ func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchPa
 // attribution (source, medium, campaign, content) matches text (operation
 // 2): GET /v2/numberblocks/{Text}, the text escaped as one path segment.
 func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error) {
-	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/"+url.PathEscape(text), p)
+	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/"+pathSegment(text), p)
 }
 
 // ListByProperty lists the project's number blocks (operation 2):
 // GET /v2/Properties/{PropertySid}/numberblocks.
 func (s *NumberBlocksService) ListByProperty(ctx context.Context, propertySid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByProperty", "PropertySid", propertySid,
-		"/v2/Properties/"+url.PathEscape(propertySid)+"/numberblocks", p)
+		"/v2/Properties/"+pathSegment(propertySid)+"/numberblocks", p)
 }
 
 // ListByAccount lists the account's number blocks (operation 2):
 // GET /v2/Accounts/{AccountSid}/numberblocks.
 func (s *NumberBlocksService) ListByAccount(ctx context.Context, accountSid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByAccount", "AccountSid", accountSid,
-		"/v2/Accounts/"+url.PathEscape(accountSid)+"/numberblocks", p)
+		"/v2/Accounts/"+pathSegment(accountSid)+"/numberblocks", p)
 }
 
 func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, path string, p *NumberBlockListParams) (*NumberBlockPage, error) {

@@ -3,7 +3,6 @@ package telco
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -124,7 +123,7 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	body.DeliveryReceiptWebhookMethod = strings.ToUpper(body.DeliveryReceiptWebhookMethod)
 	out := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost, idempotent: true,
-		path: "/v2/Numbers/" + url.PathEscape(digits), body: &body}, &out); err != nil {
+		path: "/v2/Numbers/" + pathSegment(digits), body: &body}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {

@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -159,7 +159,17 @@ func (p CreateOnlineLoginParams) Format(f fmt.State, verb rune) {
 	if q.Password != "" {
 		q.Password = redacted
 	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), q)
+	formatRedacted(f, verb, q, "telco.CreateOnlineLoginParams")
+}
+
+// formatRedacted prints v, a method-less copy of a value whose secret is
+// already replaced, and names it as the public type under %#v.
+func formatRedacted(f fmt.State, verb rune, v any, name string) {
+	s := fmt.Sprintf(fmt.FormatString(f, verb), v)
+	if verb == 'v' && f.Flag('#') {
+		s = strings.Replace(s, "telco.plain", name, 1)
+	}
+	_, _ = io.WriteString(f, s)
 }
 
 type wireCreateOnlineLogin struct {
@@ -190,7 +200,7 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 		LastName: p.LastName, Scopes: p.Scopes, Enabled: p.Enabled}
 	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/OnlineLogins", body: &body}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/OnlineLogins", body: &body}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
@@ -217,7 +227,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}
 	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/OnlineLogins/" + url.PathEscape(onlineLoginSid)}, &out); err != nil {
+		path: "/v2/OnlineLogins/" + pathSegment(onlineLoginSid)}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {

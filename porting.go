@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -164,7 +163,7 @@ func (s *PortingService) Submit(ctx context.Context, propertySid string, p *Port
 	}
 	out := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/Porting", body: p.wire()}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/Porting", body: p.wire()}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
@@ -217,7 +216,7 @@ func (s *PortingService) status(ctx context.Context, op, ownerName, owner, prefi
 		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
 	out := list[PortingRequest]{keys: []string{"PortingRequests"}}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: prefix + url.PathEscape(owner) + "/Porting/Status", query: &q}, &out); err != nil {
+		path: prefix + pathSegment(owner) + "/Porting/Status", query: &q}, &out); err != nil {
 		return nil, err
 	}
 	return out.page(), nil

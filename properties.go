@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/url"
 )
 
 // PropertiesService manages projects, which the service also calls
@@ -95,7 +94,7 @@ func (s *PropertiesService) Get(ctx context.Context, propertySid string) (*Prope
 	}
 	out := one[Property]{keys: propertyKeys, id: "PropertySid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + url.PathEscape(propertySid)}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid)}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
@@ -152,5 +151,5 @@ func (s *PropertiesService) Update(ctx context.Context, propertySid string, p *U
 		return err
 	}
 	return s.client.do(ctx, &call{op: op, method: http.MethodPatch, idempotent: true,
-		path: "/v2/Properties/" + url.PathEscape(propertySid), body: p}, nil)
+		path: "/v2/Properties/" + pathSegment(propertySid), body: p}, nil)
 }

@@ -150,7 +150,7 @@ func (c SipCredentials) Format(f fmt.State, verb rune) {
 	if q.Password != "" {
 		q.Password = redacted
 	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), q)
+	formatRedacted(f, verb, q, "telco.SipCredentials")
 }
 
 // CreateSipTrunkParams is a new SIP trunk (operation 13):
@@ -234,7 +234,7 @@ func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *Cr
 		SipTrunkSid string `json:"SipTrunkSid"`
 	}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/SipTrunk", body: p.wire()}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire()}, &out); err != nil {
 		return "", err
 	}
 	if out.SipTrunkSid == "" {
@@ -264,7 +264,7 @@ func (s *SipTrunksService) List(ctx context.Context, propertySid string, p *List
 	}
 	out := list[SipTrunk]{keys: []string{"SipTrunks"}}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + url.PathEscape(propertySid) + "/SipTrunks", query: &q}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunks", query: &q}, &out); err != nil {
 		return nil, err
 	}
 	return out.page(), nil
@@ -302,7 +302,7 @@ func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pr
 	}
 	out := one[SipTrunk]{keys: []string{"SipTrunk"}, id: "SipTrunkSid"}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: prefix + url.PathEscape(owner) + "/SipTrunk/" + url.PathEscape(sipTrunkSid) + "/Details"}, &out); err != nil {
+		path: prefix + pathSegment(owner) + "/SipTrunk/" + pathSegment(sipTrunkSid) + "/Details"}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
