@@ -339,3 +339,43 @@ func TestClassifyCertificateErrorsAreNotRetried(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, ErrMaybeSent), "a failed handshake sent nothing: %v", err)
 }
+
+// TestConcurrentCallsShareOneClient runs many calls at once on one Client,
+// with retries, so the race detector can see the per-request retry state.
+func TestConcurrentCallsShareOneClient(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%3 == 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		if r.Method == http.MethodPost {
+			_, _ = w.Write(fixture(t, "send_message.json"))
+			return
+		}
+		_, _ = w.Write(fixture(t, "get_property.json"))
+	}))
+	defer srv.Close()
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 5, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	require.NoError(t, err)
+
+	errs := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		go func(i int) {
+			if i%2 == 0 {
+				errs <- idempotentCall(c)
+				return
+			}
+			// A send that meets a 503 fails without a retry; that is expected.
+			err := unsafeCall(c)
+			if err != nil && !errors.Is(err, ErrMaybeSent) {
+				errs <- err
+				return
+			}
+			errs <- nil
+		}(i)
+	}
+	for i := 0; i < 40; i++ {
+		assert.NoError(t, <-errs)
+	}
+}
