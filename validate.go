@@ -113,8 +113,18 @@ func (c *Client) validateParams(op string, check func() fieldErrs) error {
 	return check().err(op)
 }
 
-// isE164 reports whether s is an E.164 number written with its leading +:
-// a + and 7 to 15 digits, the first not 0.
+// IsE164 reports whether s is an E.164 number written with its leading +:
+// a + and 7 to 15 digits, the first not 0. It is the rule every number
+// field of the SDK is checked with.
+func IsE164(s string) bool { return isE164(s) }
+
+// ValidateLookupNumbers checks the numbers of a lookup as
+// LookupService.NumberDetails does: at least one, each in local form
+// (digits) or E.164 with +.
+func ValidateLookupNumbers(numbers []string) error {
+	return lookupCheck(numbers).err("Lookup.NumberDetails")
+}
+
 func isE164(s string) bool {
 	return len(s) > 1 && s[0] == '+' && isE164Digits(s[1:])
 }
