@@ -1,0 +1,64 @@
+package telcotest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/telcosdk/telco"
+)
+
+func (st *store) address(sid string) *telco.Address {
+	for _, a := range st.addresses {
+		if a.AddressSid == sid {
+			return a
+		}
+	}
+	return nil
+}
+
+func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	var p telco.CreateAddressParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	a := &telco.Address{
+		AddressSid: newSid("AD"), AccountSid: s.AccountSid, Friendly: p.Friendly, Reference: p.Reference,
+		Line1: p.Line1, Line2: p.Line2, City: p.City, Region: p.Region,
+		CountryCode: strings.ToUpper(p.CountryCode), PostalCode: p.PostalCode, Status: "Approved",
+	}
+	s.mu.Lock()
+	s.st.addresses = append(s.st.addresses, a)
+	out := *a
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"Address": out})
+}
+
+// deleteAddress refuses while a number relies on the address.
+func (s *Server) deleteAddress(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	sid := pp["AddressSid"]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.address(sid) == nil {
+		notFound(w, "address")
+		return
+	}
+	for _, n := range s.st.numbers {
+		if n.cfg.AddressSid == sid {
+			writeError(w, http.StatusBadRequest, telco.CodeAddressCannotBeDeleted,
+				"The address cannot be deleted: number +"+n.cfg.Number+" relies on it for registration.")
+			return
+		}
+	}
+	kept := s.st.addresses[:0]
+	for _, a := range s.st.addresses {
+		if a.AddressSid != sid {
+			kept = append(kept, a)
+		}
+	}
+	s.st.addresses = kept
+	writeJSON(w, http.StatusOK, map[string]string{"AddressSid": sid})
+}

@@ -1,0 +1,180 @@
+package telcotest
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/telcosdk/telco"
+)
+
+// blockQuery is a parsed number-block search.
+type blockQuery struct {
+	accountSid, propertySid, text string
+	active, sms, voice            *bool
+	associations, total           bool
+	index, size                   int
+	sortBy, sortDir               string
+}
+
+func parseBlockQuery(w http.ResponseWriter, q url.Values) (*blockQuery, bool) {
+	bq := &blockQuery{accountSid: q.Get("AccountSid"), propertySid: q.Get("PropertySid"), text: q.Get("Text"),
+		sortBy: q.Get("SortBy"), sortDir: strings.ToLower(q.Get("SortDir"))}
+	var ok bool
+	for _, b := range []struct {
+		name string
+		dst  **bool
+	}{{"Active", &bq.active}, {"Sms", &bq.sms}, {"Voice", &bq.voice}} {
+		if *b.dst, ok = queryBool(w, q, b.name); !ok {
+			return nil, false
+		}
+	}
+	assoc, ok := queryBool(w, q, "IncludeAssociations")
+	if !ok {
+		return nil, false
+	}
+	bq.associations = assoc != nil && *assoc
+	total, ok := queryBool(w, q, "IncludeTotalCount")
+	if !ok {
+		return nil, false
+	}
+	bq.total = total == nil || *total
+	if bq.index, ok = queryInt(w, q, "PageIndex", 0); !ok {
+		return nil, false
+	}
+	if bq.size, ok = queryInt(w, q, "PageSize", 10); !ok {
+		return nil, false
+	}
+	if bq.size == 0 {
+		bq.size = 10
+	}
+	if bq.sortBy == "" {
+		bq.sortBy = "Id"
+	}
+	if bq.sortDir == "" {
+		bq.sortDir = "asc"
+	}
+	p := telco.NumberBlockListParams{SortDir: bq.sortDir}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return nil, false
+	}
+	return bq, true
+}
+
+func (bq *blockQuery) matches(rec *blockRec) bool {
+	b := &rec.block
+	if bq.propertySid != "" && rec.propertySid != bq.propertySid {
+		return false
+	}
+	for _, f := range []struct {
+		want *bool
+		have bool
+	}{{bq.active, b.Active}, {bq.sms, b.SupportsSms}, {bq.voice, b.SupportsVoice}} {
+		if f.want != nil && *f.want != f.have {
+			return false
+		}
+	}
+	if bq.text == "" {
+		return true
+	}
+	t := strings.ToLower(bq.text)
+	for _, v := range []string{b.Number, b.NumberPattern, b.Name, b.FriendlyName} {
+		if strings.Contains(strings.ToLower(v), t) {
+			return true
+		}
+	}
+	return false
+}
+
+// answer writes the paged envelope of the blocks that match.
+func (s *Server) answerBlocks(w http.ResponseWriter, bq *blockQuery) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found []telco.NumberBlock
+	for _, rec := range s.st.blocks {
+		if bq.matches(rec) {
+			b := rec.block
+			if !bq.associations {
+				b.NumberBlockAssignments, b.AnalyticsDynamicNumbers = nil, nil
+			}
+			found = append(found, b)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := &found[i], &found[j]
+		var less bool
+		switch strings.ToLower(bq.sortBy) {
+		case "name":
+			less = a.Name < b.Name
+		case "number":
+			less = a.Number < b.Number
+		case "created":
+			less = a.Created.Before(b.Created.Time)
+		default:
+			less = a.ID < b.ID
+		}
+		if bq.sortDir == "desc" {
+			return !less && a.ID != b.ID
+		}
+		return less
+	})
+	start := min(bq.index*bq.size, len(found))
+	end := min(start+bq.size, len(found))
+	total := 0
+	if bq.total {
+		total = len(found)
+	}
+	writeJSON(w, http.StatusOK, telco.NumberBlockPage{Data: append([]telco.NumberBlock{}, found[start:end]...),
+		PageIndex: bq.index, PageSize: bq.size, TotalCount: total, SortBy: bq.sortBy, SortDir: bq.sortDir})
+}
+
+func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	bq, ok := parseBlockQuery(w, r.URL.Query())
+	if !ok {
+		return
+	}
+	if bq.accountSid == "" && bq.propertySid == "" {
+		writeField(w, telco.CodeParameterRequired, "AccountSid", "AccountSid or PropertySid is required")
+		return
+	}
+	if bq.accountSid != "" && bq.accountSid != s.AccountSid {
+		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
+		return
+	}
+	s.answerBlocks(w, bq)
+}
+
+func (s *Server) searchNumberBlocksText(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	bq, ok := parseBlockQuery(w, r.URL.Query())
+	if !ok {
+		return
+	}
+	bq.text = pp["Text"]
+	s.answerBlocks(w, bq)
+}
+
+func (s *Server) listNumberBlocksByProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	bq, ok := parseBlockQuery(w, r.URL.Query())
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	known := s.st.property(pp["PropertySid"]) != nil
+	s.mu.Unlock()
+	if !known {
+		notFound(w, "property")
+		return
+	}
+	bq.propertySid = pp["PropertySid"]
+	s.answerBlocks(w, bq)
+}
+
+func (s *Server) listNumberBlocksByAccount(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	bq, ok := parseBlockQuery(w, r.URL.Query())
+	if !ok {
+		return
+	}
+	s.answerBlocks(w, bq)
+}

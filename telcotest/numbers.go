@@ -1,0 +1,109 @@
+package telcotest
+
+import (
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/telcosdk/telco"
+)
+
+func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	digits := pp["Number"]
+	if !telco.IsE164("+" + digits) {
+		writeField(w, telco.CodeInvalidPhoneNumberFormat, "Number", "The Number is not in E.164 format.")
+		return
+	}
+	var p telco.NumberConfigParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.st.numbers[digits]
+	if rec == nil {
+		notFound(w, "number")
+		return
+	}
+	if p.AddressSid != "" && s.st.address(p.AddressSid) == nil {
+		writeField(w, telco.CodeAddressNotFound, "AddressSid", "The address was not found.")
+		return
+	}
+	c := &rec.cfg
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{
+		{&c.Friendly, p.Friendly}, {&c.AddressSid, p.AddressSid},
+		{&c.AttributionSource, p.AttributionSource}, {&c.AttributionMedium, p.AttributionMedium},
+		{&c.AttributionCampaign, p.AttributionCampaign}, {&c.AttributionContent, p.AttributionContent},
+		{&c.EndpointNumber, p.EndpointNumber}, {&c.Flow, p.Flow},
+		{&c.SendSmsFrom, p.SendSmsFrom}, {&c.SendSmsTo, p.SendSmsTo},
+		{&c.SendEmailFrom, p.SendEmailFrom}, {&c.SendEmailTo, p.SendEmailTo},
+		{&c.WebhookURL, p.WebhookURL}, {&c.WebhookMethod, strings.ToUpper(p.WebhookMethod)},
+		{&c.DeliveryReceiptWebhookURL, p.DeliveryReceiptWebhookURL},
+		{&c.DeliveryReceiptWebhookMethod, strings.ToUpper(p.DeliveryReceiptWebhookMethod)},
+	} {
+		if f.v != "" {
+			*f.dst = f.v
+		}
+	}
+	if p.RoutingMethod != "" {
+		c.RoutingMethod = p.RoutingMethod
+	}
+	if p.Recording != "" {
+		c.Recording = p.Recording
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"Number": *c})
+}
+
+// carriers are the fake's carriers, by carrier access code.
+var carriers = []telco.Carrier{{CAC: 1, Name: "Telstra"}, {CAC: 2, Name: "Optus"}, {CAC: 3, Name: "Vodafone"}}
+
+// numberDetails answers a lookup with made-up but stable data: the same
+// number always gets the same carriers, and about one in four has been
+// ported.
+func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	raw := r.URL.Query().Get("Numbers")
+	if strings.TrimSpace(raw) == "" {
+		writeField(w, telco.CodeParameterRequired, "Numbers", "Numbers is required")
+		return
+	}
+	numbers := strings.Split(raw, ",")
+	if err := telco.ValidateLookupNumbers(numbers); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	out := make([]telco.NumberDetail, len(numbers))
+	for i, n := range numbers {
+		digits := strings.TrimPrefix(n, "+")
+		if !strings.HasPrefix(n, "+") && strings.HasPrefix(n, "0") {
+			digits = "61" + n[1:] // local Australian form
+		}
+		e164, _ := strconv.ParseInt(digits, 10, 64)
+		h := fnv.New32a()
+		_, _ = h.Write([]byte(digits))
+		v := h.Sum32()
+		assigned := carriers[v%3]
+		current := assigned
+		ported := ""
+		if v%4 == 0 {
+			current = carriers[(v+1)%3]
+			ported = "Y"
+		}
+		area := "Sydney"
+		if strings.HasPrefix(digits, "614") {
+			area = "Mobile"
+		}
+		out[i] = telco.NumberDetail{E164: e164, AssignedCarrier: assigned, CurrentCarrier: current,
+			NumberingArea: area, PortedActionIndicator: ported, ThirdParty: false, AlreadyPorting: -1,
+			Reason: fmt.Sprintf("Found in the numbering register (%s)", area)}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
+}

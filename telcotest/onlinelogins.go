@@ -1,0 +1,74 @@
+package telcotest
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+type wireOnlineLogin struct {
+	Email     string `json:"Email"`
+	Password  string `json:"Password"`
+	FirstName string `json:"FirstName"`
+	LastName  string `json:"LastName"`
+	Scopes    string `json:"Scopes"`
+	Enabled   bool   `json:"Enabled"`
+}
+
+// createOnlineLogin stores the login without its password: the fake, like
+// the service, never gives a password back.
+func (s *Server) createOnlineLogin(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	var wl wireOnlineLogin
+	if !decodeBody(w, r, &wl) {
+		return
+	}
+	p := telco.CreateOnlineLoginParams{Email: wl.Email, Password: wl.Password, FirstName: wl.FirstName,
+		LastName: wl.LastName, Scopes: telco.ParseScopes(wl.Scopes), Enabled: wl.Enabled}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	s.withProperty(w, pp, func(prop *telco.Property) {
+		for _, l := range s.st.logins {
+			if strings.EqualFold(l.Email, p.Email) {
+				writeField(w, telco.CodeConflictingParameters, "Email", "A login with this e-mail address already exists.")
+				return
+			}
+		}
+		l := &telco.OnlineLogin{
+			OnlineLoginSid: newUUID(), Email: p.Email, Enabled: p.Enabled, Created: telco.TimestampOf(time.Now()),
+			FirstName: p.FirstName, LastName: p.LastName,
+			Permissions: []telco.Permission{{PropertySid: prop.PropertySid, Scopes: p.Scopes}},
+		}
+		s.st.logins = append(s.st.logins, l)
+		writeJSON(w, http.StatusOK, map[string]any{"OnlineLogin": *l})
+	})
+}
+
+func (s *Server) getOnlineLogin(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.st.logins {
+		if strings.EqualFold(l.OnlineLoginSid, pp["OnlineLoginSid"]) {
+			writeJSON(w, http.StatusOK, map[string]any{"OnlineLogin": *l})
+			return
+		}
+	}
+	notFound(w, "online login")
+}
+
+func (s *Server) listOnlineLogins(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := make([]telco.OnlineLogin, len(s.st.logins))
+	for i, l := range s.st.logins {
+		all[i] = *l
+	}
+	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, listing("OnlineLogins", page, len(all), next))
+}

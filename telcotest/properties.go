@@ -1,0 +1,111 @@
+package telcotest
+
+import (
+	"mime"
+	"net/http"
+
+	"github.com/telcosdk/telco"
+)
+
+// checkTimeZone answers UNKNOWN_TIME_ZONE for a zone the service does not
+// know and returns its canonical spelling otherwise.
+func checkTimeZone(w http.ResponseWriter, id string) (string, bool) {
+	z := timeZone(id)
+	if z == "" {
+		writeField(w, telco.CodeUnknownTimeZone, "TimeZone", "'"+id+"' is not a recognised time zone ID.")
+		return "", false
+	}
+	return z, true
+}
+
+func (s *Server) createProperty(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	var p telco.CreatePropertyParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	tz, ok := checkTimeZone(w, p.TimeZone)
+	if !ok {
+		return
+	}
+	active := true
+	if p.Active != nil {
+		active = *p.Active
+	}
+	prop := &telco.Property{
+		AccountSid: s.AccountSid, PropertySid: newSid("PR"), Name: p.Name, MainDomain: p.MainDomain,
+		TimeZone: tz, SmsEnabled: p.SmsEnabled, CallRecordingEnabled: p.CallRecordingEnabled,
+		IntegrationsEnabled: p.IntegrationsEnabled, Active: active,
+	}
+	s.mu.Lock()
+	s.st.properties = append(s.st.properties, prop)
+	out := *prop
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"Property": out})
+}
+
+func (s *Server) getProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	s.withProperty(w, pp, func(prop *telco.Property) {
+		writeJSON(w, http.StatusOK, map[string]any{"Property": *prop})
+	})
+}
+
+func (s *Server) listProperties(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := make([]telco.Property, len(s.st.properties))
+	for i, p := range s.st.properties {
+		all[i] = *p
+	}
+	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, listing("Properties", page, len(all), next))
+}
+
+// updateProperty applies a JSON merge patch; the service requires its
+// media type and answers 204.
+func (s *Server) updateProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/merge-patch+json" {
+		writeError(w, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+			"Content-Type must be application/merge-patch+json.")
+		return
+	}
+	var p telco.UpdatePropertyParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	tz := ""
+	if p.TimeZone != nil {
+		var ok bool
+		if tz, ok = checkTimeZone(w, *p.TimeZone); !ok {
+			return
+		}
+	}
+	s.withProperty(w, pp, func(prop *telco.Property) {
+		setIf(&prop.Name, p.Name)
+		setIf(&prop.MainDomain, p.MainDomain)
+		if tz != "" {
+			prop.TimeZone = tz
+		}
+		setIf(&prop.SmsEnabled, p.SmsEnabled)
+		setIf(&prop.CallRecordingEnabled, p.CallRecordingEnabled)
+		setIf(&prop.IntegrationsEnabled, p.IntegrationsEnabled)
+		setIf(&prop.Active, p.Active)
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}

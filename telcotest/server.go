@@ -1,0 +1,351 @@
+// Package telcotest is an in-memory, stateful fake of the telephony
+// management service, for tests and demos. Like net/http/httptest, it
+// serves on loopback:
+//
+//	srv := telcotest.NewServer()
+//	defer srv.Close()
+//	client := srv.Client()
+//	msg, err := client.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{...})
+//
+// It implements all 18 operations of the interface document and reading a
+// message back, and enforces the service's rules with the service's error
+// shapes and codes, reusing the SDK's own Validate methods: required
+// fields, E.164 numbers, sender IDs, the schedule window, passwords, SIP
+// CIDRs, time zones, SMS being enabled, addresses in use. It answers wrong
+// credentials with 401 and WWW-Authenticate: Basic, routes paths without
+// regard to case, and is safe for concurrent use. Sent messages move from
+// Processing to Submitted to Delivered, one step each time they are read.
+package telcotest
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+// Server is a running fake service. Its exported fields are set by
+// NewServer and must not be changed.
+type Server struct {
+	URL        string // base URL to hand to telco.WithBaseURL
+	AccountSid string // the seeded account's credentials
+	Token      string
+	// PropertySid is a seeded project, enabled for SMS, so that tests can
+	// send at once.
+	PropertySid string
+
+	srv    *httptest.Server
+	routes []route
+
+	mu sync.Mutex // guards everything below
+	st store
+	// faults are statuses to answer the next requests with, in order.
+	faults []int
+}
+
+// ServerOption configures NewServer.
+type ServerOption func(*serverConfig)
+
+type serverConfig struct {
+	accountSid, token string
+	addr              string
+}
+
+// WithCredentials sets the account SID and token the server accepts,
+// instead of generated ones.
+func WithCredentials(accountSid, token string) ServerOption {
+	return func(c *serverConfig) { c.accountSid, c.token = accountSid, token }
+}
+
+// WithAddr makes the server listen on addr (host:port) instead of a random
+// loopback port, as `telco mock --addr` does.
+func WithAddr(addr string) ServerOption { return func(c *serverConfig) { c.addr = addr } }
+
+// NewServer starts a fake service on loopback with one account and one
+// project. It panics, as httptest.NewServer does, if it cannot listen.
+func NewServer(opts ...ServerOption) *Server {
+	cfg := serverConfig{}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.accountSid == "" {
+		cfg.accountSid = newSid("AC")
+	}
+	if cfg.token == "" {
+		cfg.token = randomToken()
+	}
+	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token}
+	s.st = newStore(cfg.accountSid)
+	s.routes = s.routeTable()
+	s.PropertySid = s.st.seedProperty().PropertySid
+
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	if cfg.addr != "" {
+		ln, err := net.Listen("tcp", cfg.addr)
+		if err != nil {
+			panic(fmt.Sprintf("telcotest: listen on %s: %v", cfg.addr, err))
+		}
+		s.srv.Listener.Close()
+		s.srv.Listener = ln
+	}
+	s.srv.Start()
+	s.URL = s.srv.URL
+	return s
+}
+
+// Client returns a client for this server, with the seeded credentials and
+// short retry waits (1 to 10 ms) so that tests of retries stay fast. opts
+// are applied after these and may replace them.
+func (s *Server) Client(opts ...telco.Option) *telco.Client {
+	all := append([]telco.Option{
+		telco.WithBaseURL(s.URL),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}),
+	}, opts...)
+	c, err := telco.NewClient(s.AccountSid, s.Token, all...)
+	if err != nil {
+		panic("telcotest: " + err.Error()) // only a bad option can cause this
+	}
+	return c
+}
+
+// Close shuts the server down and waits for requests in flight.
+func (s *Server) Close() { s.srv.Close() }
+
+// FailNext makes the server answer the next n requests (after
+// authentication) with status and an error body, to exercise retries.
+func (s *Server) FailNext(n, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 0; i < n; i++ {
+		s.faults = append(s.faults, status)
+	}
+}
+
+// route is one operation: a method and a path pattern whose {Name}
+// segments capture, matched without regard to case.
+type route struct {
+	method  string
+	pattern []string
+	handle  func(w http.ResponseWriter, r *http.Request, p pathParams)
+}
+
+type pathParams map[string]string
+
+func (s *Server) routeTable() []route {
+	rs := []struct {
+		method, pattern string
+		handle          func(w http.ResponseWriter, r *http.Request, p pathParams)
+	}{
+		{"GET", "/v2/numberblocks", s.searchNumberBlocks},
+		{"GET", "/v2/numberblocks/{Text}", s.searchNumberBlocksText},
+		{"GET", "/v2/Properties/{PropertySid}/numberblocks", s.listNumberBlocksByProperty},
+		{"GET", "/v2/Accounts/{AccountSid}/numberblocks", s.listNumberBlocksByAccount},
+		{"GET", "/v2/Numbers/Details", s.numberDetails},
+		{"POST", "/v2/Numbers/{Number}", s.configureNumber},
+		{"POST", "/v2/Properties/{PropertySid}/OnlineLogins", s.createOnlineLogin},
+		{"GET", "/v2/OnlineLogins", s.listOnlineLogins},
+		{"GET", "/v2/OnlineLogins/{OnlineLoginSid}", s.getOnlineLogin},
+		{"POST", "/v2/Properties/{PropertySid}/Messages", s.sendMessage},
+		{"POST", "/v2/Properties/{PropertySid}/BatchMessages", s.sendBatch},
+		{"GET", "/v2/Properties/{PropertySid}/Messages", s.findMessages},
+		{"GET", "/v2/Messages/{MessageSid}", s.getMessage},
+		{"POST", "/v2/Properties", s.createProperty},
+		{"GET", "/v2/Properties", s.listProperties},
+		{"GET", "/v2/Properties/{PropertySid}", s.getProperty},
+		{"PATCH", "/v2/Properties/{PropertySid}", s.updateProperty},
+		{"POST", "/v2/Properties/{PropertySid}/SipTrunk", s.createSipTrunk},
+		{"GET", "/v2/Properties/{PropertySid}/SipTrunks", s.listSipTrunks},
+		{"GET", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details", s.sipTrunkDetailsByProperty},
+		{"GET", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details", s.sipTrunkDetailsByAccount},
+		{"POST", "/v2/Properties/{PropertySid}/Porting", s.submitPorting},
+		{"GET", "/v2/Properties/{PropertySid}/Porting/Status", s.portingStatusByProperty},
+		{"GET", "/v2/Accounts/{AccountSid}/Porting/Status", s.portingStatusByAccount},
+		{"POST", "/v2/Accounts/{AccountSid}/Addresses", s.createAddress},
+		{"DELETE", "/v2/Addresses/{AddressSid}", s.deleteAddress},
+	}
+	out := make([]route, len(rs))
+	for i, r := range rs {
+		out[i] = route{method: r.method, pattern: strings.Split(strings.Trim(r.pattern, "/"), "/"), handle: r.handle}
+	}
+	return out
+}
+
+// match finds the route for a path; literal segments compare without case,
+// as the service's do. A path that matches no route is 404; one that
+// matches with another method is 405.
+func (s *Server) match(method string, segs []string) (route, pathParams, int) {
+	found := false
+	for _, rt := range s.routes {
+		if len(rt.pattern) != len(segs) {
+			continue
+		}
+		p := pathParams{}
+		ok := true
+		for i, pat := range rt.pattern {
+			if strings.HasPrefix(pat, "{") {
+				p[strings.Trim(pat, "{}")] = segs[i]
+			} else if !strings.EqualFold(pat, segs[i]) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		// A literal beats a capture: /v2/Numbers/Details is not a number.
+		if rt.method == method {
+			if v, isNum := p["Number"]; isNum && strings.EqualFold(v, "Details") {
+				continue
+			}
+			return rt, p, 0
+		}
+		found = true
+	}
+	if found {
+		return route{}, nil, http.StatusMethodNotAllowed
+	}
+	return route{}, nil, http.StatusNotFound
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	user, pass, ok := r.BasicAuth()
+	if !ok || user != s.AccountSid || pass != s.Token {
+		w.Header().Set("WWW-Authenticate", `Basic realm="telcotest"`)
+		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "The account SID or token is wrong.")
+		return
+	}
+	if st := s.nextFault(); st != 0 {
+		writeError(w, st, "INJECTED_FAULT", "telcotest: injected failure")
+		return
+	}
+	raw := r.URL.EscapedPath()
+	parts := strings.Split(strings.Trim(raw, "/"), "/")
+	for i, p := range parts {
+		if u, err := unescape(p); err == nil {
+			parts[i] = u
+		}
+	}
+	rt, params, status := s.match(r.Method, parts)
+	if status != 0 {
+		writeError(w, status, "NOT_FOUND", fmt.Sprintf("No operation %s %s.", r.Method, raw))
+		return
+	}
+	if acc, ok := params["AccountSid"]; ok && acc != s.AccountSid {
+		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
+		return
+	}
+	rt.handle(w, r, params)
+}
+
+func (s *Server) nextFault() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.faults) == 0 {
+		return 0
+	}
+	st := s.faults[0]
+	s.faults = s.faults[1:]
+	return st
+}
+
+// wireStatus is the service's error envelope.
+type wireStatus struct {
+	ErrorCode string             `json:"ErrorCode"`
+	Message   string             `json:"Message"`
+	Errors    []telco.FieldError `json:"Errors,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string, fields ...telco.FieldError) {
+	writeJSON(w, status, struct {
+		ResponseStatus wireStatus `json:"ResponseStatus"`
+	}{wireStatus{ErrorCode: code, Message: msg, Errors: fields}})
+}
+
+// writeInvalid answers a failed Validate as the service would: 400 with the
+// first problem's code and message and every field.
+func writeInvalid(w http.ResponseWriter, err error) {
+	var ve *telco.ValidationError
+	if errors.As(err, &ve) && len(ve.Fields) > 0 {
+		f := ve.Fields[0]
+		writeError(w, http.StatusBadRequest, f.Code, f.Message, ve.Fields...)
+		return
+	}
+	writeError(w, http.StatusBadRequest, telco.CodeParameterInvalid, err.Error())
+}
+
+func fieldError(code, field, msg string) telco.FieldError {
+	return telco.FieldError{Code: code, FieldName: field, Message: msg}
+}
+
+// writeField answers 400 for one field.
+func writeField(w http.ResponseWriter, code, field, msg string) {
+	writeError(w, http.StatusBadRequest, code, msg, fieldError(code, field, msg))
+}
+
+func notFound(w http.ResponseWriter, what string) {
+	code := strings.ToUpper(strings.ReplaceAll(what, " ", "_")) + "_NOT_FOUND"
+	writeError(w, http.StatusNotFound, code, "The "+what+" was not found.")
+}
+
+// decodeBody reads a JSON object into v, answering 400 with a
+// serialization error when it cannot.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	if err == nil {
+		if len(strings.TrimSpace(string(body))) == 0 {
+			body = []byte("{}")
+		}
+		err = json.Unmarshal(body, v)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "SerializationException",
+			"Could not deserialize 'application/json' request: "+err.Error())
+		return false
+	}
+	return true
+}
+
+const sidAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// newSid makes a secure identifier: prefix and upper-case alphanumerics, 32
+// characters in all.
+func newSid(prefix string) string {
+	b := make([]byte, 32-len(prefix))
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = sidAlphabet[int(b[i])%len(sidAlphabet)]
+	}
+	return prefix + string(b)
+}
+
+func newUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func randomToken() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

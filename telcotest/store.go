@@ -1,0 +1,249 @@
+package telcotest
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+var unescape = url.PathUnescape
+
+// store is the service's state; Server.mu guards it. Every collection keeps
+// creation order, as listings return it.
+type store struct {
+	accountSid string
+
+	properties []*telco.Property
+	messages   []*messageRec
+	leases     map[string][]string // recipient -> leased senders, oldest first
+	failTo     map[string]bool     // recipients whose messages fail
+	numbers    map[string]*numberRec
+	blocks     []*blockRec
+	logins     []*telco.OnlineLogin
+	trunks     []*trunkRec
+	porting    []*portingRec
+	addresses  []*telco.Address
+	nextID     int
+}
+
+type messageRec struct {
+	telco.Message
+	reads int // how many times it was read: each read moves it one status on
+}
+
+type numberRec struct {
+	propertySid string
+	cfg         telco.NumberConfig
+}
+
+type blockRec struct {
+	propertySid string
+	block       telco.NumberBlock
+}
+
+type trunkRec struct {
+	propertySid string
+	trunk       telco.SipTrunk
+	reads       int
+}
+
+type portingRec struct {
+	req     telco.PortingRequest
+	updated time.Time // the last status update, which status searches filter on
+}
+
+func newStore(accountSid string) store {
+	return store{accountSid: accountSid, leases: map[string][]string{}, failTo: map[string]bool{}, numbers: map[string]*numberRec{}}
+}
+
+func (st *store) seedProperty() *telco.Property {
+	p := &telco.Property{
+		AccountSid: st.accountSid, PropertySid: newSid("PR"), Name: "Default project",
+		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
+	}
+	st.properties = append(st.properties, p)
+	return p
+}
+
+func (st *store) property(sid string) *telco.Property {
+	for _, p := range st.properties {
+		if p.PropertySid == sid {
+			return p
+		}
+	}
+	return nil
+}
+
+func (st *store) id() int {
+	st.nextID++
+	return st.nextID
+}
+
+// withProperty runs f with the project named in the path, under the lock,
+// or answers 404.
+func (s *Server) withProperty(w http.ResponseWriter, p pathParams, f func(prop *telco.Property)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prop := s.st.property(p["PropertySid"])
+	if prop == nil {
+		notFound(w, "property")
+		return
+	}
+	f(prop)
+}
+
+// AddNumber gives the project a number (E.164, with or without +), so that
+// it can be configured and its address use checked. It panics if the
+// project does not exist.
+func (s *Server) AddNumber(propertySid, e164 string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.property(propertySid) == nil {
+		panic("telcotest: AddNumber: no project " + propertySid)
+	}
+	digits := strings.TrimPrefix(e164, "+")
+	s.st.numbers[digits] = &numberRec{propertySid: propertySid, cfg: telco.NumberConfig{
+		Number: digits, AccountSid: s.AccountSid, PropertySid: propertySid,
+		RoutingMethod: telco.RoutingEndpoint, Recording: telco.RecordingOff,
+	}}
+}
+
+// AddNumberBlock adds a block to the project for the number-block
+// searches. Id, NumberBlockSid and Created are filled in when zero. It
+// panics if the project does not exist.
+func (s *Server) AddNumberBlock(propertySid string, b telco.NumberBlock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.property(propertySid) == nil {
+		panic("telcotest: AddNumberBlock: no project " + propertySid)
+	}
+	if b.ID == 0 {
+		b.ID = s.st.id()
+	}
+	if b.NumberBlockSid == "" {
+		b.NumberBlockSid = newSid("NB")
+	}
+	if b.Created.IsZero() {
+		b.Created = telco.DateTime{Time: time.Now().UTC().Truncate(time.Millisecond)}
+	}
+	if b.Number == "" {
+		b.Number = b.NumberPattern
+	}
+	if b.NumberPattern == "" {
+		b.NumberPattern = b.Number
+	}
+	s.st.blocks = append(s.st.blocks, &blockRec{propertySid: propertySid, block: b})
+}
+
+// queryInt reads an integer query parameter, answering 400 when it is not
+// one. def is used when the parameter is absent.
+func queryInt(w http.ResponseWriter, q url.Values, name string, def int) (int, bool) {
+	v := q.Get(name)
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		writeField(w, telco.CodeParameterInvalid, name, name+" must be a non-negative integer")
+		return 0, false
+	}
+	return n, true
+}
+
+// queryBool reads a tri-state boolean: nil when absent or "null".
+func queryBool(w http.ResponseWriter, q url.Values, name string) (*bool, bool) {
+	v := q.Get(name)
+	if v == "" || strings.EqualFold(v, "null") {
+		return nil, true
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		writeField(w, telco.CodeParameterInvalid, name, name+" must be true or false")
+		return nil, false
+	}
+	return &b, true
+}
+
+// skipPage cuts one Results_Skip / Results_Count page out of items.
+func skipPage[T any](w http.ResponseWriter, q url.Values, items []T, defCount int) ([]T, string, bool) {
+	count, ok := queryInt(w, q, "Results_Count", defCount)
+	if !ok {
+		return nil, "", false
+	}
+	skip, ok := queryInt(w, q, "Results_Skip", 0)
+	if !ok {
+		return nil, "", false
+	}
+	if count == 0 {
+		count = defCount
+	}
+	if skip >= len(items) {
+		return []T{}, "", true
+	}
+	end := min(skip+count, len(items))
+	next := ""
+	if end < len(items) {
+		next = strconv.Itoa(end)
+	}
+	return items[skip:end], next, true
+}
+
+// listing is the envelope of Results_Skip listings.
+func listing(key string, items any, total int, next string) map[string]any {
+	m := map[string]any{key: items, "TotalCount": total, "NextPageToken": nil}
+	if next != "" {
+		m["NextPageToken"] = next
+	}
+	return m
+}
+
+// windowsTimeZones are the Windows time zone IDs a project accepts.
+var windowsTimeZones = strings.Split("Dateline Standard Time|UTC-11|Aleutian Standard Time|Hawaiian Standard Time|"+
+	"Marquesas Standard Time|Alaskan Standard Time|UTC-09|Pacific Standard Time (Mexico)|UTC-08|"+
+	"Pacific Standard Time|US Mountain Standard Time|Mountain Standard Time (Mexico)|Mountain Standard Time|"+
+	"Yukon Standard Time|Central America Standard Time|Central Standard Time|Easter Island Standard Time|"+
+	"Central Standard Time (Mexico)|Canada Central Standard Time|SA Pacific Standard Time|"+
+	"Eastern Standard Time (Mexico)|Eastern Standard Time|Haiti Standard Time|Cuba Standard Time|"+
+	"US Eastern Standard Time|Turks And Caicos Standard Time|Paraguay Standard Time|Atlantic Standard Time|"+
+	"Venezuela Standard Time|Central Brazilian Standard Time|SA Western Standard Time|Pacific SA Standard Time|"+
+	"Newfoundland Standard Time|Tocantins Standard Time|E. South America Standard Time|SA Eastern Standard Time|"+
+	"Argentina Standard Time|Greenland Standard Time|Montevideo Standard Time|Magallanes Standard Time|"+
+	"Saint Pierre Standard Time|Bahia Standard Time|UTC-02|Mid-Atlantic Standard Time|Azores Standard Time|"+
+	"Cape Verde Standard Time|UTC|GMT Standard Time|Greenwich Standard Time|Sao Tome Standard Time|"+
+	"Morocco Standard Time|W. Europe Standard Time|Central Europe Standard Time|Romance Standard Time|"+
+	"Central European Standard Time|W. Central Africa Standard Time|Jordan Standard Time|GTB Standard Time|"+
+	"Middle East Standard Time|Egypt Standard Time|E. Europe Standard Time|Syria Standard Time|"+
+	"West Bank Standard Time|South Africa Standard Time|FLE Standard Time|Israel Standard Time|"+
+	"South Sudan Standard Time|Kaliningrad Standard Time|Sudan Standard Time|Libya Standard Time|"+
+	"Namibia Standard Time|Arabic Standard Time|Turkey Standard Time|Arab Standard Time|Belarus Standard Time|"+
+	"Russian Standard Time|E. Africa Standard Time|Volgograd Standard Time|Iran Standard Time|"+
+	"Arabian Standard Time|Astrakhan Standard Time|Azerbaijan Standard Time|Russia Time Zone 3|"+
+	"Mauritius Standard Time|Saratov Standard Time|Georgian Standard Time|Caucasus Standard Time|"+
+	"Afghanistan Standard Time|West Asia Standard Time|Qyzylorda Standard Time|Ekaterinburg Standard Time|"+
+	"Pakistan Standard Time|India Standard Time|Sri Lanka Standard Time|Nepal Standard Time|"+
+	"Central Asia Standard Time|Bangladesh Standard Time|Omsk Standard Time|Myanmar Standard Time|"+
+	"SE Asia Standard Time|Altai Standard Time|W. Mongolia Standard Time|North Asia Standard Time|"+
+	"N. Central Asia Standard Time|Tomsk Standard Time|China Standard Time|North Asia East Standard Time|"+
+	"Singapore Standard Time|W. Australia Standard Time|Taipei Standard Time|Ulaanbaatar Standard Time|"+
+	"Aus Central W. Standard Time|Transbaikal Standard Time|Tokyo Standard Time|North Korea Standard Time|"+
+	"Korea Standard Time|Yakutsk Standard Time|Cen. Australia Standard Time|AUS Central Standard Time|"+
+	"E. Australia Standard Time|AUS Eastern Standard Time|West Pacific Standard Time|Tasmania Standard Time|"+
+	"Vladivostok Standard Time|Lord Howe Standard Time|Bougainville Standard Time|Russia Time Zone 10|"+
+	"Magadan Standard Time|Norfolk Standard Time|Sakhalin Standard Time|Central Pacific Standard Time|"+
+	"Russia Time Zone 11|New Zealand Standard Time|UTC+12|Fiji Standard Time|Kamchatka Standard Time|"+
+	"Chatham Islands Standard Time|UTC+13|Tonga Standard Time|Samoa Standard Time|Line Islands Standard Time", "|")
+
+// timeZone returns the canonical spelling of a Windows zone ID, matched
+// without regard to case, or "" when the service would not know it.
+func timeZone(id string) string {
+	for _, z := range windowsTimeZones {
+		if strings.EqualFold(z, strings.TrimSpace(id)) {
+			return z
+		}
+	}
+	return ""
+}
