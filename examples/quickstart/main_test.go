@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTourWithoutCredentials runs what `go run ./examples/quickstart` runs
+// on a fresh machine: the tour of every service against the embedded fake.
+func TestTourWithoutCredentials(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), &out, "", ""))
+	s := out.String()
+	for _, want := range []string{
+		"== Properties", "== Messages", "== NumberBlocks", "== Addresses and Numbers", "== OnlineLogins",
+		"== SipTrunks", "== Porting", "== Lookup", "== Errors",
+		"batch 1 rejected: INVALID_PHONENUMBER_FORMAT (To)",
+		"is now Delivered",
+		"found Receive Received +614",
+		"1 login(s) on the account",
+		"deleting the address while in use: ADDRESS_CANNOT_BE_DELETED",
+		"is Approved (2 status changes)",
+		"Done: every service answered.",
+	} {
+		assert.Contains(t, s, want)
+	}
+}
+
+// TestTourWithCredentialsOnlyReads points the real-service tour at a
+// recording server: it must send nothing but GETs.
+func TestTourWithCredentialsOnlyReads(t *testing.T) {
+	var writes atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			writes.Add(1)
+		}
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/v2/Properties"):
+			_, _ = w.Write([]byte(`{"Properties":[{"PropertySid":"PR1","Name":"Live"}],"TotalCount":1}`))
+		case strings.HasSuffix(r.URL.Path, "/numberblocks"):
+			_, _ = w.Write([]byte(`{"Data":[],"TotalCount":0}`))
+		case strings.HasSuffix(r.URL.Path, "/SipTrunks"):
+			_, _ = w.Write([]byte(`{"SipTrunks":[],"TotalCount":0}`))
+		case strings.HasSuffix(r.URL.Path, "/Messages"):
+			_, _ = w.Write([]byte(`{"Messages":[]}`))
+		default:
+			_, _ = w.Write([]byte(`{"PortingRequests":[],"TotalCount":0}`))
+		}
+	}))
+	defer srv.Close()
+	var out bytes.Buffer
+	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL))
+	assert.Zero(t, writes.Load(), "the live tour must only read")
+	assert.Contains(t, out.String(), `project PR1 "Live"`)
+}
