@@ -110,30 +110,67 @@ func (st *store) lease(to string) string {
 	return sender
 }
 
-// advance moves a sent message one status on each time it is read:
-// Processing, then (once its schedule is due) Submitted or Failed, then
-// Delivered when a receipt was asked for.
-func (st *store) advance(m *messageRec) {
-	if m.Direction != telco.DirectionTransmit {
-		return
+// next is how a sent message reads the next time it is read: each read
+// moves it one status on. Processing becomes, once its schedule is due,
+// Submitted (or Failed for a recipient set with FailMessagesTo); Submitted
+// becomes Delivered when a receipt was asked for. Reading commits it.
+func (st *store) next(m *messageRec) telco.Message {
+	v := m.Message
+	if v.Direction != telco.DirectionTransmit {
+		return v
 	}
 	now := time.Now()
-	m.reads++
-	switch m.Status {
+	switch v.Status {
 	case telco.MessageProcessing:
-		if m.Scheduled.Time().After(now) {
-			return
+		if v.Scheduled.Time().After(now) {
+			return v
 		}
-		if st.failTo[m.To] {
-			m.Status, m.ErrorCode = telco.MessageFailed, "UNDELIVERABLE"
-			return
+		if st.failTo[v.To] {
+			v.Status, v.ErrorCode = telco.MessageFailed, "UNDELIVERABLE"
+			return v
 		}
-		m.Status, m.Submitted = telco.MessageSubmitted, telco.TimestampOf(now)
+		v.Status, v.Submitted = telco.MessageSubmitted, telco.TimestampOf(now)
 	case telco.MessageSubmitted:
-		if m.DeliveryReceipt {
-			m.Status, m.Delivered = telco.MessageDelivered, telco.TimestampOf(now)
+		if v.DeliveryReceipt {
+			v.Status, v.Delivered = telco.MessageDelivered, telco.TimestampOf(now)
 		}
 	}
+	return v
+}
+
+// read returns the message as this read shows it and records the move.
+func (st *store) read(m *messageRec) telco.Message {
+	m.Message = st.next(m)
+	return m.Message
+}
+
+// checkSchedule applies the service's window exactly: the client's
+// Validate allows ScheduleClockSkew either side; the service does not.
+func checkSchedule(p *telco.SendMessageParams) error {
+	if p.Schedule.IsZero() {
+		return nil
+	}
+	now := time.Now()
+	msg := ""
+	switch {
+	case p.Schedule.After(now.Add(telco.MaxScheduleAhead)):
+		msg = "Schedule must be at most 14 days ahead"
+	case !p.Schedule.After(now.Add(-telco.MaxScheduleAgo)):
+		msg = "Schedule must not be 1 hour or more in the past"
+	default:
+		return nil
+	}
+	return &telco.ValidationError{Op: "Messages.Send", Fields: []telco.FieldError{
+		fieldError(telco.CodeParameterInvalid, "Schedule", msg)}}
+}
+
+// validateSend applies the client's rules, then the service's exact
+// schedule window.
+func validateSend(p *telco.SendMessageParams) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return checkSchedule(p)
 }
 
 func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathParams) {
@@ -142,7 +179,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		return
 	}
 	p := wm.params()
-	if err := p.Validate(); err != nil {
+	if err := validateSend(p); err != nil {
 		writeInvalid(w, err)
 		return
 	}
@@ -188,7 +225,7 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 		out := make([]any, len(body.Messages))
 		for i := range body.Messages {
 			p := body.Messages[i].params()
-			if err := p.Validate(); err != nil {
+			if err := validateSend(p); err != nil {
 				out[i] = elementError(p, err)
 				continue
 			}
@@ -230,14 +267,16 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 		return
 	}
 	s.withProperty(w, pp, func(prop *telco.Property) {
+		// Filter on how each message would read now; only those returned are
+		// read, and so moved on.
 		var found []*messageRec
 		for _, m := range s.st.messages {
 			c := m.Created.Time()
 			if m.PropertySid != prop.PropertySid || c.Before(p.DateFrom) || !c.Before(p.DateTo) {
 				continue
 			}
-			s.st.advance(m)
-			if (p.Status == "" || m.Status == p.Status) && (p.Direction == "" || m.Direction == p.Direction) {
+			v := s.st.next(m)
+			if (p.Status == "" || v.Status == p.Status) && (p.Direction == "" || v.Direction == p.Direction) {
 				found = append(found, m)
 			}
 		}
@@ -247,7 +286,7 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 		}
 		msgs := make([]telco.Message, len(page))
 		for i, m := range page {
-			msgs[i] = m.Message
+			msgs[i] = s.st.read(m)
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"Messages": msgs})
 	})
@@ -258,8 +297,7 @@ func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParam
 	defer s.mu.Unlock()
 	for _, m := range s.st.messages {
 		if m.MessageSid == pp["MessageSid"] {
-			s.st.advance(m)
-			writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
+			writeJSON(w, http.StatusOK, map[string]any{"Message": s.st.read(m)})
 			return
 		}
 	}

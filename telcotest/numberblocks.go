@@ -143,6 +143,15 @@ func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pa
 		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
+	if bq.propertySid != "" {
+		s.mu.Lock()
+		known := s.st.property(bq.propertySid) != nil
+		s.mu.Unlock()
+		if !known {
+			notFound(w, "property")
+			return
+		}
+	}
 	s.answerBlocks(w, bq)
 }
 

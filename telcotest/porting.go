@@ -91,8 +91,12 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 		rec.req.Status, rec.updated = status, now
 		for i := range rec.req.PortingNumbers {
 			n := &rec.req.PortingNumbers[i]
+			carrierFrom := ""
+			if h := n.StatusHistory; len(h) > 0 {
+				carrierFrom = h[len(h)-1].CarrierPortingStatusTo
+			}
 			n.StatusHistory = append(n.StatusHistory, telco.PortingStatusChange{
-				FdxStatusFrom: n.Status, FdxStatusTo: status, CarrierPortingStatusFrom: "Pending",
+				FdxStatusFrom: n.Status, FdxStatusTo: status, CarrierPortingStatusFrom: carrierFrom,
 				CarrierPortingStatusTo: status, Created: telco.TimestampOf(now)})
 			n.Status = status
 		}

@@ -93,11 +93,11 @@ func NewServer(opts ...ServerOption) *Server {
 
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	if cfg.addr != "" {
+		s.srv.Listener.Close()
 		ln, err := net.Listen("tcp", cfg.addr)
 		if err != nil {
 			panic(fmt.Sprintf("telcotest: listen on %s: %v", cfg.addr, err))
 		}
-		s.srv.Listener.Close()
 		s.srv.Listener = ln
 	}
 	s.srv.Start()
@@ -238,8 +238,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	rt, params, status := s.match(r.Method, parts)
-	if status != 0 {
-		writeError(w, status, "NOT_FOUND", fmt.Sprintf("No operation %s %s.", r.Method, raw))
+	switch status {
+	case http.StatusNotFound:
+		writeError(w, status, "NOT_FOUND", fmt.Sprintf("No operation at %s.", raw))
+		return
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", strings.Join(s.allowed(parts), ", "))
+		writeError(w, status, "METHOD_NOT_ALLOWED", fmt.Sprintf("%s is not allowed on %s.", r.Method, raw))
 		return
 	}
 	if acc, ok := params["AccountSid"]; ok && acc != s.AccountSid {
@@ -247,6 +252,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt.handle(w, r, params)
+}
+
+// allowed lists the methods the routes matching segs accept.
+func (s *Server) allowed(segs []string) []string {
+	var out []string
+	for _, m := range []string{"GET", "POST", "PATCH", "DELETE"} {
+		if _, _, st := s.match(m, segs); st == 0 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (s *Server) nextFault() int {

@@ -85,13 +85,19 @@ func (s *Server) createSipTrunk(w http.ResponseWriter, r *http.Request, pp pathP
 	})
 }
 
-// read returns the trunk as the service shows it: Provisioning on its
-// first read, Active from the second on.
-func (t *trunkRec) read() telco.SipTrunk {
-	t.reads++
-	if t.reads > 1 && t.trunk.ProvisioningState == telco.ProvisioningProvisioning {
-		t.trunk.ProvisioningState = telco.ProvisioningActive
+// view is the trunk as its next read shows it: Provisioning on the first
+// read, Active from the second on. read commits that.
+func (t *trunkRec) view() telco.SipTrunk {
+	v := t.trunk
+	if t.reads >= 1 && v.ProvisioningState == telco.ProvisioningProvisioning {
+		v.ProvisioningState = telco.ProvisioningActive
 	}
+	return v
+}
+
+func (t *trunkRec) read() telco.SipTrunk {
+	t.trunk = t.view()
+	t.reads++
 	return t.trunk
 }
 
@@ -117,25 +123,31 @@ func (s *Server) listSipTrunks(w http.ResponseWriter, r *http.Request, pp pathPa
 		return
 	}
 	s.withProperty(w, pp, func(prop *telco.Property) {
-		var found []telco.SipTrunk
+		// Filter on how each trunk would read now; only those returned are read.
+		var found []*trunkRec
 		for _, t := range s.st.trunks {
 			if t.propertySid != prop.PropertySid {
 				continue
 			}
-			base := t.read()
-			base.SipTrunkAllowedCountries, base.SipTrunkNumberRanges, base.SipTrunkIPAddresses, base.SipTrunkCredentials = nil, nil, nil, nil
-			isActive := base.ProvisioningState == telco.ProvisioningActive && base.EndDate == 0
-			if (typ != nil && int(base.Type) != *typ) || (state != nil && int(base.ProvisioningState) != *state) ||
+			v := t.view()
+			isActive := v.ProvisioningState == telco.ProvisioningActive && v.EndDate == 0
+			if (typ != nil && int(v.Type) != *typ) || (state != nil && int(v.ProvisioningState) != *state) ||
 				(active != nil && *active != isActive) {
 				continue
 			}
-			found = append(found, base)
+			found = append(found, t)
 		}
 		page, next, ok := skipPage(w, q, found, 50)
 		if !ok {
 			return
 		}
-		writeJSON(w, http.StatusOK, listing("SipTrunks", page, len(found), next))
+		base := make([]telco.SipTrunk, len(page))
+		for i, t := range page {
+			base[i] = t.read()
+			base[i].SipTrunkAllowedCountries, base[i].SipTrunkNumberRanges = nil, nil
+			base[i].SipTrunkIPAddresses, base[i].SipTrunkCredentials = nil, nil
+		}
+		writeJSON(w, http.StatusOK, listing("SipTrunks", base, len(found), next))
 	})
 }
 
