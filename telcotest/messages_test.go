@@ -1,0 +1,510 @@
+package telcotest_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+)
+
+// leasePattern is the form of a leased sender: an Australian mobile.
+const leasePattern = `^\+614\d{8}$`
+
+func send(t *testing.T, c *telco.Client, propertySid string, p telco.SendMessageParams) *telco.Message {
+	t.Helper()
+	m, err := c.Messages.Send(testCtx(t), propertySid, &p)
+	require.NoError(t, err)
+	return m
+}
+
+func get(t *testing.T, c *telco.Client, messageSid string) *telco.Message {
+	t.Helper()
+	m, err := c.Messages.Get(testCtx(t), messageSid)
+	require.NoError(t, err)
+	return m
+}
+
+func TestMessages_SeededProjectIsSmsEnabled(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	prop, err := c.Properties.Get(testCtx(t), srv.PropertySid)
+	require.NoError(t, err)
+	assert.True(t, prop.SmsEnabled)
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "hello"})
+	assert.Equal(t, srv.PropertySid, m.PropertySid)
+	assert.Equal(t, srv.AccountSid, m.AccountSid)
+}
+
+func TestMessages_SendForbiddenUntilSmsEnabled(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	prop, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "No SMS", MainDomain: "nosms.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	require.False(t, prop.SmsEnabled)
+
+	p := &telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "blocked"}
+	_, err = c.Messages.Send(ctx, prop.PropertySid, p)
+	requireAPIError(t, err, http.StatusForbidden, telco.CodeForbidden)
+	_, err = c.Messages.SendBatch(ctx, prop.PropertySid, []telco.SendMessageParams{*p})
+	requireAPIError(t, err, http.StatusForbidden, telco.CodeForbidden)
+
+	page, err := c.Messages.Find(ctx, prop.PropertySid, window())
+	require.NoError(t, err)
+	assert.Empty(t, page.Items, "nothing was sent")
+
+	require.NoError(t, c.Properties.Update(ctx, prop.PropertySid, &telco.UpdatePropertyParams{SmsEnabled: telco.Ptr(true)}))
+	m, err := c.Messages.Send(ctx, prop.PropertySid, p)
+	require.NoError(t, err)
+	assert.Equal(t, prop.PropertySid, m.PropertySid)
+}
+
+func TestMessages_StatusMovesOneStepPerRead(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	before := time.Now().Unix()
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "+61400000099", To: "+61400000001", Text: "hello"})
+	assert.Regexp(t, `^MG[A-Z0-9]{30}$`, m.MessageSid)
+	assert.Equal(t, telco.MessageProcessing, m.Status)
+	assert.Equal(t, telco.DirectionTransmit, m.Direction)
+	assert.True(t, m.DeliveryReceipt, "DeliveryReceipt defaults to true")
+	assert.Equal(t, "+61400000099", m.From)
+	assert.Equal(t, "+61400000001", m.To)
+	assert.Equal(t, "hello", m.Text)
+	assert.Empty(t, m.ErrorCode)
+	assert.GreaterOrEqual(t, int64(m.Created), before)
+	assert.LessOrEqual(t, int64(m.Created), time.Now().Unix())
+	assert.Zero(t, m.Submitted)
+	assert.Zero(t, m.Delivered)
+
+	g := get(t, c, m.MessageSid)
+	assert.Equal(t, telco.MessageSubmitted, g.Status)
+	assert.NotZero(t, g.Submitted)
+	assert.Zero(t, g.Delivered)
+
+	g = get(t, c, m.MessageSid)
+	assert.Equal(t, telco.MessageDelivered, g.Status)
+	assert.NotZero(t, g.Delivered)
+	assert.Empty(t, g.ErrorCode)
+
+	g = get(t, c, m.MessageSid)
+	assert.Equal(t, telco.MessageDelivered, g.Status, "Delivered is final")
+}
+
+func TestMessages_NoDeliveryReceiptStaysSubmitted(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "no dr", DeliveryReceipt: telco.Ptr(false)})
+	assert.False(t, m.DeliveryReceipt)
+	for range 3 {
+		g := get(t, c, m.MessageSid)
+		assert.Equal(t, telco.MessageSubmitted, g.Status)
+		assert.Zero(t, g.Delivered)
+	}
+}
+
+func TestMessages_FailMessagesTo(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	srv.FailMessagesTo("+61400000666")
+	bad := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "doomed"})
+	good := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "fine"})
+	assert.Equal(t, telco.MessageProcessing, bad.Status)
+
+	for range 2 {
+		g := get(t, c, bad.MessageSid)
+		assert.Equal(t, telco.MessageFailed, g.Status)
+		assert.Equal(t, "UNDELIVERABLE", g.ErrorCode)
+		assert.Zero(t, g.Delivered)
+	}
+	g := get(t, c, good.MessageSid)
+	assert.Equal(t, telco.MessageSubmitted, g.Status, "other recipients are not affected")
+	assert.Empty(t, g.ErrorCode)
+}
+
+func TestMessages_ScheduledAheadStaysProcessing(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	at := time.Now().Add(time.Hour).Truncate(time.Second)
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "later", Schedule: at})
+	assert.Equal(t, at.Unix(), int64(m.Scheduled))
+	for range 3 {
+		g := get(t, c, m.MessageSid)
+		assert.Equal(t, telco.MessageProcessing, g.Status)
+		assert.Zero(t, g.Submitted)
+	}
+}
+
+func TestMessages_RecentPastScheduleIsSentNow(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	before := time.Now().Unix()
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "now",
+		Schedule: time.Now().Add(-30 * time.Minute)})
+	assert.GreaterOrEqual(t, int64(m.Scheduled), before, "a schedule less than 1 hour past is sent at once")
+	assert.Equal(t, telco.MessageSubmitted, get(t, c, m.MessageSid).Status)
+}
+
+func TestMessages_LeasedSender(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	first := send(t, c, srv.PropertySid, telco.SendMessageParams{To: "+61400000001", Text: "lease 1", ForwardToSms: "+61400000050"})
+	assert.Regexp(t, leasePattern, first.From)
+	second := send(t, c, srv.PropertySid, telco.SendMessageParams{To: "+61400000001", Text: "lease 2"})
+	assert.Equal(t, first.From, second.From, "the same recipient keeps its lease")
+	other := send(t, c, srv.PropertySid, telco.SendMessageParams{To: "+61400000002", Text: "lease 3"})
+	assert.Regexp(t, leasePattern, other.From)
+
+	// The lease is what is stored, not the empty From.
+	assert.Equal(t, first.From, get(t, c, first.MessageSid).From)
+
+	// A batch element without From gets the same lease for the same recipient.
+	res, err := c.Messages.SendBatch(testCtx(t), srv.PropertySid, []telco.SendMessageParams{{To: "+61400000001", Text: "lease 4"}})
+	require.NoError(t, err)
+	require.NotNil(t, res[0].Message)
+	assert.Equal(t, first.From, res[0].Message.From)
+}
+
+func TestMessages_AlphanumericSender(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	au := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "AU"})
+	assert.Equal(t, "Acme", au.From, "alphanumeric sender IDs are kept outside North America")
+
+	us := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+12025550123", Text: "US"})
+	assert.Regexp(t, leasePattern, us.From, "the US takes no alphanumeric sender ID: a lease is used")
+	ca := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+14165550123", Text: "CA"})
+	assert.Regexp(t, leasePattern, ca.From)
+
+	num := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "+61400000099", To: "+12025550123", Text: "US from number"})
+	assert.Equal(t, "+61400000099", num.From, "an E.164 sender is kept")
+}
+
+func TestMessages_NumSegmentsMatchesSegments(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	for _, text := range []string{
+		"short",
+		strings.Repeat("a", 160),
+		strings.Repeat("a", 161),
+		strings.Repeat("€", 80),
+		"Your order has shipped 📦",
+		strings.Repeat("é ü 你", 30),
+	} {
+		m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: text})
+		want := telco.Segments(text).Segments
+		assert.Equal(t, want, m.NumSegments, "text %.20q", text)
+		assert.Equal(t, want, get(t, c, m.MessageSid).NumSegments)
+	}
+}
+
+func TestMessages_ExternalIDRoundTrips(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", ExternalID: "order-4711"})
+	assert.Equal(t, "order-4711", m.ExternalID)
+	assert.Equal(t, "order-4711", get(t, c, m.MessageSid).ExternalID)
+}
+
+func TestMessages_ReceiveIsFoundAsInbound(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	sent := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "out"})
+	in := srv.Receive(srv.PropertySid, "+61400000001", "+61400000099", "YES please")
+	assert.Regexp(t, `^MG[A-Z0-9]{30}$`, in.MessageSid)
+	assert.Equal(t, telco.MessageReceived, in.Status)
+	assert.Equal(t, telco.DirectionReceive, in.Direction)
+	assert.NotZero(t, in.Received)
+	assert.Equal(t, telco.Segments("YES please").Segments, in.NumSegments)
+
+	p := window()
+	p.Direction = telco.DirectionReceive
+	page, err := c.Messages.Find(ctx, srv.PropertySid, p)
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	got := page.Items[0]
+	assert.Equal(t, in.MessageSid, got.MessageSid)
+	assert.Equal(t, "+61400000001", got.From)
+	assert.Equal(t, "+61400000099", got.To)
+	assert.Equal(t, "YES please", got.Text)
+	assert.Equal(t, telco.MessageReceived, got.Status)
+	assert.NotEqual(t, sent.MessageSid, got.MessageSid)
+
+	// Reading it does not move it.
+	g := get(t, c, in.MessageSid)
+	assert.Equal(t, telco.MessageReceived, g.Status)
+
+	// Another project's inbound messages are not found.
+	prop, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "Other", MainDomain: "o.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	page, err = c.Messages.Find(ctx, prop.PropertySid, p)
+	require.NoError(t, err)
+	assert.Empty(t, page.Items)
+}
+
+func TestMessages_FindWindowIsInclusiveExclusive(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "edge"})
+	created := m.Created.Time()
+
+	found := func(from, to time.Time) bool {
+		t.Helper()
+		page, err := c.Messages.Find(ctx, srv.PropertySid, &telco.FindMessagesParams{DateFrom: from, DateTo: to})
+		require.NoError(t, err)
+		for _, x := range page.Items {
+			if x.MessageSid == m.MessageSid {
+				return true
+			}
+		}
+		return false
+	}
+	assert.True(t, found(created, created.Add(time.Second)), "Date_From is inclusive")
+	assert.False(t, found(created.Add(-time.Minute), created), "Date_To is exclusive")
+	assert.True(t, found(created.Add(-time.Minute), created.Add(time.Second)))
+	assert.False(t, found(created.Add(time.Second), created.Add(time.Minute)), "created before the window")
+}
+
+func TestMessages_FindFiltersStatusAndDirection(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.FailMessagesTo("+61400000666")
+	later := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "later", Schedule: time.Now().Add(time.Hour)})
+	failed := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "fails"})
+	in := srv.Receive(srv.PropertySid, "+61400000001", "+61400000099", "inbound")
+
+	find := func(status telco.MessageStatus, dir telco.Direction) []string {
+		t.Helper()
+		p := window()
+		p.Status, p.Direction = status, dir
+		page, err := c.Messages.Find(ctx, srv.PropertySid, p)
+		require.NoError(t, err)
+		var sids []string
+		for _, m := range page.Items {
+			if status != "" {
+				assert.Equal(t, status, m.Status)
+			}
+			if dir != "" {
+				assert.Equal(t, dir, m.Direction)
+			}
+			sids = append(sids, m.MessageSid)
+		}
+		return sids
+	}
+	assert.Equal(t, []string{later.MessageSid}, find(telco.MessageProcessing, ""))
+	assert.Equal(t, []string{failed.MessageSid}, find(telco.MessageFailed, ""))
+	assert.Equal(t, []string{in.MessageSid}, find(telco.MessageReceived, ""))
+	assert.Equal(t, []string{in.MessageSid}, find("", telco.DirectionReceive))
+	assert.Equal(t, []string{later.MessageSid, failed.MessageSid}, find("", telco.DirectionTransmit))
+	assert.Empty(t, find(telco.MessageReceived, telco.DirectionTransmit))
+	assert.Empty(t, find(telco.MessageDelivered, ""))
+}
+
+func TestMessages_FindPaging(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	var sids []string
+	for i := range 5 {
+		m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: fmt.Sprint("m", i)})
+		sids = append(sids, m.MessageSid)
+	}
+	page := func(count, skip int) []string {
+		t.Helper()
+		p := window()
+		p.ListParams = telco.ListParams{Count: count, Skip: skip}
+		pg, err := c.Messages.Find(ctx, srv.PropertySid, p)
+		require.NoError(t, err)
+		var out []string
+		for _, m := range pg.Items {
+			out = append(out, m.MessageSid)
+		}
+		return out
+	}
+	assert.Equal(t, sids, page(0, 0), "the default page holds them all, in creation order")
+	assert.Equal(t, sids[:2], page(2, 0))
+	assert.Equal(t, sids[2:4], page(2, 2))
+	assert.Equal(t, sids[4:], page(2, 4))
+	assert.Empty(t, page(2, 5))
+	assert.Equal(t, sids[3:], page(0, 3))
+
+	p := window()
+	p.Count = 2
+	var all []string
+	for m, err := range c.Messages.FindAll(ctx, srv.PropertySid, p) {
+		require.NoError(t, err)
+		all = append(all, m.MessageSid)
+	}
+	assert.Equal(t, sids, all, "FindAll yields every message once, in order")
+}
+
+func TestMessages_GetUnknown404(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	_, err := srv.Client().Messages.Get(testCtx(t), "MG"+strings.Repeat("0", 30))
+	requireAPIError(t, err, http.StatusNotFound, "MESSAGE_NOT_FOUND")
+}
+
+func TestMessages_ServiceRejectsBadSends(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	ctx := testCtx(t)
+	for _, tc := range []struct {
+		name  string
+		p     telco.SendMessageParams
+		code  string
+		field string
+	}{
+		{"To not E.164", telco.SendMessageParams{From: "Acme", To: "0499", Text: "x"}, telco.CodeInvalidPhoneNumberFormat, "To"},
+		{"To missing", telco.SendMessageParams{From: "Acme", Text: "x"}, telco.CodeParameterRequired, "To"},
+		{"Text missing", telco.SendMessageParams{From: "Acme", To: "+61400000001"}, telco.CodeParameterRequired, "Text"},
+		{"sender ID of 12 characters", telco.SendMessageParams{From: "ABCDEFGHIJKL", To: "+61400000001", Text: "x"}, telco.CodeParameterInvalid, "From"},
+		{"sender ID without a letter", telco.SendMessageParams{From: "0412 345", To: "+61400000001", Text: "x"}, telco.CodeInvalidPhoneNumberFormat, "From"},
+		{"sender ID with punctuation", telco.SendMessageParams{From: "Acme!", To: "+61400000001", Text: "x"}, telco.CodeParameterInvalid, "From"},
+		{"schedule 2 hours past", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", Schedule: time.Now().Add(-2 * time.Hour)}, telco.CodeParameterInvalid, "Schedule"},
+		{"schedule 15 days ahead", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", Schedule: time.Now().Add(15 * 24 * time.Hour)}, telco.CodeParameterInvalid, "Schedule"},
+		{"lease-only field with a From", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", ForwardToSms: "+61400000002"}, telco.CodeConflictingParameters, "ForwardToSms"},
+		{"bad webhook method", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", DeliveryReceiptWebhookMethod: "PUT"}, telco.CodeParameterInvalid, "DeliveryReceiptWebhookMethod"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Messages.Send(ctx, srv.PropertySid, &tc.p)
+			ae := requireAPIError(t, err, http.StatusBadRequest, tc.code)
+			assert.Contains(t, fieldNames(ae.Fields), tc.field)
+			assert.NotErrorIs(t, err, telco.ErrMaybeSent, "a 400 was not acted on")
+		})
+	}
+	page, err := c.Messages.Find(ctx, srv.PropertySid, window())
+	require.NoError(t, err)
+	assert.Empty(t, page.Items, "no rejected send created a message")
+}
+
+func TestMessages_ServiceBatchRejectsElementsOneByOne(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	ctx := testCtx(t)
+	res, err := c.Messages.SendBatch(ctx, srv.PropertySid, []telco.SendMessageParams{
+		{From: "Acme", To: "+61400000001", Text: "first", ExternalID: "b-1"},
+		{From: "Acme", To: "0499 999 997", Text: "bad"},
+		{From: "Acme", To: "+61400000003", Text: "third", ExternalID: "b-3"},
+	})
+	require.NoError(t, err, "per-message failures still answer 200")
+	require.Len(t, res, 3)
+
+	require.NotNil(t, res[0].Message)
+	assert.Nil(t, res[0].Err)
+	assert.Equal(t, "+61400000001", res[0].Message.To)
+	assert.Equal(t, "b-1", res[0].Message.ExternalID)
+	assert.Equal(t, telco.MessageProcessing, res[0].Message.Status)
+
+	assert.Nil(t, res[1].Message)
+	require.NotNil(t, res[1].Err)
+	assert.Equal(t, 0, res[1].Err.StatusCode)
+	assert.Equal(t, telco.CodeInvalidPhoneNumberFormat, res[1].Err.Code)
+	assert.NotEmpty(t, res[1].Err.Message)
+	assert.Equal(t, []string{"To"}, fieldNames(res[1].Err.Fields))
+
+	require.NotNil(t, res[2].Message)
+	assert.Equal(t, "+61400000003", res[2].Message.To)
+	assert.Equal(t, "b-3", res[2].Message.ExternalID)
+
+	page, err := c.Messages.Find(ctx, srv.PropertySid, window())
+	require.NoError(t, err)
+	require.Len(t, page.Items, 2)
+	assert.Equal(t, res[0].Message.MessageSid, page.Items[0].MessageSid)
+	assert.Equal(t, res[2].Message.MessageSid, page.Items[1].MessageSid)
+}
+
+func TestMessages_RawBatchAnswersBareArray(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	r := raw(t, srv, http.MethodPost, "/v2/Properties/"+srv.PropertySid+"/BatchMessages",
+		`{"Messages":[{"From":"Acme","To":"+61400000001","Text":"a"},{"From":"Acme","To":"abc","Text":"b"}]}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	body := strings.TrimSpace(string(r.Body))
+	assert.True(t, strings.HasPrefix(body, "["), "a bare JSON array: %s", body)
+	assert.Contains(t, body, `"MessageSid"`)
+	assert.Contains(t, body, `"ErrorCode":"INVALID_PHONENUMBER_FORMAT"`)
+	assert.Contains(t, body, `"FieldName":"To"`)
+
+	// A body that is not JSON fails the whole request.
+	r = raw(t, srv, http.MethodPost, "/v2/Properties/"+srv.PropertySid+"/BatchMessages", `not json`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	errorBody(t, r)
+}
+
+// The package documents that a message moves one step "each time it is
+// read". A Find that does not return a message (another direction, another
+// page) has not read it, so the message's next read must still be its first.
+func TestMessages_FindDoesNotAdvanceMessagesItDoesNotReturn(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	first := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "first"})
+	second := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000002", Text: "second"})
+
+	p := window()
+	p.Direction = telco.DirectionReceive
+	page, err := c.Messages.Find(ctx, srv.PropertySid, p)
+	require.NoError(t, err)
+	require.Empty(t, page.Items, "no sent message is in this answer")
+
+	p = window()
+	p.Count = 1
+	page, err = c.Messages.Find(ctx, srv.PropertySid, p)
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	require.Equal(t, first.MessageSid, page.Items[0].MessageSid, "only the first message is on this page")
+
+	assert.Equal(t, telco.MessageSubmitted, get(t, c, second.MessageSid).Status,
+		"the first read of the second message should move it from Processing to Submitted only")
+}
+
+// The service refuses a schedule more than 14 days ahead or 1 hour or more
+// in the past; the fake should not widen that window by the client's
+// clock-skew allowance.
+func TestMessages_ServiceScheduleWindowIsExact(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	for _, tc := range []struct {
+		name string
+		at   time.Time
+	}{
+		{"1 hour and 10 seconds past", time.Now().Add(-time.Hour - 10*time.Second)},
+		{"14 days and 10 seconds ahead", time.Now().Add(telco.MaxScheduleAhead + 10*time.Second)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{
+				From: "Acme", To: "+61400000001", Text: "x", Schedule: tc.at})
+			ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeParameterInvalid)
+			assert.Contains(t, fieldNames(ae.Fields), "Schedule")
+		})
+	}
+}

@@ -1,0 +1,571 @@
+package telcotest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+func createAddress(t *testing.T, srv *telcotest.Server, c *telco.Client, line1 string) *telco.Address {
+	t.Helper()
+	a, err := c.Addresses.Create(testCtx(t), srv.AccountSid, &telco.CreateAddressParams{
+		Line1: line1, City: "Sydney", Region: "NSW", PostalCode: "2000", CountryCode: "au", Friendly: "HQ", Reference: "ref-1"})
+	require.NoError(t, err)
+	return a
+}
+
+func TestNumbers_ConfigureUnknownNumber404(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	_, err := srv.Client().Numbers.Configure(testCtx(t), "+61299999999", &telco.NumberConfigParams{Friendly: "x"})
+	requireAPIError(t, err, http.StatusNotFound, "NUMBER_NOT_FOUND")
+}
+
+func TestNumbers_ConfigureMergesAndReturnsConfig(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	addr := createAddress(t, srv, c, "1 Martin Place")
+
+	cfg, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{
+		Friendly: "Main line", AddressSid: addr.AddressSid, AttributionSource: "google",
+		RoutingMethod: telco.RoutingEndpoint, EndpointNumber: "+61400000000", Recording: telco.RecordingCall,
+		WebhookURL: "https://hooks.example/sms", WebhookMethod: "post",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "61299999999", cfg.Number, "digits without +")
+	assert.Equal(t, srv.AccountSid, cfg.AccountSid)
+	assert.Equal(t, srv.PropertySid, cfg.PropertySid)
+	assert.Equal(t, "Main line", cfg.Friendly)
+	assert.Equal(t, addr.AddressSid, cfg.AddressSid)
+	assert.Equal(t, "google", cfg.AttributionSource)
+	assert.Equal(t, telco.RoutingEndpoint, cfg.RoutingMethod)
+	assert.Equal(t, "+61400000000", cfg.EndpointNumber)
+	assert.Equal(t, telco.RecordingCall, cfg.Recording)
+	assert.Equal(t, "https://hooks.example/sms", cfg.WebhookURL)
+	assert.Equal(t, "POST", cfg.WebhookMethod, "sent in upper case")
+
+	// Without the +, later fields join the earlier ones.
+	cfg2, err := c.Numbers.Configure(ctx, "61299999999", &telco.NumberConfigParams{
+		AttributionMedium: "cpc", RoutingMethod: telco.RoutingFlow, Flow: "FLOW-1", SendSmsTo: "+61400000001"})
+	require.NoError(t, err)
+	want := *cfg
+	want.AttributionMedium, want.RoutingMethod, want.Flow, want.SendSmsTo = "cpc", telco.RoutingFlow, "FLOW-1", "+61400000001"
+	assert.Equal(t, want, *cfg2)
+
+	// No change reads the configuration back.
+	cfg3, err := c.Numbers.Configure(ctx, "+61299999999", nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, *cfg3)
+}
+
+func TestNumbers_AddNumberDefaults(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	srv.AddNumber(srv.PropertySid, "61298765432") // without +
+	cfg, err := srv.Client().Numbers.Configure(testCtx(t), "+61298765432", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "61298765432", cfg.Number)
+	assert.Equal(t, telco.RoutingEndpoint, cfg.RoutingMethod)
+	assert.Equal(t, telco.RecordingOff, cfg.Recording)
+	assert.Empty(t, cfg.AddressSid)
+}
+
+func TestNumbers_ConfigureUnknownAddress400(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	_, err := c.Numbers.Configure(testCtx(t), "+61299999999", &telco.NumberConfigParams{Friendly: "x", AddressSid: "AD" + strings.Repeat("0", 30)})
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
+	assert.Equal(t, []string{"AddressSid"}, fieldNames(ae.Fields))
+
+	cfg, err := c.Numbers.Configure(testCtx(t), "+61299999999", nil)
+	require.NoError(t, err)
+	assert.Empty(t, cfg.Friendly, "a refused configuration changes nothing")
+}
+
+func TestNumbers_ServiceRejectsBadConfigs(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	for _, tc := range []struct {
+		name, number string
+		p            telco.NumberConfigParams
+		code, field  string
+	}{
+		{"number in local form", "0299999999", telco.NumberConfigParams{}, telco.CodeInvalidPhoneNumberFormat, "Number"},
+		{"number with letters", "6129999abcd", telco.NumberConfigParams{}, telco.CodeInvalidPhoneNumberFormat, "Number"},
+		{"endpoint routing without endpoint", "61299999999", telco.NumberConfigParams{RoutingMethod: telco.RoutingEndpoint}, telco.CodeParameterRequired, "EndpointNumber"},
+		{"unknown recording", "61299999999", telco.NumberConfigParams{Recording: "Sometimes"}, telco.CodeParameterInvalid, "Recording"},
+		{"endpoint not E.164", "61299999999", telco.NumberConfigParams{EndpointNumber: "0400000000"}, telco.CodeInvalidPhoneNumberFormat, "EndpointNumber"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Numbers.Configure(testCtx(t), tc.number, &tc.p)
+			ae := requireAPIError(t, err, http.StatusBadRequest, tc.code)
+			assert.Contains(t, fieldNames(ae.Fields), tc.field)
+		})
+	}
+}
+
+func TestAddresses_CreateAndDeleteWhileInUse(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	first := createAddress(t, srv, c, "1 Martin Place")
+	assert.Regexp(t, `^[A-Z0-9]{32}$`, first.AddressSid)
+	assert.Equal(t, srv.AccountSid, first.AccountSid)
+	assert.Equal(t, "1 Martin Place", first.Line1)
+	assert.Equal(t, "Sydney", first.City)
+	assert.Equal(t, "NSW", first.Region)
+	assert.Equal(t, "2000", first.PostalCode)
+	assert.Equal(t, "AU", first.CountryCode)
+	assert.Equal(t, "HQ", first.Friendly)
+	assert.Equal(t, "ref-1", first.Reference)
+	assert.NotEmpty(t, first.Status)
+	second := createAddress(t, srv, c, "2 George St")
+	assert.NotEqual(t, first.AddressSid, second.AddressSid)
+
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	_, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{AddressSid: first.AddressSid})
+	require.NoError(t, err)
+
+	err = c.Addresses.Delete(ctx, first.AddressSid)
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressCannotBeDeleted)
+	assert.Contains(t, ae.Message, "61299999999", "the message names the number that relies on it")
+
+	// Moving the number to the other address frees the first one.
+	cfg, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{AddressSid: second.AddressSid})
+	require.NoError(t, err)
+	require.Equal(t, second.AddressSid, cfg.AddressSid)
+	require.NoError(t, c.Addresses.Delete(ctx, first.AddressSid))
+
+	// It is gone: deleting it again, or using it, fails.
+	err = c.Addresses.Delete(ctx, first.AddressSid)
+	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+	_, err = c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{AddressSid: first.AddressSid})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
+
+	// The address in use is still refused.
+	err = c.Addresses.Delete(ctx, second.AddressSid)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressCannotBeDeleted)
+}
+
+func TestAddresses_RawDeleteAnswersAddressSid(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	a := createAddress(t, srv, srv.Client(), "1 Martin Place")
+	r := raw(t, srv, http.MethodDelete, "/v2/Addresses/"+a.AddressSid, "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var body struct{ AddressSid string }
+	require.NoError(t, json.Unmarshal(r.Body, &body))
+	assert.Equal(t, a.AddressSid, body.AddressSid)
+}
+
+func TestAddresses_DeleteUnknown404(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	err := srv.Client().Addresses.Delete(testCtx(t), "AD"+strings.Repeat("9", 30))
+	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+}
+
+func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	for _, tc := range []struct {
+		name        string
+		p           telco.CreateAddressParams
+		code, field string
+	}{
+		{"missing City", telco.CreateAddressParams{Line1: "1 St", CountryCode: "AU"}, telco.CodeParameterRequired, "City"},
+		{"missing Line1", telco.CreateAddressParams{City: "Sydney", CountryCode: "AU"}, telco.CodeParameterRequired, "Line1"},
+		{"missing CountryCode", telco.CreateAddressParams{Line1: "1 St", City: "Sydney"}, telco.CodeParameterRequired, "CountryCode"},
+		{"three-letter CountryCode", telco.CreateAddressParams{Line1: "1 St", City: "Sydney", CountryCode: "AUS"}, telco.CodeParameterInvalid, "CountryCode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Addresses.Create(testCtx(t), srv.AccountSid, &tc.p)
+			ae := requireAPIError(t, err, http.StatusBadRequest, tc.code)
+			assert.Equal(t, []string{tc.field}, fieldNames(ae.Fields))
+		})
+	}
+}
+
+// addBlocks gives the project the four blocks the search tests use, in
+// this order: Sydney sales, Melbourne support, Brisbane SMS, Perth.
+func addBlocks(t *testing.T, srv *telcotest.Server, propertySid string) {
+	t.Helper()
+	assoc := []telco.NumberBlockAssignment{{Raw: json.RawMessage(`{"PropertySid":"` + propertySid + `"}`)}}
+	analytics := []telco.AnalyticsNumber{{ID: 7, PublicNumber: "61290000001", Active: true, CountryCode: "AU"}}
+	for _, b := range []telco.NumberBlock{
+		{Number: "6129000XXXX", Name: "Sydney sales", FriendlyName: "Sales", Active: true, SupportsVoice: true, SupportsSms: true,
+			NumberBlockAssignments: assoc, AnalyticsDynamicNumbers: analytics},
+		{Number: "6139000XXXX", Name: "Melbourne support", FriendlyName: "Support", Active: true, SupportsVoice: true},
+		{Number: "6179000XXXX", Name: "Brisbane SMS", FriendlyName: "Texts", Active: false, SupportsSms: true},
+		{NumberPattern: "6189000XXXX", Name: "Perth", FriendlyName: "West", Active: false},
+	} {
+		srv.AddNumberBlock(propertySid, b)
+	}
+}
+
+func blockNames(p *telco.NumberBlockPage) []string {
+	var out []string
+	for _, b := range p.Data {
+		out = append(out, b.Name)
+	}
+	return out
+}
+
+func TestNumberBlocks_AddFillsIdentity(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	before := time.Now().Add(-time.Millisecond)
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Number: "6129000XXXX", Name: "A"})
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{NumberPattern: "6139000XXXX", Name: "B"})
+	fixed := telco.DateTime{Time: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)}
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{ID: 500, NumberBlockSid: "NBFIXED", Number: "6149000XXXX", Name: "C", Created: fixed})
+	after := time.Now().Add(time.Millisecond)
+
+	page, err := srv.Client().NumberBlocks.ListByProperty(testCtx(t), srv.PropertySid, nil)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 3)
+	a, b, c := page.Data[0], page.Data[1], page.Data[2]
+	assert.NotZero(t, a.ID)
+	assert.NotZero(t, b.ID)
+	assert.NotEqual(t, a.ID, b.ID)
+	assert.Regexp(t, `^[A-Z0-9]{32}$`, a.NumberBlockSid)
+	assert.NotEqual(t, a.NumberBlockSid, b.NumberBlockSid)
+	for _, blk := range []telco.NumberBlock{a, b} {
+		assert.False(t, blk.Created.Before(before), "Created %v", blk.Created)
+		assert.False(t, blk.Created.After(after), "Created %v", blk.Created)
+	}
+	assert.Equal(t, "6129000XXXX", a.NumberPattern, "NumberPattern follows Number")
+	assert.Equal(t, "6139000XXXX", b.Number, "Number follows NumberPattern")
+
+	assert.Equal(t, 500, c.ID, "given values are kept")
+	assert.Equal(t, "NBFIXED", c.NumberBlockSid)
+	assert.True(t, fixed.Equal(c.Created.Time))
+}
+
+func TestNumberBlocks_SearchNeedsAccountOrProject(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	r := raw(t, srv, http.MethodGet, "/v2/numberblocks", "")
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	w := errorBody(t, r)
+	assert.Equal(t, telco.CodeParameterRequired, w.ResponseStatus.ErrorCode)
+	require.NotEmpty(t, w.ResponseStatus.Errors)
+	assert.Equal(t, "AccountSid", w.ResponseStatus.Errors[0].FieldName)
+
+	_, err := srv.Client(telco.WithClientValidation(false)).NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{Text: "x"})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeParameterRequired)
+
+	_, err = srv.Client().NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{AccountSid: "AC" + strings.Repeat("X", 30)})
+	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+}
+
+func TestNumberBlocks_Filters(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	addBlocks(t, srv, srv.PropertySid)
+	c := srv.Client()
+	for _, tc := range []struct {
+		name string
+		lp   telco.NumberBlockListParams
+		want []string
+	}{
+		{"all", telco.NumberBlockListParams{}, []string{"Sydney sales", "Melbourne support", "Brisbane SMS", "Perth"}},
+		{"active", telco.NumberBlockListParams{Active: telco.Ptr(true)}, []string{"Sydney sales", "Melbourne support"}},
+		{"inactive", telco.NumberBlockListParams{Active: telco.Ptr(false)}, []string{"Brisbane SMS", "Perth"}},
+		{"sms", telco.NumberBlockListParams{Sms: telco.Ptr(true)}, []string{"Sydney sales", "Brisbane SMS"}},
+		{"no sms", telco.NumberBlockListParams{Sms: telco.Ptr(false)}, []string{"Melbourne support", "Perth"}},
+		{"voice", telco.NumberBlockListParams{Voice: telco.Ptr(true)}, []string{"Sydney sales", "Melbourne support"}},
+		{"active sms", telco.NumberBlockListParams{Active: telco.Ptr(true), Sms: telco.Ptr(true)}, []string{"Sydney sales"}},
+		{"inactive voice", telco.NumberBlockListParams{Active: telco.Ptr(false), Voice: telco.Ptr(true)}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page, err := c.NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{PropertySid: srv.PropertySid, NumberBlockListParams: tc.lp})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, blockNames(page))
+			assert.Equal(t, len(tc.want), page.TotalCount)
+		})
+	}
+}
+
+func TestNumberBlocks_TextSearch(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	addBlocks(t, srv, srv.PropertySid)
+	c := srv.Client()
+	ctx := testCtx(t)
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"sydney", []string{"Sydney sales"}},       // Name, without case
+		{"SUPPORT", []string{"Melbourne support"}}, // Name and FriendlyName
+		{"texts", []string{"Brisbane SMS"}},        // FriendlyName
+		{"6189", []string{"Perth"}},                // Number
+		{"9000", []string{"Sydney sales", "Melbourne support", "Brisbane SMS", "Perth"}},
+		{"nowhere", nil},
+	} {
+		page, err := c.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{AccountSid: srv.AccountSid, Text: tc.text})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, blockNames(page), "Search Text %q", tc.text)
+
+		page, err = c.NumberBlocks.SearchText(ctx, tc.text, nil)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, blockNames(page), "SearchText %q", tc.text)
+	}
+	// A text with a space travels as one escaped path segment.
+	page, err := c.NumberBlocks.SearchText(ctx, "sydney sales", &telco.NumberBlockListParams{Active: telco.Ptr(true)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Sydney sales"}, blockNames(page))
+}
+
+func TestNumberBlocks_IncludeAssociations(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	addBlocks(t, srv, srv.PropertySid)
+	c := srv.Client()
+	search := func(include bool) telco.NumberBlock {
+		t.Helper()
+		page, err := c.NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{PropertySid: srv.PropertySid, Text: "sydney",
+			NumberBlockListParams: telco.NumberBlockListParams{IncludeAssociations: include}})
+		require.NoError(t, err)
+		require.Len(t, page.Data, 1)
+		return page.Data[0]
+	}
+	without := search(false)
+	assert.Empty(t, without.NumberBlockAssignments)
+	assert.Empty(t, without.AnalyticsDynamicNumbers)
+
+	with := search(true)
+	require.Len(t, with.NumberBlockAssignments, 1)
+	var a struct{ PropertySid string }
+	require.NoError(t, with.NumberBlockAssignments[0].Decode(&a))
+	assert.Equal(t, srv.PropertySid, a.PropertySid)
+	require.Len(t, with.AnalyticsDynamicNumbers, 1)
+	assert.Equal(t, "61290000001", with.AnalyticsDynamicNumbers[0].PublicNumber)
+
+	// Stripping one answer does not strip the stored block.
+	assert.Len(t, search(false).NumberBlockAssignments, 0)
+	assert.Len(t, search(true).NumberBlockAssignments, 1)
+}
+
+func TestNumberBlocks_PagingAndSorting(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	for i := range 25 {
+		srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Number: fmt.Sprintf("612%02dXXXXXX", i), Name: fmt.Sprintf("B%02d", i)})
+	}
+	c := srv.Client()
+	ctx := testCtx(t)
+	list := func(lp telco.NumberBlockListParams) *telco.NumberBlockPage {
+		t.Helper()
+		page, err := c.NumberBlocks.ListByProperty(ctx, srv.PropertySid, &lp)
+		require.NoError(t, err)
+		return page
+	}
+
+	page := list(telco.NumberBlockListParams{})
+	assert.Len(t, page.Data, 10, "the default page size is 10")
+	assert.Equal(t, 0, page.PageIndex)
+	assert.Equal(t, 10, page.PageSize)
+	assert.Equal(t, 25, page.TotalCount)
+	assert.Equal(t, "Id", page.SortBy)
+	assert.Equal(t, "asc", page.SortDir)
+	assert.Equal(t, "B00", page.Data[0].Name)
+
+	page = list(telco.NumberBlockListParams{PageIndex: 2, PageSize: 10})
+	assert.Equal(t, []string{"B20", "B21", "B22", "B23", "B24"}, blockNames(page))
+	assert.Equal(t, 2, page.PageIndex)
+	assert.Equal(t, 25, page.TotalCount)
+
+	page = list(telco.NumberBlockListParams{PageIndex: 1, PageSize: 4})
+	assert.Equal(t, []string{"B04", "B05", "B06", "B07"}, blockNames(page))
+	assert.Equal(t, 4, page.PageSize)
+
+	page = list(telco.NumberBlockListParams{PageIndex: 9, PageSize: 4})
+	assert.Empty(t, page.Data)
+	assert.NotNil(t, page.Data)
+
+	page = list(telco.NumberBlockListParams{PageSize: 3, IncludeTotalCount: telco.Ptr(false)})
+	assert.Len(t, page.Data, 3)
+	assert.Zero(t, page.TotalCount, "no total when IncludeTotalCount is false")
+
+	page = list(telco.NumberBlockListParams{PageSize: 3, IncludeTotalCount: telco.Ptr(true)})
+	assert.Equal(t, 25, page.TotalCount)
+
+	page = list(telco.NumberBlockListParams{PageSize: 3, SortDir: "DESC"})
+	assert.Equal(t, []string{"B24", "B23", "B22"}, blockNames(page))
+	assert.Equal(t, "desc", page.SortDir)
+
+	page = list(telco.NumberBlockListParams{PageIndex: 1, PageSize: 3, SortBy: "Name", SortDir: "desc"})
+	assert.Equal(t, []string{"B21", "B20", "B19"}, blockNames(page))
+	assert.Equal(t, "Name", page.SortBy)
+
+	// A bad SortDir is the service's to refuse too.
+	_, err := srv.Client(telco.WithClientValidation(false)).NumberBlocks.ListByProperty(ctx, srv.PropertySid,
+		&telco.NumberBlockListParams{SortDir: "sideways"})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeParameterInvalid)
+}
+
+func TestNumberBlocks_ListByPropertyAndAccount(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "Other", MainDomain: "o.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	addBlocks(t, srv, srv.PropertySid)
+	srv.AddNumberBlock(other.PropertySid, telco.NumberBlock{Number: "6129999XXXX", Name: "Other block", Active: true})
+
+	page, err := c.NumberBlocks.ListByProperty(ctx, other.PropertySid, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Other block"}, blockNames(page))
+	assert.Equal(t, 1, page.TotalCount)
+
+	page, err = c.NumberBlocks.ListByProperty(ctx, srv.PropertySid, &telco.NumberBlockListParams{Active: telco.Ptr(true)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Sydney sales", "Melbourne support"}, blockNames(page))
+
+	page, err = c.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{PropertySid: other.PropertySid})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Other block"}, blockNames(page))
+
+	page, err = c.NumberBlocks.ListByAccount(ctx, srv.AccountSid, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 5, page.TotalCount, "the account holds every project's blocks")
+
+	page, err = c.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{AccountSid: srv.AccountSid, NumberBlockListParams: telco.NumberBlockListParams{Active: telco.Ptr(true)}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Sydney sales", "Melbourne support", "Other block"}, blockNames(page))
+
+	_, err = c.NumberBlocks.ListByProperty(ctx, "PR"+strings.Repeat("N", 30), nil)
+	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+}
+
+func TestNumberBlocks_AllIteratorsYieldEveryBlockOnce(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	const n = 23
+	want := map[string]bool{}
+	for i := range n {
+		srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Number: fmt.Sprintf("613%02dXXXXXX", i), Name: fmt.Sprintf("Block %02d", i)})
+	}
+	c := srv.Client()
+	ctx := testCtx(t)
+	page, err := c.NumberBlocks.ListByProperty(ctx, srv.PropertySid, &telco.NumberBlockListParams{PageSize: n})
+	require.NoError(t, err)
+	for _, b := range page.Data {
+		want[b.NumberBlockSid] = true
+	}
+	require.Len(t, want, n)
+
+	lp := telco.NumberBlockListParams{PageSize: 5}
+	for name, seq := range map[string]func(yield func(telco.NumberBlock, error) bool){
+		"SearchAll":             c.NumberBlocks.SearchAll(ctx, &telco.NumberBlockSearchParams{PropertySid: srv.PropertySid, NumberBlockListParams: lp}),
+		"SearchTextAll":         c.NumberBlocks.SearchTextAll(ctx, "block", &lp),
+		"ListByPropertyAll":     c.NumberBlocks.ListByPropertyAll(ctx, srv.PropertySid, &lp),
+		"ListByAccountAll":      c.NumberBlocks.ListByAccountAll(ctx, srv.AccountSid, &lp),
+		"without a total count": c.NumberBlocks.ListByPropertyAll(ctx, srv.PropertySid, &telco.NumberBlockListParams{PageSize: 5, IncludeTotalCount: telco.Ptr(false)}),
+		"default page size":     c.NumberBlocks.ListByAccountAll(ctx, srv.AccountSid, nil),
+		"descending":            c.NumberBlocks.SearchAll(ctx, &telco.NumberBlockSearchParams{AccountSid: srv.AccountSid, NumberBlockListParams: telco.NumberBlockListParams{PageSize: 4, SortDir: "desc"}}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			seen := map[string]int{}
+			for b, err := range seq {
+				require.NoError(t, err)
+				seen[b.NumberBlockSid]++
+			}
+			assert.Len(t, seen, n)
+			for sid, k := range seen {
+				assert.True(t, want[sid], "unknown block %s", sid)
+				assert.Equal(t, 1, k, "block %s seen %d times", sid, k)
+			}
+		})
+	}
+}
+
+func TestLookup_StableAndInOrder(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	numbers := []string{"+61299999999", "0412345678", "+61398765432", "+61400000001", "0299999999"}
+	first, err := c.Lookup.NumberDetails(ctx, numbers...)
+	require.NoError(t, err)
+	require.Len(t, first, len(numbers))
+	assert.Equal(t, int64(61299999999), first[0].E164)
+	assert.Equal(t, int64(61412345678), first[1].E164, "local 04... is the mobile 614...")
+	assert.Equal(t, int64(61398765432), first[2].E164)
+	assert.Equal(t, int64(61400000001), first[3].E164)
+	assert.Equal(t, int64(61299999999), first[4].E164, "local 02... is 612...")
+	assert.Equal(t, first[0], first[4], "the same number in both forms gets the same answer")
+	for _, d := range first {
+		assert.NotEmpty(t, d.AssignedCarrier.Name)
+		assert.NotEmpty(t, d.CurrentCarrier.Name)
+		assert.NotEqual(t, -1, d.AssignedCarrier.CAC)
+		assert.NotEmpty(t, d.NumberingArea)
+	}
+
+	// A second call, in another order, on another server, says the same.
+	again, err := newServer(t).Client().Lookup.NumberDetails(ctx, numbers[3], numbers[2], numbers[1], numbers[0])
+	require.NoError(t, err)
+	require.Len(t, again, 4)
+	assert.Equal(t, first[3], again[0])
+	assert.Equal(t, first[2], again[1])
+	assert.Equal(t, first[1], again[2])
+	assert.Equal(t, first[0], again[3])
+}
+
+func TestLookup_150NumbersInTwoRequests(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	ct := newCountingTransport(t)
+	c := srv.Client(telco.WithHTTPClient(&http.Client{Transport: ct}))
+	numbers := make([]string, 150)
+	for i := range numbers {
+		numbers[i] = "+614000" + fmt.Sprintf("%05d", i)
+	}
+	details, err := c.Lookup.NumberDetails(testCtx(t), numbers...)
+	require.NoError(t, err)
+	require.Len(t, details, 150)
+	for i, d := range details {
+		want, _ := strconv.ParseInt(strings.TrimPrefix(numbers[i], "+"), 10, 64)
+		assert.Equal(t, want, d.E164, "result %d", i)
+	}
+	assert.Equal(t, 2, ct.count())
+}
+
+func TestLookup_ServiceRejectsBadNumbers(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	_, err := c.Lookup.NumberDetails(testCtx(t), "abc")
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeInvalidPhoneNumberFormat)
+	assert.Equal(t, []string{"Numbers[0]"}, fieldNames(ae.Fields))
+
+	_, err = c.Lookup.NumberDetails(testCtx(t), "+61299999999", "+0")
+	ae = requireAPIError(t, err, http.StatusBadRequest, telco.CodeInvalidPhoneNumberFormat)
+	assert.Equal(t, []string{"Numbers[1]"}, fieldNames(ae.Fields))
+
+	r := raw(t, srv, http.MethodGet, "/v2/Numbers/Details", "")
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Equal(t, telco.CodeParameterRequired, errorBody(t, r).ResponseStatus.ErrorCode)
+}
