@@ -433,7 +433,12 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		}
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "empty response body", maybeSent: maybe}
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if d, ok := out.(bodyDecoder); ok {
+		err = d.decodeBody(data)
+	} else {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "undecodable response body",
 			Body: boundedCopy(data), err: err, maybeSent: maybe}
 	}

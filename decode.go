@@ -11,6 +11,17 @@ import (
 // decoded tolerantly: a resource is found under any of its documented keys
 // or, failing that, as the bare object; a listing's array under any of its
 // documented keys or as a bare array. Unknown fields are ignored.
+//
+// The common case costs one pass: every envelope key the service uses is a
+// typed field of one struct, so encoding/json fills the right one directly.
+// Only an answer in an unexpected shape takes the slower generic path.
+
+// bodyDecoder is implemented by the envelopes below; do hands them the body
+// itself rather than going through json.Unmarshal, which would validate the
+// body once more before calling UnmarshalJSON.
+type bodyDecoder interface {
+	decodeBody(data []byte) error
+}
 
 // one decodes a single resource wrapped as {"Key": {...}}.
 type one[T any] struct {
@@ -20,7 +31,59 @@ type one[T any] struct {
 	ok   bool
 }
 
-func (o *one[T]) UnmarshalJSON(b []byte) error {
+// oneEnvelope holds every single-resource key the service uses.
+type oneEnvelope[T any] struct {
+	Message             *T `json:"Message"`
+	Property            *T `json:"Property"`
+	Project             *T `json:"Project"`
+	OnlineLogin         *T `json:"OnlineLogin"`
+	PortingRequest      *T `json:"PortingRequest"`
+	SipTrunk            *T `json:"SipTrunk"`
+	Address             *T `json:"Address"`
+	Number              *T `json:"Number"`
+	NumberConfiguration *T `json:"NumberConfiguration"`
+}
+
+func (e *oneEnvelope[T]) pick(key string) *T {
+	switch key {
+	case "Message":
+		return e.Message
+	case "Property":
+		return e.Property
+	case "Project":
+		return e.Project
+	case "OnlineLogin":
+		return e.OnlineLogin
+	case "PortingRequest":
+		return e.PortingRequest
+	case "SipTrunk":
+		return e.SipTrunk
+	case "Address":
+		return e.Address
+	case "Number":
+		return e.Number
+	case "NumberConfiguration":
+		return e.NumberConfiguration
+	}
+	return nil
+}
+
+func (o *one[T]) decodeBody(b []byte) error {
+	var env oneEnvelope[T]
+	// A type error means some key held another shape (a bare number
+	// configuration has a string named Number): the slow path sorts it out.
+	if json.Unmarshal(b, &env) == nil {
+		for _, k := range o.keys {
+			if v := env.pick(k); v != nil {
+				o.val, o.ok = *v, true
+				return nil
+			}
+		}
+	}
+	return o.decodeSlow(b)
+}
+
+func (o *one[T]) decodeSlow(b []byte) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
@@ -50,12 +113,63 @@ type list[T any] struct {
 	ok    bool
 }
 
-func (l *list[T]) UnmarshalJSON(b []byte) error {
+// listEnvelope holds every plural key the service's listings use.
+type listEnvelope[T any] struct {
+	Messages        []T         `json:"Messages"`
+	Properties      []T         `json:"Properties"`
+	Projects        []T         `json:"Projects"`
+	OnlineLogins    []T         `json:"OnlineLogins"`
+	SipTrunks       []T         `json:"SipTrunks"`
+	PortingRequests []T         `json:"PortingRequests"`
+	Numbers         []T         `json:"numbers"`
+	Results         []T         `json:"Results"`
+	TotalCount      looseCount  `json:"TotalCount"`
+	NextPageToken   looseString `json:"NextPageToken"`
+}
+
+func (e *listEnvelope[T]) pick(key string) []T {
+	switch key {
+	case "Messages":
+		return e.Messages
+	case "Properties":
+		return e.Properties
+	case "Projects":
+		return e.Projects
+	case "OnlineLogins":
+		return e.OnlineLogins
+	case "SipTrunks":
+		return e.SipTrunks
+	case "PortingRequests":
+		return e.PortingRequests
+	case "numbers":
+		return e.Numbers
+	case "Results":
+		return e.Results
+	}
+	return nil
+}
+
+func (l *list[T]) decodeBody(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '[' {
 		l.ok = true
 		return json.Unmarshal(b, &l.items)
 	}
+	var env listEnvelope[T]
+	if json.Unmarshal(b, &env) != nil {
+		return l.decodeSlow(b) // an unexpected shape: find the array by hand
+	}
+	for _, k := range l.keys {
+		if items := env.pick(k); items != nil {
+			l.items, l.ok = items, true
+			break
+		}
+	}
+	l.total, l.next = int(env.TotalCount), string(env.NextPageToken)
+	return nil
+}
+
+func (l *list[T]) decodeSlow(b []byte) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
@@ -80,6 +194,26 @@ func (l *list[T]) UnmarshalJSON(b []byte) error {
 
 func (l *list[T]) page() *Page[T] {
 	return &Page[T]{Items: l.items, TotalCount: l.total, NextPageToken: l.next}
+}
+
+// looseCount reads a count sent as a number or a numeric string; anything
+// else is 0 (unknown), never an error.
+type looseCount int
+
+func (c *looseCount) UnmarshalJSON(b []byte) error {
+	*c = looseCount(looseInt(b))
+	return nil
+}
+
+// looseString reads a string; null or any other value is "".
+type looseString string
+
+func (s *looseString) UnmarshalJSON(b []byte) error {
+	var v string
+	if json.Unmarshal(b, &v) == nil {
+		*s = looseString(v)
+	}
+	return nil
 }
 
 // field finds a key exactly, then case-insensitively.
