@@ -417,14 +417,10 @@ func TestClient_RetriesIdempotentCallAfterFailNext(t *testing.T) {
 	c := srv.Client(telco.WithHTTPClient(&http.Client{Transport: ct}))
 
 	srv.FailNext(2, http.StatusServiceUnavailable)
-	start := time.Now()
 	prop, err := c.Properties.Get(testCtx(t), srv.PropertySid)
-	elapsed := time.Since(start)
 	require.NoError(t, err)
 	assert.Equal(t, srv.PropertySid, prop.PropertySid)
 	assert.Equal(t, 3, ct.count(), "two failed attempts and one that succeeded")
-	// The default policy would wait at least 250ms + 500ms between them.
-	assert.Less(t, elapsed, 700*time.Millisecond, "Client() should use short retry waits")
 }
 
 func TestClient_RetriesUpToMaxThenFails(t *testing.T) {
