@@ -178,7 +178,7 @@ func TestContextEndsTheRetryWait(t *testing.T) {
 	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL),
 		WithRetryPolicy(RetryPolicy{MaxRetries: 5, MinWait: time.Hour, MaxWait: time.Hour}))
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	_, err = c.Properties.Get(ctx, testProp)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -202,7 +202,7 @@ func TestAttemptTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(fastRetries),
-		WithAttemptTimeout(100*time.Millisecond))
+		WithAttemptTimeout(300*time.Millisecond))
 	require.NoError(t, err)
 
 	p, err := c.Properties.Get(context.Background(), testProp)
