@@ -53,6 +53,7 @@ type FieldError struct {
 	Message   string `json:"Message,omitempty"`
 }
 
+// String formats the problem as "Field: message (CODE)".
 func (f FieldError) String() string {
 	var b strings.Builder
 	b.WriteString(f.FieldName)
@@ -93,6 +94,8 @@ type APIError struct {
 	maybeSent bool  // a non-idempotent call that may have taken effect
 }
 
+// Error names the operation, the status, the service's code and message,
+// and the fields.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	b.WriteString("telco: ")
@@ -140,6 +143,7 @@ type ValidationError struct {
 	Fields []FieldError
 }
 
+// Error names the operation and every field problem.
 func (e *ValidationError) Error() string {
 	parts := make([]string, len(e.Fields))
 	for i, f := range e.Fields {

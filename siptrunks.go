@@ -34,6 +34,7 @@ const (
 	SipTrunkAuthenticated SipTrunkType = 1 // calls with credentials
 )
 
+// String returns the type's name, "IP to IP" or "Authenticated".
 func (t SipTrunkType) String() string {
 	switch t {
 	case SipTrunkIPToIP:
@@ -61,6 +62,7 @@ const (
 	ProvisioningDeprovisioning ProvisioningState = 3
 )
 
+// String returns the state's name, e.g. "Active".
 func (s ProvisioningState) String() string {
 	switch s {
 	case ProvisioningInactive:
