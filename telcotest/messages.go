@@ -53,13 +53,11 @@ func (s *Server) FailMessagesTo(e164 string) {
 }
 
 // Receive records an inbound SMS on the project, as if from sent it to to,
-// and returns it. It panics if the project does not exist.
+// and returns it. A project SID the server does not know yet is created.
 func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.st.property(propertySid) == nil {
-		panic("telcotest: Receive: no project " + propertySid)
-	}
+	s.st.ensureProperty(propertySid)
 	now := telco.TimestampOf(time.Now())
 	m := &messageRec{Message: telco.Message{
 		MessageSid: newSid("MG"), AccountSid: s.AccountSid, PropertySid: propertySid,

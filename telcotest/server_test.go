@@ -499,18 +499,37 @@ func TestFailNext_AnswersStatusWithErrorBodyInOrder(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.Status)
 }
 
-func TestServer_PanicsOnUnknownProject(t *testing.T) {
+func TestServer_SeedingCreatesUnknownProjects(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
-	nope := "PR" + strings.Repeat("N", 30)
-	assert.Panics(t, func() { srv.AddNumber(nope, "+61299999999") })
-	assert.Panics(t, func() { srv.AddNumberBlock(nope, telco.NumberBlock{Number: "612XXXX"}) })
-	assert.Panics(t, func() { srv.Receive(nope, "+61400000001", "+61400000002", "hi") })
+	c := srv.Client()
+	fresh := "PR" + strings.Repeat("N", 30)
+	srv.AddNumber(fresh, "+61299999999")
+	srv.AddNumberBlock(fresh, telco.NumberBlock{Number: "612XXXX"})
+	in := srv.Receive(fresh, "+61400000001", "+61400000002", "hi")
+	assert.Equal(t, fresh, in.PropertySid)
 
-	// The server is still usable after the panics (the lock was released).
-	assert.NotPanics(t, func() { srv.AddNumber(srv.PropertySid, "+61299999999") })
-	_, err := srv.Client().Numbers.Configure(testCtx(t), "61299999999", &telco.NumberConfigParams{Friendly: "ok"})
-	assert.NoError(t, err)
+	p, err := c.Properties.Get(testCtx(t), fresh)
+	require.NoError(t, err, "seeding under a new SID creates the project")
+	assert.True(t, p.SmsEnabled)
+	cfg, err := c.Numbers.Configure(testCtx(t), "61299999999", &telco.NumberConfigParams{Friendly: "ok"})
+	require.NoError(t, err)
+	assert.Equal(t, fresh, cfg.PropertySid)
+	blocks, err := c.NumberBlocks.ListByProperty(testCtx(t), fresh, nil)
+	require.NoError(t, err)
+	assert.Len(t, blocks.Data, 1)
+
+	// Seeding twice under the same SID makes one project, not two.
+	srv.AddNumber(fresh, "+61299999998")
+	page, err := c.Properties.List(testCtx(t), nil)
+	require.NoError(t, err)
+	n := 0
+	for _, it := range page.Items {
+		if it.PropertySid == fresh {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n)
 }
 
 func TestServer_ConcurrentUse(t *testing.T) {

@@ -69,6 +69,20 @@ func (st *store) seedProperty() *telco.Property {
 	return p
 }
 
+// ensureProperty returns the project, creating it (enabled for SMS) when the
+// SID is new, so that tests can seed data under any SID they choose.
+func (st *store) ensureProperty(sid string) *telco.Property {
+	if p := st.property(sid); p != nil {
+		return p
+	}
+	p := &telco.Property{
+		AccountSid: st.accountSid, PropertySid: sid, Name: "Project " + sid,
+		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
+	}
+	st.properties = append(st.properties, p)
+	return p
+}
+
 func (st *store) property(sid string) *telco.Property {
 	for _, p := range st.properties {
 		if p.PropertySid == sid {
@@ -97,14 +111,12 @@ func (s *Server) withProperty(w http.ResponseWriter, p pathParams, f func(prop *
 }
 
 // AddNumber gives the project a number (E.164, with or without +), so that
-// it can be configured and its address use checked. It panics if the
-// project does not exist.
+// it can be configured and its address use checked. A project SID the
+// server does not know yet is created, enabled for SMS.
 func (s *Server) AddNumber(propertySid, e164 string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.st.property(propertySid) == nil {
-		panic("telcotest: AddNumber: no project " + propertySid)
-	}
+	s.st.ensureProperty(propertySid)
 	digits := strings.TrimPrefix(e164, "+")
 	s.st.numbers[digits] = &numberRec{propertySid: propertySid, cfg: telco.NumberConfig{
 		Number: digits, AccountSid: s.AccountSid, PropertySid: propertySid,
@@ -113,14 +125,12 @@ func (s *Server) AddNumber(propertySid, e164 string) {
 }
 
 // AddNumberBlock adds a block to the project for the number-block
-// searches. Id, NumberBlockSid and Created are filled in when zero. It
-// panics if the project does not exist.
+// searches. Id, NumberBlockSid and Created are filled in when zero. A
+// project SID the server does not know yet is created, enabled for SMS.
 func (s *Server) AddNumberBlock(propertySid string, b telco.NumberBlock) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.st.property(propertySid) == nil {
-		panic("telcotest: AddNumberBlock: no project " + propertySid)
-	}
+	s.st.ensureProperty(propertySid)
 	if b.ID == 0 {
 		b.ID = s.st.id()
 	}
