@@ -55,13 +55,7 @@ type CreateAddressParams struct {
 // {"Address": {...}} or as the bare resource.
 func (s *AddressesService) Create(ctx context.Context, accountSid string, p *CreateAddressParams) (*Address, error) {
 	const op = "Addresses.Create"
-	if err := pathParam(op, "AccountSid", accountSid); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "AccountSid", accountSid, p != nil, p.check); err != nil {
 		return nil, err
 	}
 	body := *p

@@ -154,13 +154,7 @@ func (p *SendMessageParams) wire() wireMessage {
 // have reached the service; such a failure matches ErrMaybeSent.
 func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
 	const op = "Messages.Send"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, func() fieldErrs { return p.check(time.Now()) }); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
 	}
 	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
@@ -290,13 +284,7 @@ const defaultFindCount = 200
 // service gives no TotalCount here.
 func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error) {
 	const op = "Messages.Find"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
 	q := wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),

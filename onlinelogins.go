@@ -187,13 +187,7 @@ var onlineLoginKeys = []string{"OnlineLogin"}
 // POST /v2/Properties/{PropertySid}/OnlineLogins.
 func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p *CreateOnlineLoginParams) (*OnlineLogin, error) {
 	const op = "OnlineLogins.Create"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
 	body := wireCreateOnlineLogin{Email: p.Email, Password: p.Password, FirstName: p.FirstName,

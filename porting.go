@@ -152,13 +152,7 @@ func (p *PortingRequestParams) wire() *wirePortingRequest {
 // request may have reached the service.
 func (s *PortingService) Submit(ctx context.Context, propertySid string, p *PortingRequestParams) (*PortingRequest, error) {
 	const op = "Porting.Submit"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
 	out := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
@@ -203,13 +197,7 @@ func (s *PortingService) StatusByAccount(ctx context.Context, accountSid string,
 }
 
 func (s *PortingService) status(ctx context.Context, op, ownerName, owner, prefix string, p *PortingStatusParams) (*Page[PortingRequest], error) {
-	if err := pathParam(op, ownerName, owner); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, ownerName, owner, p != nil, p.check); err != nil {
 		return nil, err
 	}
 	q := wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),

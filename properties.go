@@ -141,13 +141,7 @@ func (s *PropertiesService) ListAll(ctx context.Context, p *ListParams) iter.Seq
 // (operation 12); the service answers 204 with no body.
 func (s *PropertiesService) Update(ctx context.Context, propertySid string, p *UpdatePropertyParams) error {
 	const op = "Properties.Update"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return err
-	}
-	if p == nil {
-		return nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return err
 	}
 	return s.client.do(ctx, &call{op: op, method: http.MethodPatch, idempotent: true,

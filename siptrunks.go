@@ -223,13 +223,7 @@ func (p *CreateSipTrunkParams) wire() *wireCreateSipTrunk {
 // (operation 13): POST /v2/Properties/{PropertySid}/SipTrunk.
 func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *CreateSipTrunkParams) (string, error) {
 	const op = "SipTrunks.Create"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return "", err
-	}
-	if p == nil {
-		return "", nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return "", err
 	}
 	var out struct {

@@ -105,6 +105,19 @@ func pathParam(op, name, v string) error {
 	return nil
 }
 
+// precheck is what a method checks before sending: the path identifier
+// (always, even with validation off), that params were given, and their
+// rules when validation is on.
+func (c *Client) precheck(op, idName, id string, given bool, check func() fieldErrs) error {
+	if err := pathParam(op, idName, id); err != nil {
+		return err
+	}
+	if !given {
+		return nilParams(op)
+	}
+	return c.validateParams(op, check)
+}
+
 // validateParams runs check when client-side validation is on.
 func (c *Client) validateParams(op string, check func() fieldErrs) error {
 	if !c.validate {
