@@ -18,7 +18,7 @@ func (st *store) address(sid string) *telco.Address {
 
 func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	var p telco.CreateAddressParams
-	if !decodeBody(w, r, &p) {
+	if !decodeFlat(w, r, &p) {
 		return
 	}
 	if err := p.Validate(); err != nil {
@@ -26,7 +26,7 @@ func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathPar
 		return
 	}
 	a := &telco.Address{
-		AddressSid: newSid("AD"), AccountSid: s.AccountSid, Friendly: p.Friendly, Reference: p.Reference,
+		AddressSid: newSid("AD"), AccountSid: caller(r), Friendly: p.Friendly, Reference: p.Reference,
 		Line1: p.Line1, Line2: p.Line2, City: p.City, Region: p.Region,
 		CountryCode: strings.ToUpper(p.CountryCode), PostalCode: p.PostalCode, Status: "Approved",
 	}
@@ -42,8 +42,13 @@ func (s *Server) deleteAddress(w http.ResponseWriter, r *http.Request, pp pathPa
 	sid := pp["AddressSid"]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.st.address(sid) == nil {
+	a := s.st.address(sid)
+	if a == nil {
 		notFound(w, "address")
+		return
+	}
+	if a.AccountSid != caller(r) {
+		forbidden(w, "address")
 		return
 	}
 	for _, n := range s.st.numbers {

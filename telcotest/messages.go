@@ -44,8 +44,21 @@ func (m *wireMessage) params() *telco.SendMessageParams {
 	return p
 }
 
-// FailMessagesTo makes every message sent to the E.164 number fail instead
-// of being submitted, with ErrorCode "UNDELIVERABLE".
+// The fake's message timing: a sent message is Submitted SubmitDelay after
+// it goes out (at once, or at its Schedule) and, when a delivery receipt
+// was asked for, Delivered DeliverDelay after that; without a receipt it
+// stays Submitted. A message to a recipient set with FailMessagesTo becomes
+// Failed instead of Submitted. Leased senders last LeaseValidity, and a
+// recipient has at most MaxLeasesPerRecipient of them at a time.
+const (
+	SubmitDelay           = time.Second
+	DeliverDelay          = time.Second
+	LeaseValidity         = 30 * 24 * time.Hour
+	MaxLeasesPerRecipient = 5
+)
+
+// FailMessagesTo makes every message to the E.164 number that has not been
+// submitted yet fail instead, with ErrorCode "UNDELIVERABLE".
 func (s *Server) FailMessagesTo(e164 string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -54,28 +67,57 @@ func (s *Server) FailMessagesTo(e164 string) {
 
 // Receive records an inbound SMS on the project, as if from sent it to to,
 // and returns it. A project SID the server does not know yet is created.
+// It sends the webhooks the service would: to the WebHookUrl of to when to
+// is a configured number, and to the WebhookUri of the leased send when to
+// is a sender leased to from.
 func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st.ensureProperty(propertySid)
-	now := telco.TimestampOf(time.Now())
+	prop := s.st.ensureProperty(propertySid)
+	now := s.now()
+	ts := telco.TimestampOf(now)
 	m := &messageRec{Message: telco.Message{
-		MessageSid: newSid("MG"), AccountSid: s.AccountSid, PropertySid: propertySid,
+		MessageSid: newSid("MG"), AccountSid: prop.AccountSid, PropertySid: propertySid,
 		From: from, To: to, Text: text, NumSegments: telco.Segments(text).Segments,
-		Status: telco.MessageReceived, Direction: telco.DirectionReceive, Created: now, Received: now,
-	}}
+		Status: telco.MessageReceived, Direction: telco.DirectionReceive, Created: ts, Received: ts,
+	}, final: true}
 	s.st.messages = append(s.st.messages, m)
+	if n := s.st.numbers[strings.TrimPrefix(to, "+")]; n != nil {
+		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, m.Message)
+	}
+	if sent := s.st.leasedSend(from, to, now); sent != nil {
+		s.hooks.send(CallbackLeaseResponse, sent.leaseURL, sent.leaseMethod, m.Message)
+	}
 	return m.Message
+}
+
+// leasedSend is the latest message sent from a valid lease of recipient to
+// sender, whose webhook gets the recipient's responses.
+func (st *store) leasedSend(recipient, sender string, now time.Time) *messageRec {
+	valid := false
+	for _, l := range st.leases[recipient] {
+		valid = valid || (l.sender == sender && now.Before(l.expires))
+	}
+	if !valid {
+		return nil
+	}
+	for i := len(st.messages) - 1; i >= 0; i-- {
+		if m := st.messages[i]; m.leased && m.From == sender && m.To == recipient {
+			return m
+		}
+	}
+	return nil
 }
 
 // accept creates a message from a validated request. Alphanumeric senders
 // are not supported in the US and Canada: there, as with an empty From, a
 // leased number is used.
-func (st *store) accept(prop *telco.Property, p *telco.SendMessageParams) *messageRec {
-	now := time.Now()
-	from := p.From
+func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messageRec {
+	st := &s.st
+	now := s.now()
+	from, leased := p.From, false
 	if from == "" || (!strings.HasPrefix(from, "+") && strings.HasPrefix(p.To, "+1")) {
-		from = st.lease(p.To)
+		from, leased = st.lease(prop.PropertySid, p.To, now), true
 	}
 	dr := true
 	if p.DeliveryReceipt != nil {
@@ -91,64 +133,146 @@ func (st *store) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 		NumSegments: telco.Segments(p.Text).Segments, Status: telco.MessageProcessing,
 		Direction: telco.DirectionTransmit, Scheduled: telco.TimestampOf(sched),
 		Created: telco.TimestampOf(now), ExternalID: p.ExternalID,
-	}}
+	}, sendAt: sched, leased: leased}
+	if dr {
+		m.receiptURL, m.receiptMethod = p.DeliveryReceiptWebhookURI, p.DeliveryReceiptWebhookMethod
+	}
+	if leased {
+		m.leaseURL, m.leaseMethod = p.WebhookURI, p.WebhookMethod
+	}
 	st.messages = append(st.messages, m)
+	st.pending = append(st.pending, m)
+	s.arm(now)
 	return m
 }
 
-// lease returns the sender leased to a recipient, leasing one when there is
-// none. A lease is an Australian mobile number.
-func (st *store) lease(to string) string {
-	if l := st.leases[to]; len(l) > 0 {
-		return l[len(l)-1]
+// lease returns the sender leased to the recipient for the project,
+// leasing a new one when there is no valid one. Expired leases are dropped
+// first. Once the recipient has MaxLeasesPerRecipient valid leases (for as
+// many projects), a further project shares the oldest of them instead of a
+// sixth. A leased sender is a fresh Australian mobile number, never leased
+// to another recipient.
+func (st *store) lease(propertySid, to string, now time.Time) string {
+	var valid []*leaseRec
+	for _, l := range st.leases[to] {
+		if now.Before(l.expires) {
+			valid = append(valid, l)
+		}
 	}
-	n, _ := rand.Int(rand.Reader, big.NewInt(100_000_000))
-	sender := fmt.Sprintf("+614%08d", n.Int64())
-	st.leases[to] = append(st.leases[to], sender)
+	st.leases[to] = valid
+	for _, l := range valid {
+		if l.propertySid == propertySid {
+			return l.sender
+		}
+	}
+	if len(valid) >= MaxLeasesPerRecipient {
+		return valid[0].sender
+	}
+	var sender string
+	for sender == "" || st.leased[sender] {
+		n, _ := rand.Int(rand.Reader, big.NewInt(100_000_000))
+		sender = fmt.Sprintf("+614%08d", n.Int64())
+	}
+	st.leased[sender] = true
+	st.leases[to] = append(valid, &leaseRec{sender: sender, propertySid: propertySid, expires: now.Add(LeaseValidity)})
 	return sender
 }
 
-// next is how a sent message reads the next time it is read: each read
-// moves it one status on. Processing becomes, once its schedule is due,
-// Submitted (or Failed for a recipient set with FailMessagesTo); Submitted
-// becomes Delivered when a receipt was asked for. Reading commits it.
-func (st *store) next(m *messageRec) telco.Message {
-	v := m.Message
-	if v.Direction != telco.DirectionTransmit {
-		return v
+// step moves a sent message to its status at now and reports whether it
+// has just reached Delivered or Failed with a receipt asked for, which
+// calls for a delivery-receipt webhook.
+func (st *store) step(m *messageRec, now time.Time) bool {
+	if m.final || m.Direction != telco.DirectionTransmit {
+		return false
 	}
-	now := time.Now()
-	switch v.Status {
-	case telco.MessageProcessing:
-		if v.Scheduled.Time().After(now) {
-			return v
+	submitAt := m.sendAt.Add(SubmitDelay)
+	if now.Before(submitAt) {
+		return false
+	}
+	if m.Status == telco.MessageProcessing {
+		if st.failTo[m.To] {
+			m.Status, m.ErrorCode, m.final = telco.MessageFailed, "UNDELIVERABLE", true
+			return m.DeliveryReceipt
 		}
-		if st.failTo[v.To] {
-			v.Status, v.ErrorCode = telco.MessageFailed, "UNDELIVERABLE"
-			return v
-		}
-		v.Status, v.Submitted = telco.MessageSubmitted, telco.TimestampOf(now)
-	case telco.MessageSubmitted:
-		if v.DeliveryReceipt {
-			v.Status, v.Delivered = telco.MessageDelivered, telco.TimestampOf(now)
+		m.Status, m.Submitted = telco.MessageSubmitted, telco.TimestampOf(submitAt)
+		if !m.DeliveryReceipt {
+			m.final = true
+			return false
 		}
 	}
-	return v
+	deliverAt := submitAt.Add(DeliverDelay)
+	if now.Before(deliverAt) {
+		return false
+	}
+	m.Status, m.Delivered, m.final = telco.MessageDelivered, telco.TimestampOf(deliverAt), true
+	return true
 }
 
-// read returns the message as this read shows it and records the move.
-func (st *store) read(m *messageRec) telco.Message {
-	m.Message = st.next(m)
-	return m.Message
+// due is when a pending message next changes status.
+func (m *messageRec) due() time.Time {
+	if m.Status == telco.MessageProcessing {
+		return m.sendAt.Add(SubmitDelay)
+	}
+	return m.sendAt.Add(SubmitDelay + DeliverDelay)
+}
+
+// advanceAll moves every pending message to its status at now and sends
+// the delivery receipts that calls for. The caller holds s.mu.
+func (s *Server) advanceAll(now time.Time) {
+	kept := s.st.pending[:0]
+	for _, m := range s.st.pending {
+		if s.st.step(m, now) {
+			u, method := s.st.receiptTarget(m)
+			s.hooks.send(CallbackDeliveryReceipt, u, method, m.Message)
+		}
+		if !m.final {
+			kept = append(kept, m)
+		}
+	}
+	clear(s.st.pending[len(kept):])
+	s.st.pending = kept
+	s.arm(now)
+}
+
+// catchUp brings the messages up to the clock: a Clock calls it when
+// moved, and under real time a timer calls it when the next one is due.
+func (s *Server) catchUp() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.advanceAll(s.now())
+	}
+}
+
+// arm sets, under real time, the timer that runs catchUp when the next
+// pending message is due, so that webhooks go out without a read. Under a
+// Clock, moving the clock does that. The caller holds s.mu.
+func (s *Server) arm(now time.Time) {
+	if s.clock != nil || s.closed {
+		return
+	}
+	var next time.Time
+	for _, m := range s.st.pending {
+		if d := m.due(); next.IsZero() || d.Before(next) {
+			next = d
+		}
+	}
+	if next.IsZero() || next.Equal(s.timerAt) {
+		return
+	}
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.timerAt = next
+	s.timer = time.AfterFunc(next.Sub(now), s.catchUp)
 }
 
 // checkSchedule applies the service's window exactly: the client's
 // Validate allows ScheduleClockSkew either side; the service does not.
-func checkSchedule(p *telco.SendMessageParams) error {
+func checkSchedule(p *telco.SendMessageParams, now time.Time) error {
 	if p.Schedule.IsZero() {
 		return nil
 	}
-	now := time.Now()
 	msg := ""
 	switch {
 	case p.Schedule.After(now.Add(telco.MaxScheduleAhead)):
@@ -164,11 +288,11 @@ func checkSchedule(p *telco.SendMessageParams) error {
 
 // validateSend applies the client's rules, then the service's exact
 // schedule window.
-func validateSend(p *telco.SendMessageParams) error {
+func validateSend(p *telco.SendMessageParams, now time.Time) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return checkSchedule(p)
+	return checkSchedule(p, now)
 }
 
 func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathParams) {
@@ -177,16 +301,16 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		return
 	}
 	p := wm.params()
-	if err := validateSend(p); err != nil {
+	if err := validateSend(p, s.now()); err != nil {
 		writeInvalid(w, err)
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		if !prop.SmsEnabled {
 			writeError(w, http.StatusForbidden, telco.CodeForbidden, "The project is not enabled for SMS.")
 			return
 		}
-		m := s.st.accept(prop, p)
+		m := s.accept(prop, p)
 		writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
 	})
 }
@@ -208,6 +332,7 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 	var body struct {
 		Messages []wireMessage `json:"Messages"`
 	}
+	// The batch takes JSON only, as the service documents.
 	if !decodeBody(w, r, &body) {
 		return
 	}
@@ -215,7 +340,7 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 		writeField(w, telco.CodeParameterRequired, "Messages", "Messages is required")
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		if !prop.SmsEnabled {
 			writeError(w, http.StatusForbidden, telco.CodeForbidden, "The project is not enabled for SMS.")
 			return
@@ -223,11 +348,11 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 		out := make([]any, len(body.Messages))
 		for i := range body.Messages {
 			p := body.Messages[i].params()
-			if err := validateSend(p); err != nil {
+			if err := validateSend(p, s.now()); err != nil {
 				out[i] = elementError(p, err)
 				continue
 			}
-			out[i] = s.st.accept(prop, p).Message
+			out[i] = s.accept(prop, p).Message
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -264,29 +389,23 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 		writeInvalid(w, err)
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
-		// Filter on how each message would read now; only those returned are
-		// read, and so moved on.
-		var found []*messageRec
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
+		s.advanceAll(s.now())
+		var found []telco.Message
 		for _, m := range s.st.messages {
 			c := m.Created.Time()
 			if m.PropertySid != prop.PropertySid || c.Before(p.DateFrom) || !c.Before(p.DateTo) {
 				continue
 			}
-			v := s.st.next(m)
-			if (p.Status == "" || v.Status == p.Status) && (p.Direction == "" || v.Direction == p.Direction) {
-				found = append(found, m)
+			if (p.Status == "" || m.Status == p.Status) && (p.Direction == "" || m.Direction == p.Direction) {
+				found = append(found, m.Message)
 			}
 		}
 		page, _, ok := skipPage(w, q, found, 200)
 		if !ok {
 			return
 		}
-		msgs := make([]telco.Message, len(page))
-		for i, m := range page {
-			msgs[i] = s.st.read(m)
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"Messages": msgs})
+		writeJSON(w, http.StatusOK, map[string]any{"Messages": page})
 	})
 }
 
@@ -295,7 +414,12 @@ func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParam
 	defer s.mu.Unlock()
 	for _, m := range s.st.messages {
 		if m.MessageSid == pp["MessageSid"] {
-			writeJSON(w, http.StatusOK, map[string]any{"Message": s.st.read(m)})
+			if m.AccountSid != caller(r) {
+				forbidden(w, "message")
+				return
+			}
+			s.advanceAll(s.now())
+			writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
 			return
 		}
 	}

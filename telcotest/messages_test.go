@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // leasePattern is the form of a leased sender: an Australian mobile.
@@ -67,72 +68,6 @@ func TestMessages_SendForbiddenUntilSmsEnabled(t *testing.T) {
 	assert.Equal(t, prop.PropertySid, m.PropertySid)
 }
 
-func TestMessages_StatusMovesOneStepPerRead(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	before := time.Now().Unix()
-	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "+61400000099", To: "+61400000001", Text: "hello"})
-	assert.Regexp(t, `^MG[A-Z0-9]{30}$`, m.MessageSid)
-	assert.Equal(t, telco.MessageProcessing, m.Status)
-	assert.Equal(t, telco.DirectionTransmit, m.Direction)
-	assert.True(t, m.DeliveryReceipt, "DeliveryReceipt defaults to true")
-	assert.Equal(t, "+61400000099", m.From)
-	assert.Equal(t, "+61400000001", m.To)
-	assert.Equal(t, "hello", m.Text)
-	assert.Empty(t, m.ErrorCode)
-	assert.GreaterOrEqual(t, int64(m.Created), before)
-	assert.LessOrEqual(t, int64(m.Created), time.Now().Unix())
-	assert.Zero(t, m.Submitted)
-	assert.Zero(t, m.Delivered)
-
-	g := get(t, c, m.MessageSid)
-	assert.Equal(t, telco.MessageSubmitted, g.Status)
-	assert.NotZero(t, g.Submitted)
-	assert.Zero(t, g.Delivered)
-
-	g = get(t, c, m.MessageSid)
-	assert.Equal(t, telco.MessageDelivered, g.Status)
-	assert.NotZero(t, g.Delivered)
-	assert.Empty(t, g.ErrorCode)
-
-	g = get(t, c, m.MessageSid)
-	assert.Equal(t, telco.MessageDelivered, g.Status, "Delivered is final")
-}
-
-func TestMessages_NoDeliveryReceiptStaysSubmitted(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "no dr", DeliveryReceipt: telco.Ptr(false)})
-	assert.False(t, m.DeliveryReceipt)
-	for range 3 {
-		g := get(t, c, m.MessageSid)
-		assert.Equal(t, telco.MessageSubmitted, g.Status)
-		assert.Zero(t, g.Delivered)
-	}
-}
-
-func TestMessages_FailMessagesTo(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	srv.FailMessagesTo("+61400000666")
-	bad := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "doomed"})
-	good := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "fine"})
-	assert.Equal(t, telco.MessageProcessing, bad.Status)
-
-	for range 2 {
-		g := get(t, c, bad.MessageSid)
-		assert.Equal(t, telco.MessageFailed, g.Status)
-		assert.Equal(t, "UNDELIVERABLE", g.ErrorCode)
-		assert.Zero(t, g.Delivered)
-	}
-	g := get(t, c, good.MessageSid)
-	assert.Equal(t, telco.MessageSubmitted, g.Status, "other recipients are not affected")
-	assert.Empty(t, g.ErrorCode)
-}
-
 func TestMessages_ScheduledAheadStaysProcessing(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
@@ -145,17 +80,6 @@ func TestMessages_ScheduledAheadStaysProcessing(t *testing.T) {
 		assert.Equal(t, telco.MessageProcessing, g.Status)
 		assert.Zero(t, g.Submitted)
 	}
-}
-
-func TestMessages_RecentPastScheduleIsSentNow(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	before := time.Now().Unix()
-	m := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "now",
-		Schedule: time.Now().Add(-30 * time.Minute)})
-	assert.GreaterOrEqual(t, int64(m.Scheduled), before, "a schedule less than 1 hour past is sent at once")
-	assert.Equal(t, telco.MessageSubmitted, get(t, c, m.MessageSid).Status)
 }
 
 func TestMessages_LeasedSender(t *testing.T) {
@@ -288,12 +212,13 @@ func TestMessages_FindWindowIsInclusiveExclusive(t *testing.T) {
 
 func TestMessages_FindFiltersStatusAndDirection(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
+	srv, clock := newClockServer(t)
 	c := srv.Client()
 	ctx := testCtx(t)
 	srv.FailMessagesTo("+61400000666")
-	later := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "later", Schedule: time.Now().Add(time.Hour)})
+	later := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "later", Schedule: clock.Now().Add(time.Hour)})
 	failed := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "fails"})
+	clock.Advance(telcotest.SubmitDelay)
 	in := srv.Receive(srv.PropertySid, "+61400000001", "+61400000099", "inbound")
 
 	find := func(status telco.MessageStatus, dir telco.Direction) []string {
@@ -456,34 +381,6 @@ func TestMessages_RawBatchAnswersBareArray(t *testing.T) {
 	r = raw(t, srv, http.MethodPost, "/v2/Properties/"+srv.PropertySid+"/BatchMessages", `not json`)
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	errorBody(t, r)
-}
-
-// The package documents that a message moves one step "each time it is
-// read". A Find that does not return a message (another direction, another
-// page) has not read it, so the message's next read must still be its first.
-func TestMessages_FindDoesNotAdvanceMessagesItDoesNotReturn(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	ctx := testCtx(t)
-	first := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "first"})
-	second := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000002", Text: "second"})
-
-	p := window()
-	p.Direction = telco.DirectionReceive
-	page, err := c.Messages.Find(ctx, srv.PropertySid, p)
-	require.NoError(t, err)
-	require.Empty(t, page.Items, "no sent message is in this answer")
-
-	p = window()
-	p.Count = 1
-	page, err = c.Messages.Find(ctx, srv.PropertySid, p)
-	require.NoError(t, err)
-	require.Len(t, page.Items, 1)
-	require.Equal(t, first.MessageSid, page.Items[0].MessageSid, "only the first message is on this page")
-
-	assert.Equal(t, telco.MessageSubmitted, get(t, c, second.MessageSid).Status,
-		"the first read of the second message should move it from Processing to Submitted only")
 }
 
 // The service refuses a schedule more than 14 days ahead or 1 hour or more

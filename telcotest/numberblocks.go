@@ -2,7 +2,6 @@ package telcotest
 
 import (
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 // blockQuery is a parsed number-block search.
 type blockQuery struct {
+	owner                         string // the caller: only its blocks are found
 	accountSid, propertySid, text string
 	active, sms, voice            *bool
 	associations, total           bool
@@ -18,8 +18,9 @@ type blockQuery struct {
 	sortBy, sortDir               string
 }
 
-func parseBlockQuery(w http.ResponseWriter, q url.Values) (*blockQuery, bool) {
-	bq := &blockQuery{accountSid: q.Get("AccountSid"), propertySid: q.Get("PropertySid"), text: q.Get("Text"),
+func parseBlockQuery(w http.ResponseWriter, r *http.Request) (*blockQuery, bool) {
+	q := r.URL.Query()
+	bq := &blockQuery{owner: caller(r), accountSid: q.Get("AccountSid"), propertySid: q.Get("PropertySid"), text: q.Get("Text"),
 		sortBy: q.Get("SortBy"), sortDir: strings.ToLower(q.Get("SortDir"))}
 	var ok bool
 	for _, b := range []struct {
@@ -63,9 +64,9 @@ func parseBlockQuery(w http.ResponseWriter, q url.Values) (*blockQuery, bool) {
 	return bq, true
 }
 
-func (bq *blockQuery) matches(rec *blockRec) bool {
+func (bq *blockQuery) matches(st *store, rec *blockRec) bool {
 	b := &rec.block
-	if bq.propertySid != "" && rec.propertySid != bq.propertySid {
+	if st.owner(rec.propertySid) != bq.owner || (bq.propertySid != "" && rec.propertySid != bq.propertySid) {
 		return false
 	}
 	for _, f := range []struct {
@@ -94,7 +95,7 @@ func (s *Server) answerBlocks(w http.ResponseWriter, bq *blockQuery) {
 	defer s.mu.Unlock()
 	var found []telco.NumberBlock
 	for _, rec := range s.st.blocks {
-		if bq.matches(rec) {
+		if bq.matches(&s.st, rec) {
 			b := rec.block
 			if !bq.associations {
 				b.NumberBlockAssignments, b.AnalyticsDynamicNumbers = nil, nil
@@ -131,7 +132,7 @@ func (s *Server) answerBlocks(w http.ResponseWriter, bq *blockQuery) {
 }
 
 func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	bq, ok := parseBlockQuery(w, r.URL.Query())
+	bq, ok := parseBlockQuery(w, r)
 	if !ok {
 		return
 	}
@@ -139,16 +140,19 @@ func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pa
 		writeField(w, telco.CodeParameterRequired, "AccountSid", "AccountSid or PropertySid is required")
 		return
 	}
-	if bq.accountSid != "" && bq.accountSid != s.AccountSid {
+	if bq.accountSid != "" && bq.accountSid != bq.owner {
+		if _, known := s.Account(bq.accountSid); known {
+			forbidden(w, "account")
+			return
+		}
 		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
 	if bq.propertySid != "" {
 		s.mu.Lock()
-		known := s.st.property(bq.propertySid) != nil
+		known := s.ownProperty(w, r, bq.propertySid) != nil
 		s.mu.Unlock()
 		if !known {
-			notFound(w, "property")
 			return
 		}
 	}
@@ -156,7 +160,7 @@ func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pa
 }
 
 func (s *Server) searchNumberBlocksText(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	bq, ok := parseBlockQuery(w, r.URL.Query())
+	bq, ok := parseBlockQuery(w, r)
 	if !ok {
 		return
 	}
@@ -165,15 +169,14 @@ func (s *Server) searchNumberBlocksText(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) listNumberBlocksByProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	bq, ok := parseBlockQuery(w, r.URL.Query())
+	bq, ok := parseBlockQuery(w, r)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
-	known := s.st.property(pp["PropertySid"]) != nil
+	known := s.ownProperty(w, r, pp["PropertySid"]) != nil
 	s.mu.Unlock()
 	if !known {
-		notFound(w, "property")
 		return
 	}
 	bq.propertySid = pp["PropertySid"]
@@ -181,7 +184,7 @@ func (s *Server) listNumberBlocksByProperty(w http.ResponseWriter, r *http.Reque
 }
 
 func (s *Server) listNumberBlocksByAccount(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	bq, ok := parseBlockQuery(w, r.URL.Query())
+	bq, ok := parseBlockQuery(w, r)
 	if !ok {
 		return
 	}

@@ -17,7 +17,7 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 		return
 	}
 	var p telco.NumberConfigParams
-	if !decodeBody(w, r, &p) {
+	if !decodeFlat(w, r, &p) {
 		return
 	}
 	if err := p.Validate(); err != nil {
@@ -31,7 +31,12 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 		notFound(w, "number")
 		return
 	}
-	if p.AddressSid != "" && s.st.address(p.AddressSid) == nil {
+	if rec.cfg.AccountSid != caller(r) {
+		forbidden(w, "number")
+		return
+	}
+	if a := s.st.address(p.AddressSid); p.AddressSid != "" && (a == nil || a.AccountSid != caller(r)) {
+		// Another account's address is as good as unknown here.
 		writeField(w, telco.CodeAddressNotFound, "AddressSid", "The address was not found.")
 		return
 	}

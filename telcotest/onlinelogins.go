@@ -3,7 +3,6 @@ package telcotest
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/telcosdk/telco"
 )
@@ -30,15 +29,16 @@ func (s *Server) createOnlineLogin(w http.ResponseWriter, r *http.Request, pp pa
 		writeInvalid(w, err)
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		for _, l := range s.st.logins {
 			if strings.EqualFold(l.Email, p.Email) {
+				// E-mail addresses are user names: unique across accounts.
 				writeField(w, telco.CodeConflictingParameters, "Email", "A login with this e-mail address already exists.")
 				return
 			}
 		}
 		l := &telco.OnlineLogin{
-			OnlineLoginSid: newUUID(), Email: p.Email, Enabled: p.Enabled, Created: telco.TimestampOf(time.Now()),
+			OnlineLoginSid: newUUID(), Email: p.Email, Enabled: p.Enabled, Created: telco.TimestampOf(s.now()),
 			FirstName: p.FirstName, LastName: p.LastName,
 			Permissions: []telco.Permission{{PropertySid: prop.PropertySid, Scopes: p.Scopes}},
 		}
@@ -52,6 +52,10 @@ func (s *Server) getOnlineLogin(w http.ResponseWriter, r *http.Request, pp pathP
 	defer s.mu.Unlock()
 	for _, l := range s.st.logins {
 		if strings.EqualFold(l.OnlineLoginSid, pp["OnlineLoginSid"]) {
+			if s.loginOwner(l) != caller(r) {
+				forbidden(w, "online login")
+				return
+			}
 			writeJSON(w, http.StatusOK, map[string]any{"OnlineLogin": *l})
 			return
 		}
@@ -62,13 +66,20 @@ func (s *Server) getOnlineLogin(w http.ResponseWriter, r *http.Request, pp pathP
 func (s *Server) listOnlineLogins(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := make([]telco.OnlineLogin, len(s.st.logins))
-	for i, l := range s.st.logins {
-		all[i] = *l
+	all := []telco.OnlineLogin{}
+	for _, l := range s.st.logins {
+		if s.loginOwner(l) == caller(r) {
+			all = append(all, *l)
+		}
 	}
 	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
 	if !ok {
 		return
 	}
 	writeJSON(w, http.StatusOK, listing("OnlineLogins", page, len(all), next))
+}
+
+// loginOwner is the account of the project a login was created on.
+func (s *Server) loginOwner(l *telco.OnlineLogin) string {
+	return s.st.owner(l.Permissions[0].PropertySid)
 }

@@ -49,15 +49,15 @@ func (s *Server) submitPorting(w http.ResponseWriter, r *http.Request, pp pathPa
 		writeInvalid(w, err)
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
-		now := time.Now()
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
+		now := s.now()
 		ts := telco.TimestampOf(now)
 		portDate := p.PreferredPortDate
 		if portDate.IsZero() {
 			portDate = now.Add(3 * 24 * time.Hour).UTC().Truncate(24 * time.Hour)
 		}
 		req := telco.PortingRequest{
-			PortingNo: fmt.Sprintf("PN%08d", s.st.id()), AccountSid: s.AccountSid, PropertySid: prop.PropertySid,
+			PortingNo: fmt.Sprintf("PN%08d", s.st.id()), AccountSid: prop.AccountSid, PropertySid: prop.PropertySid,
 			CustomerDescription: p.CustomerDescription, AuthorisedContactName: p.AuthorisedContactName,
 			AuthorisedContactEmail: p.AuthorisedContactEmail, DaytimeContactNumber: p.DaytimeContactNumber,
 			CurrentCarrier: p.CurrentCarrier, CurrentCarrierAccountNo: p.CurrentCarrierAccountNo,
@@ -87,7 +87,8 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 		if rec.req.PortingNo != portingNo {
 			continue
 		}
-		now := time.Now()
+		now := s.now()
+		changed := rec.req.Status != status
 		rec.req.Status, rec.updated = status, now
 		for i := range rec.req.PortingNumbers {
 			n := &rec.req.PortingNumbers[i]
@@ -99,6 +100,9 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 				FdxStatusFrom: n.Status, FdxStatusTo: status, CarrierPortingStatusFrom: carrierFrom,
 				CarrierPortingStatusTo: status, Created: telco.TimestampOf(now)})
 			n.Status = status
+		}
+		if changed {
+			s.hooks.send(CallbackPortingStatus, rec.req.WebhookURL, http.MethodPost, rec.req)
 		}
 		return true
 	}
@@ -130,13 +134,12 @@ func (s *Server) portingStatus(w http.ResponseWriter, r *http.Request, propertyS
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if propertySid != "" && s.st.property(propertySid) == nil {
-		notFound(w, "property")
+	if propertySid != "" && s.ownProperty(w, r, propertySid) == nil {
 		return
 	}
 	var found []telco.PortingRequest
 	for _, rec := range s.st.porting {
-		if propertySid != "" && rec.req.PropertySid != propertySid {
+		if rec.req.AccountSid != caller(r) || (propertySid != "" && rec.req.PropertySid != propertySid) {
 			continue
 		}
 		if rec.updated.Before(p.From) || !rec.updated.Before(p.To) {

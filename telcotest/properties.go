@@ -36,7 +36,7 @@ func (s *Server) createProperty(w http.ResponseWriter, r *http.Request, _ pathPa
 		active = *p.Active
 	}
 	prop := &telco.Property{
-		AccountSid: s.AccountSid, PropertySid: newSid("PR"), Name: p.Name, MainDomain: p.MainDomain,
+		AccountSid: caller(r), PropertySid: newSid("PR"), Name: p.Name, MainDomain: p.MainDomain,
 		TimeZone: tz, SmsEnabled: p.SmsEnabled, CallRecordingEnabled: p.CallRecordingEnabled,
 		IntegrationsEnabled: p.IntegrationsEnabled, Active: active,
 	}
@@ -48,7 +48,7 @@ func (s *Server) createProperty(w http.ResponseWriter, r *http.Request, _ pathPa
 }
 
 func (s *Server) getProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		writeJSON(w, http.StatusOK, map[string]any{"Property": *prop})
 	})
 }
@@ -56,9 +56,11 @@ func (s *Server) getProperty(w http.ResponseWriter, r *http.Request, pp pathPara
 func (s *Server) listProperties(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := make([]telco.Property, len(s.st.properties))
-	for i, p := range s.st.properties {
-		all[i] = *p
+	all := []telco.Property{}
+	for _, p := range s.st.properties {
+		if p.AccountSid == caller(r) {
+			all = append(all, *p)
+		}
 	}
 	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
 	if !ok {
@@ -90,7 +92,7 @@ func (s *Server) updateProperty(w http.ResponseWriter, r *http.Request, pp pathP
 			return
 		}
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		setIf(&prop.Name, p.Name)
 		setIf(&prop.MainDomain, p.MainDomain)
 		if tz != "" {

@@ -13,20 +13,31 @@
 // fields, E.164 numbers, sender IDs, the schedule window, passwords, SIP
 // CIDRs, time zones, SMS being enabled, addresses in use. It answers wrong
 // credentials with 401 and WWW-Authenticate: Basic, routes paths without
-// regard to case, and is safe for concurrent use. Sent messages move from
-// Processing to Submitted to Delivered, one step each time they are read.
+// regard to case, and is safe for concurrent use.
+//
+// Time comes from a Clock (WithClock) or, by default, the real clock. Sent
+// messages move from Processing to Submitted SubmitDelay after their send
+// (or schedule) time, then to Delivered DeliverDelay later when a delivery
+// receipt was asked for. Leased senders last LeaseValidity. Webhooks go out
+// asynchronously (Flush waits for them; Callbacks lists them). Several
+// accounts can coexist (WithAccount, AddAccount); one account reaching
+// another's resources is answered 403 FORBIDDEN.
 package telcotest
 
 import (
+	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -47,10 +58,24 @@ type Server struct {
 	srv    *httptest.Server
 	routes []route
 
-	mu sync.Mutex // guards everything below
-	st store
+	clock      *Clock // nil: real time
+	stopListen func() // stops following clock
+	hooks      *hooks
+	mu         sync.Mutex // guards everything below
+	st         store
+	closed     bool
+	timer      *time.Timer // real time only: wakes catchUp when a message is due
+	timerAt    time.Time
 	// faults are statuses to answer the next requests with, in order.
 	faults []int
+}
+
+// Account is one account of the fake: its credentials and a project
+// seeded for it, enabled for SMS.
+type Account struct {
+	AccountSid  string
+	Token       string
+	PropertySid string
 }
 
 // ServerOption configures NewServer.
@@ -59,6 +84,19 @@ type ServerOption func(*serverConfig)
 type serverConfig struct {
 	accountSid, token string
 	addr              string
+	clock             *Clock
+	more              [][2]string // further accounts: SID, token
+}
+
+// WithClock makes the server take every time it uses from c instead of the
+// real clock, so that a test can move message statuses, scheduled sends
+// and lease expiry along with c.Advance.
+func WithClock(c *Clock) ServerOption { return func(cfg *serverConfig) { cfg.clock = c } }
+
+// WithAccount adds one more account, with its own seeded project (see
+// Server.Account). Empty arguments are generated.
+func WithAccount(accountSid, token string) ServerOption {
+	return func(c *serverConfig) { c.more = append(c.more, [2]string{accountSid, token}) }
 }
 
 // WithCredentials sets the account SID and token the server accepts,
@@ -86,10 +124,16 @@ func NewServer(opts ...ServerOption) *Server {
 	if cfg.token == "" {
 		cfg.token = randomToken()
 	}
-	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token}
+	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks()}
 	s.st = newStore(cfg.accountSid)
 	s.routes = s.routeTable()
-	s.PropertySid = s.st.seedProperty().PropertySid
+	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token, s.now()).PropertySid
+	for _, a := range cfg.more {
+		s.AddAccount(a[0], a[1])
+	}
+	if s.clock != nil {
+		s.stopListen = s.clock.listen(s.catchUp)
+	}
 
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	if cfg.addr != "" {
@@ -120,8 +164,101 @@ func (s *Server) Client(opts ...telco.Option) *telco.Client {
 	return c
 }
 
-// Close shuts the server down and waits for requests in flight.
-func (s *Server) Close() { s.srv.Close() }
+// Close shuts the server down, waits for requests in flight and for
+// webhooks in flight (each bounded by CallbackTimeout), and stops following
+// the clock. No webhook starts after Close.
+func (s *Server) Close() {
+	s.srv.Close()
+	if s.stopListen != nil {
+		s.stopListen()
+	}
+	s.mu.Lock()
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	s.hooks.close()
+}
+
+// AddAccount adds an account with its own seeded project, enabled for SMS,
+// and returns it. Empty arguments are generated. Adding a SID that exists
+// returns the existing account unchanged.
+func (s *Server) AddAccount(accountSid, token string) Account {
+	if accountSid == "" {
+		accountSid = newSid("AC")
+	}
+	if token == "" {
+		token = randomToken()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a, ok := s.st.accounts[accountSid]; ok {
+		return *a
+	}
+	return *s.st.addAccount(accountSid, token, s.now())
+}
+
+// Account returns the account with the SID, and whether there is one.
+func (s *Server) Account(accountSid string) (Account, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.st.accounts[accountSid]
+	if !ok {
+		return Account{}, false
+	}
+	return *a, true
+}
+
+// ClientFor is Client for another account of the server. It panics when
+// the server has no such account.
+func (s *Server) ClientFor(accountSid string, opts ...telco.Option) *telco.Client {
+	a, ok := s.Account(accountSid)
+	if !ok {
+		panic("telcotest: no account " + accountSid)
+	}
+	all := append([]telco.Option{
+		telco.WithBaseURL(s.URL),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}),
+	}, opts...)
+	c, err := telco.NewClient(a.AccountSid, a.Token, all...)
+	if err != nil {
+		panic("telcotest: " + err.Error())
+	}
+	return c
+}
+
+// now is the server's time: its Clock's, or the real one.
+func (s *Server) now() time.Time {
+	if s.clock != nil {
+		return s.clock.Now()
+	}
+	return time.Now()
+}
+
+// authenticate returns the account the credentials belong to, or nil.
+func (s *Server) authenticate(user, pass string) *Account {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.accounts[user]
+	if a == nil || subtle.ConstantTimeCompare([]byte(a.Token), []byte(pass)) != 1 {
+		return nil
+	}
+	return a
+}
+
+type callerKey struct{}
+
+// caller is the SID of the account that made the request.
+func caller(r *http.Request) string {
+	sid, _ := r.Context().Value(callerKey{}).(string)
+	return sid
+}
+
+// forbidden answers a request for another account's resource.
+func forbidden(w http.ResponseWriter, what string) {
+	writeError(w, http.StatusForbidden, telco.CodeForbidden, "The "+what+" belongs to another account.")
+}
 
 // FailNext makes the server answer the next n requests (after
 // authentication) with status and an error body, to exercise retries.
@@ -221,7 +358,8 @@ func (s *Server) match(method string, segs []string) (route, pathParams, int) {
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	user, pass, ok := r.BasicAuth()
-	if !ok || user != s.AccountSid || pass != s.Token {
+	acct := s.authenticate(user, pass)
+	if !ok || acct == nil {
 		w.Header().Set("WWW-Authenticate", `Basic realm="telcotest"`)
 		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "The account SID or token is wrong.")
 		return
@@ -247,10 +385,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, "METHOD_NOT_ALLOWED", fmt.Sprintf("%s is not allowed on %s.", r.Method, raw))
 		return
 	}
-	if acc, ok := params["AccountSid"]; ok && acc != s.AccountSid {
+	if acc, ok := params["AccountSid"]; ok && acc != acct.AccountSid {
+		if _, known := s.Account(acc); known {
+			forbidden(w, "account")
+			return
+		}
 		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
+	r = r.WithContext(context.WithValue(r.Context(), callerKey{}, acct.AccountSid))
 	rt.handle(w, r, params)
 }
 
@@ -322,8 +465,14 @@ func notFound(w http.ResponseWriter, what string) {
 }
 
 // decodeBody reads a JSON object into v, answering 400 with a
-// serialization error when it cannot.
+// serialization error when it cannot. A form body is refused: these
+// operations take JSON only.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+		writeError(w, http.StatusBadRequest, "SerializationException",
+			"This operation accepts only application/json bodies.")
+		return false
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 	if err == nil {
 		if len(strings.TrimSpace(string(body))) == 0 {
@@ -364,4 +513,33 @@ func randomToken() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeFlat is decodeBody for operations whose encoding the service does
+// not show (number configuration, addresses): it also reads an
+// application/x-www-form-urlencoded body, whose fields are all strings
+// there, taking the first value of each.
+func decodeFlat(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
+		return decodeBody(w, r, v)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	var form url.Values
+	if err == nil {
+		form, err = url.ParseQuery(string(body))
+	}
+	if err == nil {
+		flat := make(map[string]string, len(form))
+		for k, vs := range form {
+			flat[k] = vs[0]
+		}
+		b, _ := json.Marshal(flat)
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "SerializationException",
+			"Could not deserialize 'application/x-www-form-urlencoded' request: "+err.Error())
+		return false
+	}
+	return true
 }

@@ -29,6 +29,13 @@ func newServer(t *testing.T, opts ...telcotest.ServerOption) *telcotest.Server {
 	return srv
 }
 
+// newClockServer starts a fake service on a manual clock.
+func newClockServer(t *testing.T, opts ...telcotest.ServerOption) (*telcotest.Server, *telcotest.Clock) {
+	t.Helper()
+	clock := telcotest.NewClock(time.Time{})
+	return newServer(t, append(opts, telcotest.WithClock(clock))...), clock
+}
+
 // testCtx is a context that ends with the test, bounded so that a hung
 // request fails the test instead of the whole run.
 func testCtx(t *testing.T) context.Context {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/telcosdk/telco"
 )
@@ -53,8 +52,8 @@ func (s *Server) createSipTrunk(w http.ResponseWriter, r *http.Request, pp pathP
 		writeInvalid(w, err)
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
-		now := telco.TimestampOf(time.Now())
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
+		now := telco.TimestampOf(s.now())
 		t := telco.SipTrunk{SipTrunkSid: newSid("ST"), Created: now, Modified: now, Name: p.Name, Type: p.Type,
 			ChannelLimit: max(p.ChannelLimit, 1), CustomerReference: p.CustomerReference,
 			ExternalReference: "EXT-" + strconv.Itoa(s.st.id()), DefaultCallerID: p.DefaultCallerID,
@@ -122,7 +121,7 @@ func (s *Server) listSipTrunks(w http.ResponseWriter, r *http.Request, pp pathPa
 	if !ok {
 		return
 	}
-	s.withProperty(w, pp, func(prop *telco.Property) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		// Filter on how each trunk would read now; only those returned are read.
 		var found []*trunkRec
 		for _, t := range s.st.trunks {
@@ -151,11 +150,18 @@ func (s *Server) listSipTrunks(w http.ResponseWriter, r *http.Request, pp pathPa
 	})
 }
 
-func (s *Server) trunkDetails(w http.ResponseWriter, propertySid, sid string) {
+func (s *Server) trunkDetails(w http.ResponseWriter, r *http.Request, propertySid, sid string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if propertySid != "" && s.ownProperty(w, r, propertySid) == nil {
+		return
+	}
 	for _, t := range s.st.trunks {
 		if t.trunk.SipTrunkSid == sid && (propertySid == "" || t.propertySid == propertySid) {
+			if s.st.owner(t.propertySid) != caller(r) {
+				forbidden(w, "sip trunk")
+				return
+			}
 			writeJSON(w, http.StatusOK, t.read())
 			return
 		}
@@ -164,9 +170,9 @@ func (s *Server) trunkDetails(w http.ResponseWriter, propertySid, sid string) {
 }
 
 func (s *Server) sipTrunkDetailsByProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	s.trunkDetails(w, pp["PropertySid"], pp["SipTrunkSid"])
+	s.trunkDetails(w, r, pp["PropertySid"], pp["SipTrunkSid"])
 }
 
 func (s *Server) sipTrunkDetailsByAccount(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	s.trunkDetails(w, "", pp["SipTrunkSid"])
+	s.trunkDetails(w, r, "", pp["SipTrunkSid"])
 }

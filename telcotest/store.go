@@ -15,12 +15,15 @@ var unescape = url.PathUnescape
 // store is the service's state; Server.mu guards it. Every collection keeps
 // creation order, as listings return it.
 type store struct {
-	accountSid string
+	accountSid string              // the first account, which seeded data without an owner goes to
+	accounts   map[string]*Account // by SID
 
 	properties []*telco.Property
 	messages   []*messageRec
-	leases     map[string][]string // recipient -> leased senders, oldest first
-	failTo     map[string]bool     // recipients whose messages fail
+	pending    []*messageRec          // sent messages whose status will still change
+	leases     map[string][]*leaseRec // recipient -> its leases, oldest first
+	leased     map[string]bool        // every sender ever leased, so none serves two recipients
+	failTo     map[string]bool        // recipients whose messages fail
 	numbers    map[string]*numberRec
 	blocks     []*blockRec
 	logins     []*telco.OnlineLogin
@@ -32,7 +35,12 @@ type store struct {
 
 type messageRec struct {
 	telco.Message
-	reads int // how many times it was read: each read moves it one status on
+	sendAt time.Time // when it goes out: its schedule, or its creation
+	final  bool      // its status will not change any more
+	// Webhooks of the send, which the Message resource does not show.
+	receiptURL, receiptMethod string
+	leaseURL, leaseMethod     string
+	leased                    bool // From was leased for this send
 }
 
 type numberRec struct {
@@ -51,22 +59,32 @@ type trunkRec struct {
 	reads       int
 }
 
+type leaseRec struct {
+	sender      string
+	propertySid string
+	expires     time.Time
+}
+
 type portingRec struct {
 	req     telco.PortingRequest
 	updated time.Time // the last status update, which status searches filter on
 }
 
 func newStore(accountSid string) store {
-	return store{accountSid: accountSid, leases: map[string][]string{}, failTo: map[string]bool{}, numbers: map[string]*numberRec{}}
+	return store{accountSid: accountSid, accounts: map[string]*Account{}, leases: map[string][]*leaseRec{},
+		leased: map[string]bool{}, failTo: map[string]bool{}, numbers: map[string]*numberRec{}}
 }
 
-func (st *store) seedProperty() *telco.Property {
+// addAccount records an account and seeds its project.
+func (st *store) addAccount(sid, token string, _ time.Time) *Account {
 	p := &telco.Property{
-		AccountSid: st.accountSid, PropertySid: newSid("PR"), Name: "Default project",
+		AccountSid: sid, PropertySid: newSid("PR"), Name: "Default project",
 		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
 	}
 	st.properties = append(st.properties, p)
-	return p
+	a := &Account{AccountSid: sid, Token: token, PropertySid: p.PropertySid}
+	st.accounts[sid] = a
+	return a
 }
 
 // ensureProperty returns the project, creating it (enabled for SMS) when the
@@ -98,16 +116,37 @@ func (st *store) id() int {
 }
 
 // withProperty runs f with the project named in the path, under the lock,
-// or answers 404.
-func (s *Server) withProperty(w http.ResponseWriter, p pathParams, f func(prop *telco.Property)) {
+// or answers 404 when there is none and 403 when it belongs to another
+// account than the caller's.
+func (s *Server) withProperty(w http.ResponseWriter, r *http.Request, p pathParams, f func(prop *telco.Property)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prop := s.st.property(p["PropertySid"])
+	if prop := s.ownProperty(w, r, p["PropertySid"]); prop != nil {
+		f(prop)
+	}
+}
+
+// ownProperty returns the caller's project with the SID, or answers 404 or
+// 403 and returns nil. The caller holds s.mu.
+func (s *Server) ownProperty(w http.ResponseWriter, r *http.Request, sid string) *telco.Property {
+	prop := s.st.property(sid)
 	if prop == nil {
 		notFound(w, "property")
-		return
+		return nil
 	}
-	f(prop)
+	if prop.AccountSid != caller(r) {
+		forbidden(w, "property")
+		return nil
+	}
+	return prop
+}
+
+// owner is the account of a project, "" when there is no such project.
+func (st *store) owner(propertySid string) string {
+	if p := st.property(propertySid); p != nil {
+		return p.AccountSid
+	}
+	return ""
 }
 
 // AddNumber gives the project a number (E.164, with or without +), so that
@@ -116,10 +155,10 @@ func (s *Server) withProperty(w http.ResponseWriter, p pathParams, f func(prop *
 func (s *Server) AddNumber(propertySid, e164 string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st.ensureProperty(propertySid)
+	prop := s.st.ensureProperty(propertySid)
 	digits := strings.TrimPrefix(e164, "+")
 	s.st.numbers[digits] = &numberRec{propertySid: propertySid, cfg: telco.NumberConfig{
-		Number: digits, AccountSid: s.AccountSid, PropertySid: propertySid,
+		Number: digits, AccountSid: prop.AccountSid, PropertySid: propertySid,
 		RoutingMethod: telco.RoutingEndpoint, Recording: telco.RecordingOff,
 	}}
 }
@@ -138,7 +177,7 @@ func (s *Server) AddNumberBlock(propertySid string, b telco.NumberBlock) {
 		b.NumberBlockSid = newSid("NB")
 	}
 	if b.Created.IsZero() {
-		b.Created = telco.DateTime{Time: time.Now().UTC().Truncate(time.Millisecond)}
+		b.Created = telco.DateTime{Time: s.now().UTC().Truncate(time.Millisecond)}
 	}
 	if b.Number == "" {
 		b.Number = b.NumberPattern
