@@ -486,7 +486,7 @@ func portingParams(numbers ...string) *telco.PortingRequestParams {
 		AuthorisedContactName: "Olive Ops", AuthorisedContactEmail: "ops@example.com",
 		DaytimeContactNumber: "+61299999999", CurrentCarrier: "Optus", CurrentCarrierAccountNo: "ACC-1",
 		PreferredPortSchedule: telco.PortASAP, CustomerDescription: "move the main line",
-		WebhookURL: "https://hooks.example/porting",
+		WebhookURL: "http://127.0.0.1:1/porting",
 	}
 	for _, n := range numbers {
 		p.PortingNumbers = append(p.PortingNumbers, telco.PortingNumberParams{Number: n, PortType: telco.PortTypeCatA,
@@ -530,7 +530,7 @@ func TestPorting_SubmitAndStatus(t *testing.T) {
 	assert.Equal(t, "ACC-1", req.CurrentCarrierAccountNo)
 	assert.Equal(t, telco.PortASAP, req.PreferredPortSchedule)
 	assert.Zero(t, req.PreferredPortDate, "no date with ASAP")
-	assert.Equal(t, "https://hooks.example/porting", req.WebhookURL)
+	assert.Equal(t, "http://127.0.0.1:1/porting", req.WebhookURL)
 	assert.Equal(t, "move the main line", req.CustomerDescription)
 	assert.GreaterOrEqual(t, int64(req.Created), before)
 	assert.Greater(t, int64(req.PortDate), int64(req.Created), "a port date is scheduled")

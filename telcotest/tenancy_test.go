@@ -1,0 +1,225 @@
+package telcotest_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+func TestAccounts_WithAccountAndAddAccount(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAccount("AC"+strings.Repeat("B", 30), "token-b"))
+	b, ok := srv.Account("AC" + strings.Repeat("B", 30))
+	require.True(t, ok)
+	assert.Equal(t, "token-b", b.Token)
+	assert.Regexp(t, `^PR[A-Z0-9]{30}$`, b.PropertySid)
+	assert.NotEqual(t, srv.PropertySid, b.PropertySid, "each account has its own seeded project")
+
+	first, ok := srv.Account(srv.AccountSid)
+	require.True(t, ok)
+	assert.Equal(t, telcotest.Account{AccountSid: srv.AccountSid, Token: srv.Token, PropertySid: srv.PropertySid}, first)
+
+	c := srv.AddAccount("", "")
+	assert.Regexp(t, `^AC[A-Z0-9]{30}$`, c.AccountSid)
+	assert.NotEmpty(t, c.Token)
+	assert.Equal(t, c, srv.AddAccount(c.AccountSid, "another token"), "adding an existing SID changes nothing")
+	_, ok = srv.Account("AC" + strings.Repeat("Z", 30))
+	assert.False(t, ok)
+	assert.Panics(t, func() { srv.ClientFor("AC" + strings.Repeat("Z", 30)) })
+
+	// Each client sees only its own account's projects.
+	ctx := testCtx(t)
+	for _, a := range []telcotest.Account{first, b, c} {
+		var sids []string
+		for p, err := range srv.ClientFor(a.AccountSid).Properties.ListAll(ctx, nil) {
+			require.NoError(t, err)
+			assert.Equal(t, a.AccountSid, p.AccountSid)
+			sids = append(sids, p.PropertySid)
+		}
+		assert.Equal(t, []string{a.PropertySid}, sids)
+	}
+	// A token of one account does not open another.
+	r := rawDo(t, srv, basicAuth(b.AccountSid, srv.Token), http.MethodGet, "/v2/Properties", "", "")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
+// Every way of reaching another account's resource answers 403 FORBIDDEN
+// in the service's error shape; the owner still reaches it.
+func TestAccounts_OtherAccountsResourcesAre403(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	b := srv.AddAccount("", "")
+	mine, theirs := srv.Client(), srv.ClientFor(b.AccountSid)
+	ctx := testCtx(t)
+
+	// Resources of account B, made through its own client.
+	msg := send(t, theirs, b.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "b"})
+	login, err := theirs.OnlineLogins.Create(ctx, b.PropertySid, loginParams("b@example.com"))
+	require.NoError(t, err)
+	trunk := createTrunk(t, theirs, b.PropertySid, ipTrunk("b"))
+	addr, err := theirs.Addresses.Create(ctx, b.AccountSid, &telco.CreateAddressParams{Line1: "1 B St", City: "Sydney", CountryCode: "AU"})
+	require.NoError(t, err)
+	srv.AddNumber(b.PropertySid, "+61299990001")
+	pr := submit(t, theirs, b.PropertySid, portingParams("+61299990002"))
+
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"get project", func() error { _, err := mine.Properties.Get(ctx, b.PropertySid); return err }},
+		{"update project", func() error {
+			return mine.Properties.Update(ctx, b.PropertySid, &telco.UpdatePropertyParams{Name: telco.Ptr("x")})
+		}},
+		{"send", func() error {
+			_, err := mine.Messages.Send(ctx, b.PropertySid, &telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x"})
+			return err
+		}},
+		{"batch", func() error {
+			_, err := mine.Messages.SendBatch(ctx, b.PropertySid, []telco.SendMessageParams{{From: "Acme", To: "+61400000001", Text: "x"}})
+			return err
+		}},
+		{"find", func() error { _, err := mine.Messages.Find(ctx, b.PropertySid, window()); return err }},
+		{"get message", func() error { _, err := mine.Messages.Get(ctx, msg.MessageSid); return err }},
+		{"create login", func() error {
+			_, err := mine.OnlineLogins.Create(ctx, b.PropertySid, loginParams("a@example.com"))
+			return err
+		}},
+		{"get login", func() error { _, err := mine.OnlineLogins.Get(ctx, login.OnlineLoginSid); return err }},
+		{"create trunk", func() error { _, err := mine.SipTrunks.Create(ctx, b.PropertySid, ipTrunk("a")); return err }},
+		{"list trunks", func() error { _, err := mine.SipTrunks.List(ctx, b.PropertySid, nil); return err }},
+		{"trunk by project", func() error { _, err := mine.SipTrunks.GetByProperty(ctx, b.PropertySid, trunk); return err }},
+		{"trunk by own account", func() error { _, err := mine.SipTrunks.GetByAccount(ctx, srv.AccountSid, trunk); return err }},
+		{"trunk by their account", func() error { _, err := mine.SipTrunks.GetByAccount(ctx, b.AccountSid, trunk); return err }},
+		{"submit porting", func() error {
+			_, err := mine.Porting.Submit(ctx, b.PropertySid, portingParams("+61299990003"))
+			return err
+		}},
+		{"porting by project", func() error { _, err := mine.Porting.StatusByProperty(ctx, b.PropertySid, portingWindow()); return err }},
+		{"porting by account", func() error { _, err := mine.Porting.StatusByAccount(ctx, b.AccountSid, portingWindow()); return err }},
+		{"create address", func() error {
+			_, err := mine.Addresses.Create(ctx, b.AccountSid, &telco.CreateAddressParams{Line1: "1 St", City: "Sydney", CountryCode: "AU"})
+			return err
+		}},
+		{"delete address", func() error { return mine.Addresses.Delete(ctx, addr.AddressSid) }},
+		{"configure number", func() error {
+			_, err := mine.Numbers.Configure(ctx, "+61299990001", &telco.NumberConfigParams{Friendly: "x"})
+			return err
+		}},
+		{"blocks by project", func() error { _, err := mine.NumberBlocks.ListByProperty(ctx, b.PropertySid, nil); return err }},
+		{"blocks by account", func() error { _, err := mine.NumberBlocks.ListByAccount(ctx, b.AccountSid, nil); return err }},
+		{"block search by account", func() error {
+			_, err := mine.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{AccountSid: b.AccountSid})
+			return err
+		}},
+		{"block search by project", func() error {
+			_, err := mine.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{PropertySid: b.PropertySid})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requireAPIError(t, tc.call(), http.StatusForbidden, telco.CodeForbidden)
+		})
+	}
+
+	// Nothing was changed or created in B, and B still reaches it all.
+	p, err := theirs.Properties.Get(ctx, b.PropertySid)
+	require.NoError(t, err)
+	assert.Equal(t, "Default project", p.Name)
+	_, err = theirs.Messages.Get(ctx, msg.MessageSid)
+	require.NoError(t, err)
+	_, err = theirs.OnlineLogins.Get(ctx, login.OnlineLoginSid)
+	require.NoError(t, err)
+	_, err = theirs.SipTrunks.GetByAccount(ctx, b.AccountSid, trunk)
+	require.NoError(t, err)
+	page, err := theirs.Porting.StatusByAccount(ctx, b.AccountSid, portingWindow())
+	require.NoError(t, err)
+	assert.Equal(t, []string{pr.PortingNo}, portingNos(page))
+	found, err := theirs.Messages.Find(ctx, b.PropertySid, window())
+	require.NoError(t, err)
+	assert.Len(t, found.Items, 1, "the refused send and batch stored nothing")
+
+	// The 403 body is the service's error envelope.
+	r := raw(t, srv, http.MethodGet, "/v2/Properties/"+b.PropertySid, "")
+	assert.Equal(t, http.StatusForbidden, r.Status)
+	assert.Equal(t, telco.CodeForbidden, errorBody(t, r).ResponseStatus.ErrorCode)
+}
+
+// Account-wide listings hold only the caller's resources.
+func TestAccounts_ListingsAreScopedToTheCaller(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	b := srv.AddAccount("", "")
+	mine, theirs := srv.Client(), srv.ClientFor(b.AccountSid)
+	ctx := testCtx(t)
+	_, err := theirs.OnlineLogins.Create(ctx, b.PropertySid, loginParams("b@example.com"))
+	require.NoError(t, err)
+	own, err := mine.OnlineLogins.Create(ctx, srv.PropertySid, loginParams("a@example.com"))
+	require.NoError(t, err)
+	logins, err := mine.OnlineLogins.List(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, logins.Items, 1)
+	assert.Equal(t, own.OnlineLoginSid, logins.Items[0].OnlineLoginSid)
+	assert.Equal(t, 1, logins.TotalCount)
+
+	srv.AddNumberBlock(b.PropertySid, telco.NumberBlock{Name: "theirs", Number: "0299990000"})
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Name: "mine", Number: "0288880000"})
+	blocks, err := mine.NumberBlocks.ListByAccount(ctx, srv.AccountSid, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mine"}, blockNames(blocks))
+	blocks, err = mine.NumberBlocks.SearchText(ctx, "0299", nil)
+	require.NoError(t, err)
+	assert.Empty(t, blocks.Data, "a text search does not find another account's blocks")
+
+	submit(t, theirs, b.PropertySid, portingParams("+61299990002"))
+	pr := submit(t, mine, srv.PropertySid, portingParams("+61288880002"))
+	page, err := mine.Porting.StatusByAccount(ctx, srv.AccountSid, portingWindow())
+	require.NoError(t, err)
+	assert.Equal(t, []string{pr.PortingNo}, portingNos(page))
+
+	// An address of another account cannot be put on one's own number.
+	addr, err := theirs.Addresses.Create(ctx, b.AccountSid, &telco.CreateAddressParams{Line1: "1 B St", City: "Sydney", CountryCode: "AU"})
+	require.NoError(t, err)
+	assert.Equal(t, b.AccountSid, addr.AccountSid)
+	srv.AddNumber(srv.PropertySid, "+61288880001")
+	_, err = mine.Numbers.Configure(ctx, "+61288880001", &telco.NumberConfigParams{AddressSid: addr.AddressSid})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
+
+	// A project created by B belongs to B.
+	p, err := theirs.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B2", MainDomain: "b.example.com", TimeZone: "UTC"})
+	require.NoError(t, err)
+	assert.Equal(t, b.AccountSid, p.AccountSid)
+	_, err = mine.Properties.Get(ctx, p.PropertySid)
+	requireAPIError(t, err, http.StatusForbidden, telco.CodeForbidden)
+}
+
+// The same requests without the SDK's validation, as raw HTTP: the 403 is
+// the server's, and an unknown account is still 404.
+func TestAccounts_Raw403And404(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	b := srv.AddAccount("", "")
+	now := time.Now().Unix()
+	for _, tc := range []struct {
+		sid    string
+		status int
+		code   string
+	}{{b.AccountSid, http.StatusForbidden, telco.CodeForbidden}, {"AC" + strings.Repeat("X", 30), http.StatusNotFound, telco.CodeAccountNotFound}} {
+		for _, path := range []string{
+			"/v2/Accounts/" + tc.sid + "/numberblocks",
+			fmt.Sprintf("/v2/Accounts/%s/Porting/Status?From=%d&To=%d", tc.sid, now-60, now+60),
+			"/v2/numberblocks?AccountSid=" + tc.sid,
+		} {
+			r := raw(t, srv, http.MethodGet, path, "")
+			assert.Equal(t, tc.status, r.Status, "%s: %s", path, r.Body)
+			assert.Equal(t, tc.code, errorBody(t, r).ResponseStatus.ErrorCode, path)
+		}
+	}
+}

@@ -1,0 +1,294 @@
+package telcotest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// hit is one request a receiver got.
+type hit struct {
+	Method, Path, ContentType string
+	Query                     url.Values
+	Body                      []byte
+}
+
+// receiver is an httptest webhook receiver that records what it gets and
+// answers status.
+type receiver struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits []hit
+}
+
+func newReceiver(t *testing.T, status int) *receiver {
+	t.Helper()
+	rc := &receiver{}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		rc.hits = append(rc.hits, hit{Method: r.Method, Path: r.URL.Path, ContentType: r.Header.Get("Content-Type"), Query: r.URL.Query(), Body: b})
+		rc.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+func (rc *receiver) got() []hit {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]hit(nil), rc.hits...)
+}
+
+// message decodes a POST callback's body.
+func (h hit) message(t *testing.T) telco.Message {
+	t.Helper()
+	var m telco.Message
+	require.NoError(t, json.Unmarshal(h.Body, &m), "%s", h.Body)
+	return m
+}
+
+func TestWebhooks_DeliveryReceiptPOSTAndGET(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	c := srv.Client()
+	post := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "post",
+		DeliveryReceiptWebhookURI: rc.URL + "/dr", ExternalID: "ext-1"})
+	viaGet := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000002", Text: "get",
+		DeliveryReceiptWebhookURI: rc.URL + "/dr?tenant=7", DeliveryReceiptWebhookMethod: "Get"})
+	send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000003", Text: "no receipt",
+		DeliveryReceipt: telco.Ptr(false), DeliveryReceiptWebhookURI: rc.URL + "/never"})
+
+	clock.Advance(telcotest.SubmitDelay)
+	srv.Flush()
+	assert.Empty(t, rc.got(), "no receipt before delivery")
+
+	clock.Advance(telcotest.DeliverDelay)
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 2, "one receipt per message that asked for one")
+	byMethod := map[string]hit{}
+	for _, h := range hits {
+		assert.Equal(t, "/dr", h.Path)
+		byMethod[h.Method] = h
+	}
+
+	p := byMethod[http.MethodPost]
+	assert.Equal(t, "application/json", p.ContentType)
+	m := p.message(t)
+	assert.Equal(t, post.MessageSid, m.MessageSid)
+	assert.Equal(t, telco.MessageDelivered, m.Status)
+	assert.Equal(t, "ext-1", m.ExternalID)
+	assert.Equal(t, srv.AccountSid, m.AccountSid)
+	assert.NotZero(t, m.Delivered)
+
+	g := byMethod[http.MethodGet]
+	assert.Empty(t, g.Body)
+	assert.Equal(t, viaGet.MessageSid, g.Query.Get("MessageSid"))
+	assert.Equal(t, "Delivered", g.Query.Get("Status"))
+	assert.Equal(t, "true", g.Query.Get("DeliveryReceipt"))
+	assert.Equal(t, "7", g.Query.Get("tenant"), "the URL's own query is kept")
+	assert.Regexp(t, `^\d+$`, g.Query.Get("Delivered"), "timestamps are Unix seconds")
+
+	cbs := srv.Callbacks()
+	require.Len(t, cbs, 2)
+	for _, cb := range cbs {
+		assert.Equal(t, telcotest.CallbackDeliveryReceipt, cb.Kind)
+		assert.True(t, cb.OK(), cb.Err)
+		assert.Equal(t, http.StatusOK, cb.Status)
+	}
+}
+
+func TestWebhooks_FailedMessageReceiptAndNumberConfiguredReceipt(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusNoContent)
+	c := srv.Client()
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := c.Numbers.Configure(testCtx(t), "+61255550001", &telco.NumberConfigParams{
+		DeliveryReceiptWebhookURL: rc.URL + "/number-dr", DeliveryReceiptWebhookMethod: "GET"})
+	require.NoError(t, err)
+	srv.FailMessagesTo("+61400000666")
+	failed := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "x",
+		DeliveryReceiptWebhookURI: rc.URL + "/own"})
+	fromNumber := send(t, c, srv.PropertySid, telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "y"})
+
+	clock.Advance(time.Minute)
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 2)
+	paths := map[string]hit{}
+	for _, h := range hits {
+		paths[h.Path] = h
+	}
+	m := paths["/own"].message(t)
+	assert.Equal(t, failed.MessageSid, m.MessageSid)
+	assert.Equal(t, telco.MessageFailed, m.Status, "a failed message's receipt is sent too")
+	assert.Equal(t, "UNDELIVERABLE", m.ErrorCode)
+	nd := paths["/number-dr"]
+	assert.Equal(t, http.MethodGet, nd.Method, "the number's configured method")
+	assert.Equal(t, fromNumber.MessageSid, nd.Query.Get("MessageSid"))
+}
+
+func TestWebhooks_InboundAndLeaseResponse(t *testing.T) {
+	t.Parallel()
+	srv, _ := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	c := srv.Client()
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := c.Numbers.Configure(testCtx(t), "+61255550001", &telco.NumberConfigParams{WebhookURL: rc.URL + "/inbound", WebhookMethod: "POST"})
+	require.NoError(t, err)
+
+	in := srv.Receive(srv.PropertySid, "+61400000001", "+61255550001", "hello number")
+	leased := send(t, c, srv.PropertySid, telco.SendMessageParams{To: "+61400000002", Text: "reply YES",
+		WebhookURI: rc.URL + "/lease", WebhookMethod: "GET", DeliveryReceipt: telco.Ptr(false)})
+	reply := srv.Receive(srv.PropertySid, "+61400000002", leased.From, "YES")
+	srv.Receive(srv.PropertySid, "+61400000003", leased.From, "not the lease's recipient")
+	srv.Receive(srv.PropertySid, "+61400000001", "+61299990000", "unconfigured number")
+	srv.Flush()
+
+	hits := rc.got()
+	require.Len(t, hits, 2)
+	paths := map[string]hit{}
+	for _, h := range hits {
+		paths[h.Path] = h
+	}
+	m := paths["/inbound"].message(t)
+	assert.Equal(t, in.MessageSid, m.MessageSid)
+	assert.Equal(t, telco.DirectionReceive, m.Direction)
+	assert.Equal(t, telco.MessageReceived, m.Status)
+	assert.Equal(t, "hello number", m.Text)
+	l := paths["/lease"]
+	assert.Equal(t, http.MethodGet, l.Method)
+	assert.Equal(t, reply.MessageSid, l.Query.Get("MessageSid"))
+	assert.Equal(t, "+61400000002", l.Query.Get("From"))
+	assert.Equal(t, leased.From, l.Query.Get("To"))
+	assert.Equal(t, "Receive", l.Query.Get("Direction"))
+
+	kinds := map[telcotest.CallbackKind]int{}
+	for _, cb := range srv.Callbacks() {
+		kinds[cb.Kind]++
+	}
+	assert.Equal(t, map[telcotest.CallbackKind]int{telcotest.CallbackInbound: 1, telcotest.CallbackLeaseResponse: 1}, kinds)
+}
+
+func TestWebhooks_NoLeaseResponseAfterExpiry(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	leased := send(t, srv.Client(), srv.PropertySid, telco.SendMessageParams{To: "+61400000002", Text: "x",
+		WebhookURI: rc.URL + "/lease", DeliveryReceipt: telco.Ptr(false)})
+	clock.Advance(telcotest.LeaseValidity)
+	srv.Receive(srv.PropertySid, "+61400000002", leased.From, "late")
+	srv.Flush()
+	assert.Empty(t, rc.got())
+}
+
+func TestWebhooks_PortingStatusChange(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	p := portingParams("+61299990001")
+	p.WebhookURL = rc.URL + "/porting"
+	pr := submit(t, srv.Client(), srv.PropertySid, p)
+	require.True(t, srv.SetPortingStatus(pr.PortingNo, "Completed"))
+	require.True(t, srv.SetPortingStatus(pr.PortingNo, "Completed"), "no change, no callback")
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1)
+	assert.Equal(t, http.MethodPost, hits[0].Method)
+	var got telco.PortingRequest
+	require.NoError(t, json.Unmarshal(hits[0].Body, &got))
+	assert.Equal(t, pr.PortingNo, got.PortingNo)
+	assert.Equal(t, "Completed", got.Status)
+	require.Len(t, got.PortingNumbers, 1)
+	assert.Equal(t, "Completed", got.PortingNumbers[0].Status)
+}
+
+func TestWebhooks_FailuresAreRecordedNotRetried(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusInternalServerError)
+	c := srv.Client()
+	send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", DeliveryReceiptWebhookURI: rc.URL})
+	send(t, c, srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000002", Text: "x",
+		DeliveryReceiptWebhookURI: "http://127.0.0.1:1/closed"})
+	clock.Advance(time.Minute)
+	clock.Advance(time.Minute)
+	srv.Flush()
+	assert.Len(t, rc.got(), 1, "a failed callback is not retried")
+	cbs := srv.Callbacks()
+	require.Len(t, cbs, 2)
+	statuses := map[int]int{}
+	for _, cb := range cbs {
+		assert.False(t, cb.OK())
+		assert.NotEmpty(t, cb.Err)
+		statuses[cb.Status]++
+	}
+	assert.Equal(t, map[int]int{http.StatusInternalServerError: 1, 0: 1}, statuses)
+}
+
+// Close waits for callbacks in flight, so none outlives the server.
+func TestWebhooks_CloseWaitsForCallbacks(t *testing.T) {
+	t.Parallel()
+	clock := telcotest.NewClock(time.Time{})
+	srv := telcotest.NewServer(telcotest.WithClock(clock))
+	release := make(chan struct{})
+	arrived := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-release
+	}))
+	defer slow.Close()
+	send(t, srv.Client(), srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", DeliveryReceiptWebhookURI: slow.URL})
+	clock.Advance(time.Minute)
+	<-arrived
+	closed := make(chan struct{})
+	go func() {
+		srv.Close()
+		close(closed)
+	}()
+	close(release)
+	<-closed
+	cbs := srv.Callbacks()
+	require.Len(t, cbs, 1, "the callback finished before Close returned")
+	assert.True(t, cbs[0].OK())
+
+	// After Close, moving the clock starts nothing.
+	clock.Advance(time.Hour)
+	assert.Len(t, srv.Callbacks(), 1)
+}
+
+// Under real time, a receipt goes out without any read or clock move.
+func TestWebhooks_RealTimeReceiptArrivesUnprompted(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	got := make(chan telco.Message, 1)
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m telco.Message
+		_ = json.NewDecoder(r.Body).Decode(&m)
+		got <- m
+	}))
+	defer rc.Close()
+	sent := send(t, srv.Client(), srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", DeliveryReceiptWebhookURI: rc.URL})
+	select {
+	case m := <-got:
+		assert.Equal(t, sent.MessageSid, m.MessageSid)
+		assert.Equal(t, telco.MessageDelivered, m.Status)
+	case <-testCtx(t).Done():
+		t.Fatal("no delivery receipt arrived")
+	}
+}
