@@ -12,6 +12,9 @@ import (
 
 var unescape = url.PathUnescape
 
+// utcOffset is UTC written with its offset: "/Date(ms+0000)/".
+var utcOffset = time.FixedZone("UTC", 0)
+
 // store is the service's state; Server.mu guards it. Every collection keeps
 // creation order, as listings return it.
 type store struct {
@@ -177,7 +180,8 @@ func (s *Server) AddNumberBlock(propertySid string, b telco.NumberBlock) {
 		b.NumberBlockSid = newSid("NB")
 	}
 	if b.Created.IsZero() {
-		b.Created = telco.DateTime{Time: s.now().UTC().Truncate(time.Millisecond)}
+		// An explicit +0000 offset, as the service writes its datetimes.
+		b.Created = telco.DateTime{Time: s.now().In(utcOffset).Truncate(time.Millisecond)}
 	}
 	if b.Number == "" {
 		b.Number = b.NumberPattern
