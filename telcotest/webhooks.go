@@ -60,16 +60,19 @@ type hooks struct {
 	client *http.Client
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
 
-	mu     sync.Mutex
-	closed bool
-	done   []Callback
+	mu       sync.Mutex
+	idle     *sync.Cond // signalled when inflight drops to 0
+	inflight int
+	closed   bool
+	done     []Callback
 }
 
 func newHooks() *hooks {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &hooks{client: &http.Client{Timeout: CallbackTimeout}, ctx: ctx, cancel: cancel}
+	h := &hooks{client: &http.Client{Timeout: CallbackTimeout}, ctx: ctx, cancel: cancel}
+	h.idle = sync.NewCond(&h.mu)
+	return h
 }
 
 // send invokes rawURL with method ("" and anything but GET mean POST)
@@ -84,7 +87,7 @@ func (h *hooks) send(kind CallbackKind, rawURL, method string, v any) {
 		h.mu.Unlock()
 		return
 	}
-	h.wg.Add(1)
+	h.inflight++
 	h.mu.Unlock()
 	body, err := json.Marshal(v)
 	cb := Callback{Kind: kind, Method: http.MethodPost, URL: rawURL}
@@ -92,7 +95,6 @@ func (h *hooks) send(kind CallbackKind, rawURL, method string, v any) {
 		cb.Method = http.MethodGet
 	}
 	go func() {
-		defer h.wg.Done()
 		if err == nil {
 			err = h.do(&cb, body)
 		}
@@ -100,8 +102,11 @@ func (h *hooks) send(kind CallbackKind, rawURL, method string, v any) {
 			cb.Err = err.Error()
 		}
 		h.mu.Lock()
+		defer h.mu.Unlock()
 		h.done = append(h.done, cb)
-		h.mu.Unlock()
+		if h.inflight--; h.inflight == 0 {
+			h.idle.Broadcast()
+		}
 	}()
 }
 
@@ -165,15 +170,22 @@ func addQuery(q url.Values, body []byte) error {
 	return nil
 }
 
-// flush waits for the callbacks in flight.
-func (h *hooks) flush() { h.wg.Wait() }
+// flush waits until no callback is in flight. Unlike a WaitGroup's Wait
+// it may run while new callbacks start.
+func (h *hooks) flush() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.inflight > 0 {
+		h.idle.Wait()
+	}
+}
 
 // close refuses new callbacks and waits for those in flight.
 func (h *hooks) close() {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
-	h.wg.Wait()
+	h.flush()
 	h.cancel()
 }
 

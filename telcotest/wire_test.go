@@ -138,6 +138,7 @@ func TestConcurrency_AccountsClockAndWebhooks(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			clock.Advance(100 * time.Millisecond)
+			srv.Flush() // may run while other callbacks start
 			srv.Callbacks()
 		}()
 	}
