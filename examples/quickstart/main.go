@@ -6,12 +6,16 @@
 // service, and uses every service against it: nothing leaves your machine.
 // With TELCO_ACCOUNT_SID and TELCO_TOKEN set it talks to the real service
 // and only reads: projects, number blocks, SIP trunks, messages of the last
-// day and porting requests of the last month.
+// day and porting requests of the last month. It sends an SMS there only
+// when asked to with -send:
+//
+//	go run ./examples/quickstart -send +61400000000
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -23,25 +27,32 @@ import (
 )
 
 func main() {
+	sendTo := flag.String("send", "", "with credentials, also send one SMS to this E.164 number (without it the tour only reads)")
+	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout, os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN")); err != nil {
+	if err := run(ctx, os.Stdout, os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"), *sendTo); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, out io.Writer, sid, token string) error {
+// run tours the fake without credentials and the real service with them.
+// sendTo is the -send flag: the only way to make the real tour write.
+func run(ctx context.Context, out io.Writer, sid, token, sendTo string) error {
 	if sid == "" || token == "" {
-		srv := telcotest.NewServer()
+		// A manual clock lets the tour show a message's whole life at once.
+		clock := telcotest.NewClock(time.Time{})
+		srv := telcotest.NewServer(telcotest.WithClock(clock))
 		defer srv.Close()
 		fmt.Fprintf(out, "No TELCO_ACCOUNT_SID/TELCO_TOKEN: touring the embedded fake service at %s\n\n", srv.URL)
-		return tourFake(ctx, out, srv, srv.Client())
+		return tourFake(ctx, out, srv, clock, srv.Client())
 	}
-	return runWithBase(ctx, out, sid, token, "")
+	return runWithBase(ctx, out, sid, token, "", sendTo)
 }
 
-// runWithBase tours the real service at base (DefaultBaseURL when empty).
-func runWithBase(ctx context.Context, out io.Writer, sid, token, base string) error {
+// runWithBase tours the real service at base (DefaultBaseURL when empty),
+// sending one SMS to sendTo when it is set.
+func runWithBase(ctx context.Context, out io.Writer, sid, token, base, sendTo string) error {
 	opts := []telco.Option{telco.WithUserAgent("quickstart")}
 	if base != "" {
 		opts = append(opts, telco.WithBaseURL(base))
@@ -50,12 +61,28 @@ func runWithBase(ctx context.Context, out io.Writer, sid, token, base string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "Reading account %s at %s (nothing is changed)\n\n", sid, client.BaseURL())
-	return tourReal(ctx, out, client, sid)
+	if sendTo == "" {
+		fmt.Fprintf(out, "Reading account %s at %s (nothing is changed; -send TO sends one SMS)\n\n", sid, client.BaseURL())
+	} else {
+		fmt.Fprintf(out, "Reading account %s at %s, then sending one SMS to %s\n\n", sid, client.BaseURL(), sendTo)
+	}
+	smsProject, err := tourReal(ctx, out, client, sid)
+	if err != nil || sendTo == "" {
+		return err
+	}
+	if smsProject == "" {
+		return errors.New("-send: no project of the account is enabled for SMS")
+	}
+	msg, err := client.Messages.Send(ctx, smsProject, &telco.SendMessageParams{To: sendTo, Text: "Hello from the telco-go quickstart"})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "sent %s from %s to %s: %s\n", msg.MessageSid, msg.From, msg.To, msg.Status)
+	return nil
 }
 
 // tourFake uses every service, writes included, against the fake.
-func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, c *telco.Client) error {
+func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, clock *telcotest.Clock, c *telco.Client) error {
 	step := func(name string) { fmt.Fprintf(out, "== %s\n", name) }
 
 	step("Properties: create, update, list")
@@ -102,14 +129,15 @@ func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, c *telc
 		leased = r.Message.From
 		fmt.Fprintf(out, "batch %d accepted: %s from leased %s\n", i, r.Message.MessageSid, leased)
 	}
-	for range 2 {
+	for _, d := range []time.Duration{telcotest.SubmitDelay, telcotest.DeliverDelay} {
+		clock.Advance(d) // on the real service, time passes by itself
 		if msg, err = c.Messages.Get(ctx, msg.MessageSid); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "message %s is now %s\n", msg.MessageSid, msg.Status)
+		fmt.Fprintf(out, "%s later, message %s is %s\n", d, msg.MessageSid, msg.Status)
 	}
 	srv.Receive(prop.PropertySid, "+61499999998", leased, "YES") // the recipient answers the lease
-	day := &telco.FindMessagesParams{DateFrom: time.Now().Add(-time.Hour), DateTo: time.Now().Add(time.Minute)}
+	day := &telco.FindMessagesParams{DateFrom: clock.Now().Add(-time.Hour), DateTo: clock.Now().Add(time.Minute)}
 	for m, err := range c.Messages.FindAll(ctx, prop.PropertySid, day) {
 		if err != nil {
 			return err
@@ -199,7 +227,7 @@ func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, c *telc
 	}
 	srv.SetPortingStatus(req.PortingNo, "Approved")
 	status, err := c.Porting.StatusByProperty(ctx, prop.PropertySid, &telco.PortingStatusParams{
-		From: time.Now().Add(-time.Hour), To: time.Now().Add(time.Minute)})
+		From: clock.Now().Add(-time.Hour), To: clock.Now().Add(time.Minute)})
 	if err != nil {
 		return err
 	}
@@ -230,16 +258,20 @@ func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, c *telc
 }
 
 // tourReal only reads, so that running it against a live account changes
-// nothing and sends nothing.
-func tourReal(ctx context.Context, out io.Writer, c *telco.Client, accountSid string) error {
-	var first string
+// nothing and sends nothing. It returns the first project enabled for SMS
+// (among the first 10), for -send.
+func tourReal(ctx context.Context, out io.Writer, c *telco.Client, accountSid string) (string, error) {
+	var first, sms string
 	n := 0
 	for p, err := range c.Properties.ListAll(ctx, nil) {
 		if err != nil {
-			return err
+			return "", err
 		}
 		if first == "" {
 			first = p.PropertySid
+		}
+		if sms == "" && p.SmsEnabled {
+			sms = p.PropertySid
 		}
 		fmt.Fprintf(out, "project %s %q sms=%v\n", p.PropertySid, p.Name, p.SmsEnabled)
 		if n++; n == 10 {
@@ -248,27 +280,27 @@ func tourReal(ctx context.Context, out io.Writer, c *telco.Client, accountSid st
 	}
 	blocks, err := c.NumberBlocks.ListByAccount(ctx, accountSid, &telco.NumberBlockListParams{PageSize: 5})
 	if err != nil {
-		return err
+		return "", err
 	}
 	fmt.Fprintf(out, "%d number block(s) on the account\n", blocks.TotalCount)
 	if first != "" {
 		trunks, err := c.SipTrunks.List(ctx, first, &telco.ListSipTrunksParams{ListParams: telco.ListParams{Count: 5}})
 		if err != nil {
-			return err
+			return "", err
 		}
 		fmt.Fprintf(out, "%d SIP trunk(s) on %s\n", trunks.TotalCount, first)
 		msgs, err := c.Messages.Find(ctx, first, &telco.FindMessagesParams{
 			DateFrom: time.Now().Add(-24 * time.Hour), DateTo: time.Now(), ListParams: telco.ListParams{Count: 20}})
 		if err != nil {
-			return err
+			return "", err
 		}
 		fmt.Fprintf(out, "%d message(s) on %s in the last day (first page)\n", len(msgs.Items), first)
 	}
 	ports, err := c.Porting.StatusByAccount(ctx, accountSid, &telco.PortingStatusParams{
 		From: time.Now().Add(-30 * 24 * time.Hour), To: time.Now()})
 	if err != nil {
-		return err
+		return "", err
 	}
 	fmt.Fprintf(out, "%d porting request(s) updated in the last 30 days\n", ports.TotalCount)
-	return nil
+	return sms, nil
 }

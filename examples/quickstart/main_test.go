@@ -17,13 +17,13 @@ import (
 // on a fresh machine: the tour of every service against the embedded fake.
 func TestTourWithoutCredentials(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, "", ""))
+	require.NoError(t, run(context.Background(), &out, "", "", ""))
 	s := out.String()
 	for _, want := range []string{
 		"== Properties", "== Messages", "== NumberBlocks", "== Addresses and Numbers", "== OnlineLogins",
 		"== SipTrunks", "== Porting", "== Lookup", "== Errors",
 		"batch 1 rejected: INVALID_PHONENUMBER_FORMAT (To)",
-		"is now Delivered",
+		"1s later, message", "is Submitted", "is Delivered",
 		"found Receive Received +614",
 		"1 login(s) on the account",
 		"deleting the address while in use: ADDRESS_CANNOT_BE_DELETED",
@@ -34,17 +34,18 @@ func TestTourWithoutCredentials(t *testing.T) {
 	}
 }
 
-// TestTourWithCredentialsOnlyReads points the real-service tour at a
-// recording server: it must send nothing but GETs.
-func TestTourWithCredentialsOnlyReads(t *testing.T) {
-	var writes atomic.Int32
+// liveService is a recording stand-in for the real service; writes counts
+// every request that is not a GET.
+func liveService(t *testing.T, writes *atomic.Int32) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			writes.Add(1)
 		}
 		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v2/Properties/PR2/Messages"):
+			_, _ = w.Write([]byte(`{"Message":{"MessageSid":"MG1","From":"+61400000001","To":"+61400000000","Status":"Processing"}}`))
 		case strings.HasSuffix(r.URL.Path, "/v2/Properties"):
-			_, _ = w.Write([]byte(`{"Properties":[{"PropertySid":"PR1","Name":"Live"}],"TotalCount":1}`))
+			_, _ = w.Write([]byte(`{"Properties":[{"PropertySid":"PR1","Name":"Live"},{"PropertySid":"PR2","Name":"Sms","SmsEnabled":true}],"TotalCount":2}`))
 		case strings.HasSuffix(r.URL.Path, "/numberblocks"):
 			_, _ = w.Write([]byte(`{"Data":[],"TotalCount":0}`))
 		case strings.HasSuffix(r.URL.Path, "/SipTrunks"):
@@ -55,9 +56,28 @@ func TestTourWithCredentialsOnlyReads(t *testing.T) {
 			_, _ = w.Write([]byte(`{"PortingRequests":[],"TotalCount":0}`))
 		}
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTourWithCredentialsOnlyReads points the real-service tour at a
+// recording server: it must send nothing but GETs.
+func TestTourWithCredentialsOnlyReads(t *testing.T) {
+	var writes atomic.Int32
+	srv := liveService(t, &writes)
 	var out bytes.Buffer
-	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL))
+	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL, ""))
 	assert.Zero(t, writes.Load(), "the live tour must only read")
 	assert.Contains(t, out.String(), `project PR1 "Live"`)
+}
+
+// TestTourWithCredentialsSendsOnlyWithTheFlag: -send makes exactly one
+// write, an SMS from the first SMS-enabled project.
+func TestTourWithCredentialsSendsOnlyWithTheFlag(t *testing.T) {
+	var writes atomic.Int32
+	srv := liveService(t, &writes)
+	var out bytes.Buffer
+	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL, "+61400000000"))
+	assert.Equal(t, int32(1), writes.Load())
+	assert.Contains(t, out.String(), "sent MG1 from +61400000001 to +61400000000: Processing")
 }
