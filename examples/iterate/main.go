@@ -1,0 +1,129 @@
+// Iterate walks listings: lazily with the All iterators, which fetch a page
+// only when the loop needs it, and by hand, page by page.
+//
+//	go run ./examples/iterate
+//
+// Without TELCO_ACCOUNT_SID and TELCO_TOKEN it runs against telcotest, the
+// in-memory fake of the service, seeded with a few dozen messages. With
+// them it only reads: the account's projects and the last day's messages
+// of TELCO_PROPERTY_SID (or of the first project).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"time"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// config is what the example needs: credentials (empty for the fake), the
+// service's address (empty for the default) and the project to read.
+type config struct {
+	sid, token, base, propertySid string
+	pageSize                      int
+}
+
+func main() {
+	cfg := config{sid: os.Getenv("TELCO_ACCOUNT_SID"), token: os.Getenv("TELCO_TOKEN"),
+		propertySid: os.Getenv("TELCO_PROPERTY_SID"), pageSize: 20}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, os.Stdout, cfg); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, out io.Writer, cfg config) error {
+	var client *telco.Client
+	if cfg.sid == "" || cfg.token == "" {
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		fmt.Fprintf(out, "No credentials: reading the fake service at %s\n", srv.URL)
+		client, cfg.propertySid = srv.Client(), srv.PropertySid
+		if err := seed(ctx, client, srv); err != nil {
+			return err
+		}
+	} else {
+		var opts []telco.Option
+		if cfg.base != "" {
+			opts = append(opts, telco.WithBaseURL(cfg.base))
+		}
+		var err error
+		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
+			return err
+		}
+	}
+
+	// Every project of the account, whatever the number of pages.
+	projects := 0
+	for p, err := range client.Properties.ListAll(ctx, nil) {
+		if err != nil {
+			return err
+		}
+		if cfg.propertySid == "" {
+			cfg.propertySid = p.PropertySid
+		}
+		projects++
+	}
+	fmt.Fprintf(out, "%d project(s)\n", projects)
+	if cfg.propertySid == "" {
+		return nil
+	}
+
+	// Every message of the last day, cfg.pageSize per request. Breaking out
+	// of the loop stops the requests.
+	day := &telco.FindMessagesParams{DateFrom: time.Now().Add(-24 * time.Hour), DateTo: time.Now().Add(time.Minute),
+		ListParams: telco.ListParams{Count: cfg.pageSize}}
+	byStatus := map[telco.MessageStatus]int{}
+	total := 0
+	for m, err := range client.Messages.FindAll(ctx, cfg.propertySid, day) {
+		if err != nil {
+			return err
+		}
+		byStatus[m.Status]++
+		total++
+	}
+	fmt.Fprintf(out, "%d message(s) in the last day:", total)
+	for _, s := range []telco.MessageStatus{telco.MessageProcessing, telco.MessageSubmitted, telco.MessageDelivered,
+		telco.MessageFailed, telco.MessageReceived} {
+		fmt.Fprintf(out, " %s=%d", s, byStatus[s])
+	}
+	fmt.Fprintln(out)
+
+	// The same by hand: Skip moves the window; a short page is the last.
+	p := *day
+	p.Direction = telco.DirectionReceive
+	for page := 1; ; page++ {
+		res, err := client.Messages.Find(ctx, cfg.propertySid, &p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "received, page %d: %d message(s)\n", page, len(res.Items))
+		if len(res.Items) < cfg.pageSize {
+			return nil
+		}
+		p.Skip += len(res.Items)
+	}
+}
+
+// seed gives the fake something to list: 30 sent messages, 3 of them to a
+// number that fails, and 25 received ones.
+func seed(ctx context.Context, c *telco.Client, srv *telcotest.Server) error {
+	srv.FailMessagesTo("+61400000013")
+	for i := range 30 {
+		_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{
+			From: "Acme", To: fmt.Sprintf("+614000000%02d", 10+i%10), Text: fmt.Sprintf("message %d", i)})
+		if err != nil {
+			return err
+		}
+	}
+	for i := range 25 {
+		srv.Receive(srv.PropertySid, fmt.Sprintf("+614000000%02d", 10+i%10), "+61255550000", fmt.Sprintf("reply %d", i))
+	}
+	return nil
+}
