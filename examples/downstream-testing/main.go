@@ -1,0 +1,117 @@
+// Downstream-testing shows how to test your own code that sends SMS with
+// telco-go, without the real service: Notifier below is "your code", and
+// its tests run it against telcotest (notifier_telcotest_test.go: a
+// stateful fake that behaves like the service) and against httpmock
+// (notifier_httpmock_test.go: canned answers, exact requests).
+//
+//	go run ./examples/downstream-testing
+//	go test ./examples/downstream-testing
+//
+// Without TELCO_ACCOUNT_SID and TELCO_TOKEN, main runs Notifier on the
+// fake. With them it sends for real, from TELCO_PROPERTY_SID, to -to.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// Notifier tells customers by SMS that their order has shipped. It depends
+// on telco.MessagesAPI, not on a concrete client, so any implementation
+// can stand in; the tests use the real client against fakes.
+type Notifier struct {
+	Messages    telco.MessagesAPI
+	PropertySid string
+	From        string           // sender; empty for a leased one
+	Now         func() time.Time // the time, for finding messages; time.Now when nil
+}
+
+// OrderShipped sends the notice for an order, at most once: the order
+// number is the message's ExternalId, so when the send fails in a way that
+// may have reached the service (telco.ErrMaybeSent) the notice is looked
+// up before it is sent again. It returns the MessageSid.
+func (n *Notifier) OrderShipped(ctx context.Context, phone, order string) (string, error) {
+	p := &telco.SendMessageParams{From: n.From, To: phone, Text: "Your order " + order + " has shipped.",
+		ExternalID: "ship-" + order}
+	m, err := n.Messages.Send(ctx, n.PropertySid, p)
+	if errors.Is(err, telco.ErrMaybeSent) {
+		found, ferr := n.find(ctx, p.ExternalID)
+		if ferr != nil {
+			return "", fmt.Errorf("order %s: notice may have been sent, and checking failed: %w", order, ferr)
+		}
+		if found != nil {
+			return found.MessageSid, nil
+		}
+		m, err = n.Messages.Send(ctx, n.PropertySid, p)
+	}
+	if err != nil {
+		return "", fmt.Errorf("order %s: %w", order, err)
+	}
+	return m.MessageSid, nil
+}
+
+// Delivered reports whether the message reached the phone; an error when
+// it failed.
+func (n *Notifier) Delivered(ctx context.Context, messageSid string) (bool, error) {
+	m, err := n.Messages.Get(ctx, messageSid)
+	if err != nil {
+		return false, err
+	}
+	if m.Status == telco.MessageFailed {
+		return false, fmt.Errorf("message %s failed: %s", messageSid, m.ErrorCode)
+	}
+	return m.Status == telco.MessageDelivered, nil
+}
+
+// find looks for the sent message with the ExternalId in the last hour.
+func (n *Notifier) find(ctx context.Context, externalID string) (*telco.Message, error) {
+	now := time.Now
+	if n.Now != nil {
+		now = n.Now
+	}
+	p := &telco.FindMessagesParams{DateFrom: now().Add(-time.Hour), DateTo: now().Add(time.Minute), Direction: telco.DirectionTransmit}
+	for m, err := range n.Messages.FindAll(ctx, n.PropertySid, p) {
+		if err != nil {
+			return nil, err
+		}
+		if m.ExternalID == externalID {
+			return &m, nil
+		}
+	}
+	return nil, nil
+}
+
+func main() {
+	to := flag.String("to", "+61400000000", "recipient, E.164")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	var client *telco.Client
+	propertySid := os.Getenv("TELCO_PROPERTY_SID")
+	if sid, token := os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"); sid == "" || token == "" {
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		client, propertySid = srv.Client(), srv.PropertySid
+		fmt.Printf("No credentials: notifying on the fake service at %s\n", srv.URL)
+	} else {
+		var err error
+		if client, err = telco.NewClient(sid, token); err != nil {
+			log.Fatal(err)
+		}
+	}
+	n := &Notifier{Messages: client.Messages, PropertySid: propertySid, From: "Acme"}
+	sid, err := n.OrderShipped(ctx, *to, "A-1001")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("notice for order A-1001 sent as %s\n", sid)
+}
