@@ -51,9 +51,16 @@ func (m *wireMessage) params() *telco.SendMessageParams {
 // Failed instead of Submitted. Leased senders last LeaseValidity, and a
 // recipient has at most MaxLeasesPerRecipient of them at a time.
 const (
-	SubmitDelay           = time.Second
-	DeliverDelay          = time.Second
-	LeaseValidity         = 30 * 24 * time.Hour
+	// SubmitDelay is how long after going out a message is Submitted (or
+	// Failed).
+	SubmitDelay = time.Second
+	// DeliverDelay is how long after Submitted a message with a delivery
+	// receipt is Delivered.
+	DeliverDelay = time.Second
+	// LeaseValidity is how long a leased sender lasts, from its first use.
+	LeaseValidity = 30 * 24 * time.Hour
+	// MaxLeasesPerRecipient is how many valid leases one recipient may
+	// have at a time.
 	MaxLeasesPerRecipient = 5
 )
 

@@ -127,7 +127,7 @@ func NewServer(opts ...ServerOption) *Server {
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks()}
 	s.st = newStore(cfg.accountSid)
 	s.routes = s.routeTable()
-	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token, s.now()).PropertySid
+	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token).PropertySid
 	for _, a := range cfg.more {
 		s.AddAccount(a[0], a[1])
 	}
@@ -196,7 +196,7 @@ func (s *Server) AddAccount(accountSid, token string) Account {
 	if a, ok := s.st.accounts[accountSid]; ok {
 		return *a
 	}
-	return *s.st.addAccount(accountSid, token, s.now())
+	return *s.st.addAccount(accountSid, token)
 }
 
 // Account returns the account with the SID, and whether there is one.

@@ -79,7 +79,7 @@ func newStore(accountSid string) store {
 }
 
 // addAccount records an account and seeds its project.
-func (st *store) addAccount(sid, token string, _ time.Time) *Account {
+func (st *store) addAccount(sid, token string) *Account {
 	p := &telco.Property{
 		AccountSid: sid, PropertySid: newSid("PR"), Name: "Default project",
 		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
