@@ -30,7 +30,8 @@ const (
 	// sender leased to it, to the WebhookUri of the leased send.
 	CallbackLeaseResponse CallbackKind = "LeaseResponse"
 	// CallbackPortingStatus is a porting request whose status changed
-	// (Server.SetPortingStatus), to its WebHookURL.
+	// (Server.SetPortingStatus), to its WebHookURL, always by POST: the
+	// service has no method field for it.
 	CallbackPortingStatus CallbackKind = "PortingStatus"
 )
 
