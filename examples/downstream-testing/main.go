@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -94,24 +95,31 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-
-	var client *telco.Client
-	propertySid := os.Getenv("TELCO_PROPERTY_SID")
-	if sid, token := os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"); sid == "" || token == "" {
-		srv := telcotest.NewServer()
-		defer srv.Close()
-		client, propertySid = srv.Client(), srv.PropertySid
-		fmt.Printf("No credentials: notifying on the fake service at %s\n", srv.URL)
-	} else {
-		var err error
-		if client, err = telco.NewClient(sid, token); err != nil {
-			log.Fatal(err)
-		}
-	}
-	n := &Notifier{Messages: client.Messages, PropertySid: propertySid, From: "Acme"}
-	sid, err := n.OrderShipped(ctx, *to, "A-1001")
+	err := run(ctx, os.Stdout, os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"), os.Getenv("TELCO_PROPERTY_SID"), *to)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("notice for order A-1001 sent as %s\n", sid)
+}
+
+// run sends one notice: on the fake without credentials, for real with them.
+func run(ctx context.Context, out io.Writer, sid, token, propertySid, to string) error {
+	var client *telco.Client
+	if sid == "" || token == "" {
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		client, propertySid = srv.Client(), srv.PropertySid
+		fmt.Fprintf(out, "No credentials: notifying on the fake service at %s\n", srv.URL)
+	} else {
+		var err error
+		if client, err = telco.NewClient(sid, token); err != nil {
+			return err
+		}
+	}
+	n := &Notifier{Messages: client.Messages, PropertySid: propertySid, From: "Acme"}
+	msgSid, err := n.OrderShipped(ctx, to, "A-1001")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "notice for order A-1001 sent as %s\n", msgSid)
+	return nil
 }
