@@ -41,13 +41,15 @@ func main() {
 func run(ctx context.Context, out io.Writer, cfg config) error {
 	var client *telco.Client
 	if cfg.sid == "" || cfg.token == "" {
-		srv := telcotest.NewServer()
+		clock := telcotest.NewClock(time.Time{})
+		srv := telcotest.NewServer(telcotest.WithClock(clock))
 		defer srv.Close()
 		fmt.Fprintf(out, "No credentials: reading the fake service at %s\n", srv.URL)
 		client, cfg.propertySid = srv.Client(), srv.PropertySid
 		if err := seed(ctx, client, srv); err != nil {
 			return err
 		}
+		clock.Advance(5 * time.Second) // let the fake's messages move on
 	} else {
 		var opts []telco.Option
 		if cfg.base != "" {
@@ -111,13 +113,14 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 	}
 }
 
-// seed gives the fake something to list: 30 sent messages, 3 of them to a
-// number that fails, and 25 received ones.
+// seed gives the fake something to list: 30 sent messages (3 to a number
+// that fails, 6 without a delivery receipt) and 25 received ones.
 func seed(ctx context.Context, c *telco.Client, srv *telcotest.Server) error {
 	srv.FailMessagesTo("+61400000013")
 	for i := range 30 {
 		_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{
-			From: "Acme", To: fmt.Sprintf("+614000000%02d", 10+i%10), Text: fmt.Sprintf("message %d", i)})
+			From: "Acme", To: fmt.Sprintf("+614000000%02d", 10+i%10), Text: fmt.Sprintf("message %d", i),
+			DeliveryReceipt: telco.Ptr(i%5 != 0)})
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ func TestIterateOnTheEmbeddedFake(t *testing.T) {
 	s := out.String()
 	assert.Contains(t, s, "1 project(s)")
 	assert.Contains(t, s, "55 message(s) in the last day:")
-	assert.Contains(t, s, "Received=25")
+	assert.Contains(t, s, "Processing=0 Submitted=6 Delivered=21 Failed=3 Received=25")
 	assert.Contains(t, s, "received, page 1: 20 message(s)")
 	assert.Contains(t, s, "received, page 2: 5 message(s)")
 	assert.NotContains(t, s, "page 3")
