@@ -61,9 +61,10 @@
 // jittered exponential backoff that honours Retry-After, as [RetryPolicy]
 // describes; [WithRetryPolicy] changes it and [WithAttemptTimeout] bounds
 // each attempt. A request that is not idempotent (an SMS send or batch, a
-// create, a porting submission) is retried only when the service cannot have
-// acted on it: a failed dial or a 429. When such a request fails after it
-// may have reached the service, its error matches [ErrMaybeSent]:
+// create, a porting submission) is retried only when the service cannot
+// have acted on it, such as after a failed dial or a 429. When such a
+// request fails after it may have reached the service, its error matches
+// [ErrMaybeSent]:
 //
 //	if errors.Is(err, telco.ErrMaybeSent) {
 //		// It may have been sent: look for the ExternalID with
@@ -141,8 +142,8 @@
 // The token, portal login passwords and SIP trunk passwords never appear in
 // errors, in log records ([WithLogger] logs an allow-list of fields per
 // attempt, never credentials or message text) or in fmt output: [Client],
-// [CreateOnlineLoginParams] and [SipCredentials] print their secrets as
-// [redacted] with every verb, %#v included.
+// [CreateOnlineLoginParams] and [SipCredentials] print their secrets
+// redacted with every verb, %#v included.
 //
 // [telcotest]: https://pkg.go.dev/github.com/telcosdk/telco/telcotest
 package telco

@@ -32,7 +32,6 @@ type store struct {
 
 type messageRec struct {
 	telco.Message
-	reads int // how many times it was read: each read moves it one status on
 }
 
 type numberRec struct {
