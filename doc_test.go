@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -239,4 +240,18 @@ func TestUserAgentCarriesVersion(t *testing.T) {
 		})
 	}
 	assert.Regexp(t, `^\d+\.\d+\.\d+$`, Version, "Version is semantic: MAJOR.MINOR.PATCH")
+}
+
+// TestChangelogHasVersion keeps CHANGELOG.md in Keep a Changelog form and
+// in step with Version: an Unreleased section, and a dated section for the
+// version the client reports.
+func TestChangelogHasVersion(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("CHANGELOG.md")
+	require.NoError(t, err)
+	log := string(b)
+	assert.Contains(t, log, "\n## [Unreleased]\n")
+	assert.Regexp(t, `\n## \[`+regexp.QuoteMeta(Version)+`\] - \d{4}-\d{2}-\d{2}\n`, log,
+		"CHANGELOG.md has no dated section for Version %s", Version)
+	assert.Contains(t, log, "\n["+Version+"]: ", "a link for the version's section")
 }
