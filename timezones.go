@@ -69,9 +69,9 @@ func WindowsZone(iana string) (windowsID string, ok bool) {
 
 // IANAZone returns the canonical IANA time zone name of a Windows time zone
 // ID, the CLDR's choice for territory "001": IANAZone("AUS Eastern Standard
-// Time") is "Australia/Sydney". Like the service, it ignores case and
-// surrounding space in the ID. ok is false for an ID the table does not
-// know. The name is the CLDR's spelling, which time.LoadLocation accepts.
+// Time") is "Australia/Sydney". It ignores case and surrounding space in
+// the ID. ok is false for an ID the table does not know. The name is the
+// CLDR's spelling, which time.LoadLocation accepts.
 func IANAZone(windowsID string) (iana string, ok bool) {
 	if z, ok := windowsToIANA[windowsID]; ok {
 		return z, true

@@ -79,7 +79,7 @@ func TestIANAZone(t *testing.T) {
 		ok            bool
 	}{
 		{"AUS Eastern Standard Time", "Australia/Sydney", true},
-		{"  aus EASTERN standard time ", "Australia/Sydney", true}, // the service ignores case
+		{"  aus EASTERN standard time ", "Australia/Sydney", true}, // case and space do not matter
 		{"US Eastern Standard Time", "America/Indianapolis", true},
 		{"Central Standard Time (Mexico)", "America/Mexico_City", true},
 		{"UTC", "Etc/UTC", true},
@@ -107,6 +107,14 @@ func TestWindowsZoneRoundTrips(t *testing.T) {
 	require.Len(t, ids, len(windowsToIANA))
 	require.Greater(t, len(ids), 100, "the CLDR table lists well over 100 Windows IDs")
 	assert.IsNonDecreasing(t, ids)
+	// IANAZone matches without regard to case, so no two IDs may differ
+	// only in case.
+	folded := map[string]string{}
+	for _, id := range ids {
+		key := strings.ToLower(id)
+		assert.NotContains(t, folded, key, "%q and %q differ only in case", folded[key], id)
+		folded[key] = id
+	}
 	for _, id := range ids {
 		iana, ok := IANAZone(id)
 		require.True(t, ok, id)
