@@ -1,13 +1,3 @@
-// Package telco is a typed client for the telephony management service:
-// number blocks, number configuration, SMS, projects (properties), portal
-// logins, SIP trunks, number porting, addresses and number lookup.
-//
-// Create one Client with NewClient and share it: it is safe for concurrent
-// use. Every method takes a context, validates its parameters before
-// sending (a *ValidationError), and reports service failures as *APIError.
-// Idempotent operations are retried on transient failures; an SMS send or a
-// create is retried only when the service cannot have acted (see
-// RetryPolicy and ErrMaybeSent).
 package telco
 
 import (

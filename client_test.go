@@ -156,7 +156,8 @@ func TestCanceledContextSendsNothing(t *testing.T) {
 func TestNilContextDoesNotPanic(t *testing.T) {
 	c, mt := newMockClient(t)
 	reply(mt, "GET", "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
-	_, err := c.Properties.Get(nil, testProp) //nolint:staticcheck // a nil context must not panic
+	//lint:ignore SA1012 a nil context must not panic
+	_, err := c.Properties.Get(nil, testProp)
 	assert.NoError(t, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"net/http"
@@ -29,7 +30,9 @@ func fakeService(body string) (*httptest.Server, *telco.Client) {
 }
 
 func ExampleNewClient() {
-	client, err := telco.NewClient(os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"),
+	// Real code reads the credentials from its configuration, e.g.
+	// os.Getenv("TELCO_ACCOUNT_SID") and os.Getenv("TELCO_TOKEN").
+	client, err := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token",
 		telco.WithUserAgent("acme-crm/2.1"),
 		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 5, MinWait: 500 * time.Millisecond, MaxWait: 30 * time.Second}),
 		telco.WithAttemptTimeout(20*time.Second),
@@ -38,7 +41,14 @@ func ExampleNewClient() {
 	if err != nil {
 		log.Fatal(err) // an empty SID or token, or a bad base URL
 	}
-	_ = client
+	fmt.Println(client.BaseURL())
+
+	// The token never travels in the clear: plain http is for loopback only.
+	_, err = telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token", telco.WithBaseURL("http://api.example.com"))
+	fmt.Println(err != nil)
+	// Output:
+	// https://api.fonedynamics.com
+	// true
 }
 
 func ExampleMessagesService_Send() {
@@ -128,15 +138,31 @@ func ExampleMessagesService_FindAll() {
 }
 
 func ExamplePropertiesService_Update() {
-	srv, client := fakeService(``)
+	// This stand-in for the service shows what the client sends.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		fmt.Println(r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+		fmt.Println(string(body))
+		w.WriteHeader(http.StatusNoContent)
+	}))
 	defer srv.Close()
+	client, err := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token", telco.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	// Only the fields set are sent, as a JSON merge patch.
-	err := client.Properties.Update(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", &telco.UpdatePropertyParams{
+	// Only the fields set are sent, as a JSON merge patch: the project's
+	// other settings stay as they are.
+	tz, _ := telco.WindowsZone("Australia/Perth")
+	err = client.Properties.Update(context.Background(), "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS", &telco.UpdatePropertyParams{
 		SmsEnabled: telco.Ptr(true),
+		TimeZone:   &tz,
 	})
 	fmt.Println(err)
-	// Output: <nil>
+	// Output:
+	// PATCH /v2/Properties/PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS application/merge-patch+json
+	// {"TimeZone":"W. Australia Standard Time","SmsEnabled":true}
+	// <nil>
 }
 
 func ExampleSegments() {

@@ -29,7 +29,8 @@ type Property struct {
 	PropertySid string `json:"PropertySid"`
 	Name        string `json:"Name,omitempty"`
 	MainDomain  string `json:"MainDomain,omitempty"`
-	// TimeZone is a Windows time zone ID, e.g. "AUS Eastern Standard Time".
+	// TimeZone is a Windows time zone ID, e.g. "AUS Eastern Standard Time";
+	// LoadWindowsZone turns it into a *time.Location.
 	TimeZone             string `json:"TimeZone,omitempty"`
 	SmsEnabled           bool   `json:"SmsEnabled"`
 	CallRecordingEnabled bool   `json:"CallRecordingEnabled"`
@@ -43,7 +44,9 @@ type CreatePropertyParams struct {
 	Name       string `json:"Name"`
 	MainDomain string `json:"MainDomain"`
 	// TimeZone is a Windows time zone ID, e.g. "AUS Eastern Standard Time";
-	// an unknown one is refused with UNKNOWN_TIME_ZONE.
+	// an unknown one is refused with UNKNOWN_TIME_ZONE. WindowsZone and
+	// WindowsZoneForLocation give the ID of an IANA name or a
+	// *time.Location ("Australia/Sydney").
 	TimeZone             string `json:"TimeZone"`
 	SmsEnabled           bool   `json:"SmsEnabled"`
 	CallRecordingEnabled bool   `json:"CallRecordingEnabled"`
@@ -54,8 +57,10 @@ type CreatePropertyParams struct {
 // UpdatePropertyParams changes a project: only non-nil fields are sent, and
 // only they change.
 type UpdatePropertyParams struct {
-	Name                 *string `json:"Name,omitempty"`
-	MainDomain           *string `json:"MainDomain,omitempty"`
+	Name       *string `json:"Name,omitempty"`
+	MainDomain *string `json:"MainDomain,omitempty"`
+	// TimeZone is a Windows time zone ID, as in CreatePropertyParams;
+	// WindowsZone converts an IANA name.
 	TimeZone             *string `json:"TimeZone,omitempty"`
 	SmsEnabled           *bool   `json:"SmsEnabled,omitempty"`
 	CallRecordingEnabled *bool   `json:"CallRecordingEnabled,omitempty"`

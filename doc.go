@@ -1,0 +1,149 @@
+// Package telco is a typed Go client for the telephony management service:
+// number blocks, number configuration, SMS, projects (properties), portal
+// logins, SIP trunks, number porting, addresses and number lookup.
+//
+// Create one [Client] with [NewClient] and share it: it is safe for
+// concurrent use, and its services ([Client.Messages], [Client.Properties],
+// ...) share one connection pool, retry policy and logger. Every method
+// takes a [context.Context] first; cancelling it ends the call, retries and
+// waits included.
+//
+//	client, err := telco.NewClient(accountSid, token)
+//	if err != nil {
+//		return err // an empty SID or token, or a bad base URL
+//	}
+//	msg, err := client.Messages.Send(ctx, propertySid, &telco.SendMessageParams{
+//		From: "Acme", To: "+61499999999", Text: "Your order has shipped",
+//	})
+//
+// # Authentication
+//
+// Every request carries HTTP Basic credentials: the account SID as user name
+// and the API token as password. [NewClient] refuses an empty SID or token,
+// a base URL that is not absolute, and plain http:// to a host that is not a
+// loopback address, so that a token is never sent in the clear. [WithBaseURL]
+// points the client at another host (a [telcotest] server in tests).
+//
+// # Errors
+//
+// A method fails with one of:
+//
+//   - [*ValidationError]: client-side validation refused the parameters
+//     before any request was sent. Each [FieldError] carries the code the
+//     service would have answered, so handling one code covers both sides.
+//     Turn it off with [WithClientValidation] to let the service decide.
+//   - [*APIError]: the service answered with an error status, or with a body
+//     the client could not decode. It carries the HTTP status, the service's
+//     code (for example [CodeUnknownTimeZone]), its message and its per-field
+//     errors.
+//   - a transport error (a refused connection, a timeout), wrapped so that
+//     errors.Is(err, context.DeadlineExceeded) holds.
+//
+// Both error types work with [errors.As]; [ErrorCode] returns the service
+// code found anywhere in an error's chain, whichever kind it is:
+//
+//	var apiErr *telco.APIError
+//	switch {
+//	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound:
+//		// ...
+//	case telco.ErrorCode(err) == telco.CodeInvalidPhoneNumberFormat:
+//		// ...
+//	}
+//
+// [MessagesService.SendBatch] reports each message's own rejection in its
+// [BatchResult], in input order, and fails as a whole only when the batch
+// does.
+//
+// # Retries and ErrMaybeSent
+//
+// Idempotent operations (reads, updates, deletes, number configuration) are
+// retried on network errors and on 408, 429 and most 5xx answers, with
+// jittered exponential backoff that honours Retry-After, as [RetryPolicy]
+// describes; [WithRetryPolicy] changes it and [WithAttemptTimeout] bounds
+// each attempt. A request that is not idempotent (an SMS send or batch, a
+// create, a porting submission) is retried only when the service cannot
+// have acted on it, such as after a failed dial or a 429. When such a
+// request fails after it may have reached the service, its error matches
+// [ErrMaybeSent]:
+//
+//	if errors.Is(err, telco.ErrMaybeSent) {
+//		// It may have been sent: look for the ExternalID with
+//		// Messages.Find before sending again.
+//	}
+//
+// # Paging and iterators
+//
+// Listings return one [Page] (or a [NumberBlockPage]) per call, selected by
+// [ListParams] (Count and Skip) or by the number-block page fields. Each has
+// a twin with the suffix All ([MessagesService.FindAll],
+// [PropertiesService.ListAll], ...) that returns an [iter.Seq2] over every
+// item, fetching pages lazily, one request per page, and stopping at the last
+// page, at the first error, or when the loop breaks:
+//
+//	for m, err := range client.Messages.FindAll(ctx, propertySid, params) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(m.MessageSid, m.Status)
+//	}
+//
+// # Validation
+//
+// Every params type with rules has an exported Validate method (for example
+// [SendMessageParams.Validate]) that methods call before sending and that
+// code can call ahead of time, say to check a form. The rules are the
+// service's: E.164 numbers ([IsE164]), sender IDs, the SMS schedule window
+// ([MaxScheduleAhead], [MaxScheduleAgo]), passwords, SIP trunk CIDRs. Which
+// values the service recognises (time zones, countries) is left to it.
+// [Segments] counts the SMS segments a text needs before it is sent.
+//
+// # Time values
+//
+// The service writes times in two forms, and the SDK keeps both typed:
+// [Timestamp] is Unix seconds in UTC (messages, projects, SIP trunks,
+// porting), with [Timestamp.Time] and [TimestampOf] to convert; [DateTime]
+// is the "/Date(ms+hhmm)/" form of number blocks, which keeps the offset it
+// was written with and writes the same form back. Request fields take
+// [time.Time]; a zero time means "not set".
+//
+// # Time zones
+//
+// A project's TimeZone is a Windows time zone ID ("AUS Eastern Standard
+// Time"), not an IANA name. [WindowsZone] and [WindowsZoneForLocation] give
+// the Windows ID of an IANA name or a [*time.Location]; [IANAZone] and
+// [LoadWindowsZone] go back; [WindowsZones] lists every ID. The mapping is
+// generated from the Unicode CLDR table windowsZones.xml.
+//
+//	tz, ok := telco.WindowsZone("Australia/Sydney") // "AUS Eastern Standard Time", true
+//
+// # Testing code that uses this package
+//
+// Each service has a small interface listing its methods ([MessagesAPI],
+// [PropertiesAPI], [NumberBlocksAPI], [NumbersAPI], [OnlineLoginsAPI],
+// [SipTrunksAPI], [PortingAPI], [AddressesAPI], [LookupAPI]), which the
+// service types satisfy. Code that depends on the interface can be handed a
+// hand-written fake in unit tests.
+//
+// For tests that exercise real requests, the [telcotest] package is an
+// in-memory, stateful fake of the whole service on loopback, like
+// net/http/httptest: it enforces the service's rules with its error codes.
+//
+//	srv := telcotest.NewServer()
+//	defer srv.Close()
+//	client := srv.Client() // a *telco.Client wired to srv
+//
+// To script exact responses instead, give [NewClient] an [net/http.Client]
+// whose transport is an httpmock.MockTransport (github.com/jarcoal/httpmock)
+// with [WithHTTPClient], and a base URL with [WithBaseURL]. The package's
+// examples show both.
+//
+// # Secrets
+//
+// The token, portal login passwords and SIP trunk passwords never appear in
+// errors, in log records ([WithLogger] logs an allow-list of fields per
+// attempt, never credentials or message text) or in fmt output: [Client],
+// [CreateOnlineLoginParams] and [SipCredentials] print their secrets
+// redacted with every verb, %#v included.
+//
+// [telcotest]: https://pkg.go.dev/github.com/telcosdk/telco/telcotest
+package telco

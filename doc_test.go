@@ -1,0 +1,257 @@
+package telco
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// undocumented parses the non-test Go files of dir and returns every
+// exported name without a doc comment, and every function, method or type
+// whose doc comment does not start with its name (an article before it is
+// allowed), as "file:line: name: problem". Struct fields and interface
+// methods are left to review; constants and variables in a documented
+// group are covered by the group's comment.
+func undocumented(t *testing.T, dir string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	var problems []string
+	report := func(pos token.Pos, name, problem string) {
+		p := fset.Position(pos)
+		problems = append(problems, filepath.ToSlash(filepath.Join(dir, filepath.Base(p.Filename)))+
+			":"+strconv.Itoa(p.Line)+": "+name+": "+problem)
+	}
+	checkStart := func(pos token.Pos, name string, doc *ast.CommentGroup) {
+		if doc == nil {
+			report(pos, name, "no doc comment")
+			return
+		}
+		text := doc.Text()
+		for _, article := range []string{"A ", "An ", "The "} {
+			text = strings.TrimPrefix(text, article)
+		}
+		if !strings.HasPrefix(text, name+" ") && !strings.HasPrefix(text, name+",") && !strings.HasPrefix(text, name+"'s ") {
+			report(pos, name, "doc comment does not start with the name")
+		}
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		require.NoError(t, err)
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				name := d.Name.Name
+				if d.Recv != nil {
+					recv := receiverType(d.Recv.List[0].Type)
+					if !ast.IsExported(recv) {
+						continue // not part of the documented API
+					}
+					checkStart(d.Pos(), name, d.Doc)
+					continue
+				}
+				checkStart(d.Pos(), name, d.Doc)
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if !s.Name.IsExported() {
+							continue
+						}
+						doc := s.Doc
+						if doc == nil && !d.Lparen.IsValid() {
+							doc = d.Doc
+						}
+						checkStart(s.Pos(), s.Name.Name, doc)
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() && s.Doc == nil && s.Comment == nil && d.Doc == nil {
+								report(n.Pos(), n.Name, "no doc comment")
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return problems
+}
+
+// receiverType names a method's receiver type: T, *T, T[X] or *T[X].
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// TestExportedNamesAreDocumented holds the house rule that every exported
+// name has a doc comment starting with the name, in this package and in
+// telcotest, so that pkg.go.dev has something to show for each.
+func TestExportedNamesAreDocumented(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []string{".", "telcotest"} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("package directory %s: %v", dir, err)
+		}
+		problems := undocumented(t, dir)
+		assert.Empty(t, problems, "undocumented exported names in %s", dir)
+	}
+}
+
+// TestUndocumentedFindsProblems keeps the checker honest: it must notice a
+// missing comment and one that does not start with the name.
+func TestUndocumentedFindsProblems(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `package x
+
+// Good is documented.
+func Good() {}
+
+func Bare() {}
+
+// This comment is about something else.
+type Misnamed int
+
+// T is documented.
+type T struct{}
+
+func (T) Method() {}
+
+// An Article is allowed before the name.
+type Article int
+
+var Loose = 1
+
+// Grouped constants share the group's comment.
+const (
+	One = 1
+	Two = 2
+)
+
+func (unexported) Hidden() {}
+
+type unexported struct{}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o600))
+	problems := undocumented(t, dir)
+	var names []string
+	for _, p := range problems {
+		parts := strings.SplitN(p, ": ", 3)
+		require.Len(t, parts, 3, p)
+		names = append(names, parts[1])
+	}
+	assert.ElementsMatch(t, []string{"Bare", "Misnamed", "Method", "Loose"}, names, "%v", problems)
+}
+
+// TestAPIInterfacesListEveryMethod checks that each XxxAPI interface names
+// every exported method of its service, the All iterators included, so that
+// code written against an interface never misses an operation. (The
+// compile-time assertions check the other direction.)
+func TestAPIInterfacesListEveryMethod(t *testing.T) {
+	t.Parallel()
+	pairs := map[string][2]reflect.Type{
+		"NumberBlocks": {reflect.TypeFor[*NumberBlocksService](), reflect.TypeFor[NumberBlocksAPI]()},
+		"Numbers":      {reflect.TypeFor[*NumbersService](), reflect.TypeFor[NumbersAPI]()},
+		"Messages":     {reflect.TypeFor[*MessagesService](), reflect.TypeFor[MessagesAPI]()},
+		"Properties":   {reflect.TypeFor[*PropertiesService](), reflect.TypeFor[PropertiesAPI]()},
+		"OnlineLogins": {reflect.TypeFor[*OnlineLoginsService](), reflect.TypeFor[OnlineLoginsAPI]()},
+		"SipTrunks":    {reflect.TypeFor[*SipTrunksService](), reflect.TypeFor[SipTrunksAPI]()},
+		"Porting":      {reflect.TypeFor[*PortingService](), reflect.TypeFor[PortingAPI]()},
+		"Addresses":    {reflect.TypeFor[*AddressesService](), reflect.TypeFor[AddressesAPI]()},
+		"Lookup":       {reflect.TypeFor[*LookupService](), reflect.TypeFor[LookupAPI]()},
+	}
+	// Every service field of Client has its pair above.
+	ct := reflect.TypeFor[Client]()
+	for i := range ct.NumField() {
+		f := ct.Field(i)
+		if f.IsExported() && strings.HasSuffix(f.Type.String(), "Service") {
+			_, ok := pairs[f.Name]
+			assert.True(t, ok, "Client.%s has no XxxAPI interface in this test", f.Name)
+		}
+	}
+	for name, p := range pairs {
+		service, api := p[0], p[1]
+		var missing []string
+		for i := range service.NumMethod() {
+			m := service.Method(i)
+			if _, ok := api.MethodByName(m.Name); !ok {
+				missing = append(missing, m.Name)
+			}
+		}
+		assert.Empty(t, missing, "%sAPI lacks methods of %sService", name, name)
+		assert.True(t, service.Implements(api), "%sService implements %sAPI", name, name)
+		assert.Positive(t, api.NumMethod(), name)
+	}
+}
+
+// TestUserAgentCarriesVersion checks that the Version constant is what the
+// service sees, ahead of the caller's own product token.
+func TestUserAgentCarriesVersion(t *testing.T) {
+	t.Parallel()
+	require.NotEmpty(t, Version)
+	for _, tt := range []struct {
+		name  string
+		opts  []Option
+		extra string
+	}{
+		{"default", nil, ""},
+		{"with the caller's token", []Option{WithUserAgent("acme-crm/2.1")}, " acme-crm/2.1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t, tt.opts...)
+			req := reply(mt, http.MethodGet, "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
+			_, err := c.Properties.Get(context.Background(), testProp)
+			require.NoError(t, err)
+			got := req.Header.Get("User-Agent")
+			want := "telco-go/" + Version + " go/" + strings.TrimPrefix(runtime.Version(), "go") + tt.extra
+			assert.Equal(t, want, got)
+		})
+	}
+	assert.Regexp(t, `^\d+\.\d+\.\d+$`, Version, "Version is semantic: MAJOR.MINOR.PATCH")
+}
+
+// TestChangelogHasVersion keeps CHANGELOG.md in Keep a Changelog form and
+// in step with Version: an Unreleased section, and a dated section for the
+// version the client reports.
+func TestChangelogHasVersion(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("CHANGELOG.md")
+	require.NoError(t, err)
+	log := string(b)
+	assert.Contains(t, log, "\n## [Unreleased]\n")
+	assert.Regexp(t, `\n## \[`+regexp.QuoteMeta(Version)+`\] - \d{4}-\d{2}-\d{2}\n`, log,
+		"CHANGELOG.md has no dated section for Version %s", Version)
+	assert.Contains(t, log, "\n["+Version+"]: ", "a link for the version's section")
+}
