@@ -15,24 +15,6 @@ import (
 	"strings"
 )
 
-// The service's interface document lists when it calls back (delivery
-// receipts, SMS received on a configured number, responses to messages sent
-// from a lease, porting status updates) but shows neither the bodies nor the
-// query parameters of those calls, and sends no field naming the kind of
-// event. This file decodes what the resources themselves are called:
-//
-//   - message callbacks carry the fields of Message (MessageSid, AccountSid,
-//     PropertySid, From, To, Text, DeliveryReceipt, NumSegments, Status,
-//     Direction, Scheduled, Created, Submitted, Delivered, Received,
-//     ErrorCode, ExternalId);
-//   - porting callbacks carry the fields of PortingRequest (PortingNo,
-//     Status, PortingNumbers, ...).
-//
-// They arrive as a GET query string, a JSON object POSTed with
-// Content-Type application/json, or a form POSTed with
-// application/x-www-form-urlencoded. Timestamps are Unix seconds, booleans
-// true or false.
-
 // DefaultMaxWebhookBody is the largest callback body WebhookHandler reads
 // when MaxBodyBytes is 0. A callback is one resource: a few hundred bytes,
 // a few KiB for a porting request with many numbers.
@@ -99,6 +81,25 @@ type PortingEvent struct {
 // each callback into a MessageEvent or a PortingEvent and calls the
 // function set for its kind. Any nil function is fine; set those you use.
 //
+// The service's interface document lists when it calls back but shows
+// neither the bodies nor the query parameters of those calls, and names no
+// event type in them. The handler decodes what the resources themselves
+// are called:
+//   - message callbacks carry the fields of Message (MessageSid,
+//     AccountSid, PropertySid, From, To, Text, DeliveryReceipt,
+//     NumSegments, Status, Direction, Scheduled, Created, Submitted,
+//     Delivered, Received, ErrorCode, ExternalId);
+//   - porting callbacks carry the fields of PortingRequest (PortingNo,
+//     Status, PortingNumbers, ...).
+//
+// They may arrive as a GET query string, a JSON object POSTed (with
+// Content-Type application/json, or none), or a form POSTed with
+// application/x-www-form-urlencoded. Names match without regard to case,
+// as encoding/json matches them; unknown fields are ignored; an empty or
+// null value counts as absent; numbers and booleans may be quoted (a query
+// string has nothing else); timestamps are Unix seconds; a list in a query
+// or form (PortingNumbers) is JSON text.
+//
 // Because the service sends no event-type field, one URL for every kind
 // relies on telling them apart by their fields:
 //   - a PortingNo: a porting update;
@@ -124,10 +125,16 @@ type PortingEvent struct {
 // A WebhookHandler is safe for concurrent use once serving; the functions
 // may be called concurrently.
 type WebhookHandler struct {
+	// DeliveryReceipt is called with a sent message whose status reached
+	// Delivered or Failed.
 	DeliveryReceipt func(context.Context, *MessageEvent) error
-	InboundMessage  func(context.Context, *MessageEvent) error
-	LeaseResponse   func(context.Context, *MessageEvent) error
-	PortingUpdate   func(context.Context, *PortingEvent) error
+	// InboundMessage is called with an SMS received on a configured number.
+	InboundMessage func(context.Context, *MessageEvent) error
+	// LeaseResponse is called with a response to a message sent from a
+	// leased sender.
+	LeaseResponse func(context.Context, *MessageEvent) error
+	// PortingUpdate is called with a porting request whose status changed.
+	PortingUpdate func(context.Context, *PortingEvent) error
 
 	// MaxBodyBytes caps the body (and the query string of a GET); 0 means
 	// DefaultMaxWebhookBody.
