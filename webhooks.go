@@ -94,7 +94,8 @@ type PortingEvent struct {
 //
 // They may arrive as a GET query string, a JSON object POSTed (with
 // Content-Type application/json, or none), or a form POSTed with
-// application/x-www-form-urlencoded. Names match without regard to case,
+// application/x-www-form-urlencoded (a POST with an empty body is read from
+// its query string). Names match without regard to case,
 // as encoding/json matches them; unknown fields are ignored; an empty or
 // null value counts as absent; numbers and booleans may be quoted (a query
 // string has nothing else); timestamps are Unix seconds; a list in a query
@@ -311,6 +312,12 @@ func (h *WebhookHandler) readFields(r *http.Request) (map[string]json.RawMessage
 		}
 	}
 	if len(body) == 0 {
+		if r.URL.RawQuery != "" && int64(len(r.URL.RawQuery)) <= max {
+			// A POST carrying its fields in the query, as a GET would.
+			if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
+				return formFields(q), nil
+			}
+		}
 		return nil, reject(http.StatusBadRequest, "empty body")
 	}
 	if !isJSON {

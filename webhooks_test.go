@@ -453,3 +453,46 @@ func TestWebhookEndToEnd(t *testing.T) {
 		assert.Equal(t, porting, rc.porting[len(rc.porting)-1].PortingRequest, method)
 	}
 }
+
+func TestWebhookPostWithQueryOnly(t *testing.T) {
+	t.Parallel()
+	var rc recorder
+	w := serveWebhook(rc.all(), "POST", "/h?"+receiptQuery, "", "")
+	require.Equal(t, http.StatusNoContent, w.Code, w.Body.String())
+	require.Len(t, rc.messages, 1)
+	assert.Equal(t, wantReceipt, rc.messages[0].Message)
+}
+
+// FuzzWebhookHandler feeds the handler arbitrary callbacks: it must never
+// panic, and must answer one of the documented statuses.
+func FuzzWebhookHandler(f *testing.F) {
+	f.Add("POST", "application/json", receiptJSON, "")
+	f.Add("POST", "application/x-www-form-urlencoded", receiptQuery, "")
+	f.Add("GET", "", "", receiptQuery)
+	f.Add("POST", "application/json", `{"PortingNo":"P","PortingNumbers":[{"Number":1}]}`, "")
+	f.Add("POST", "", `{"MessageSid":"MG","Status":"Received","NumSegments":"1e3","Created":"2026-01-01"}`, "")
+	f.Fuzz(func(t *testing.T, method, contentType, body, query string) {
+		if method != "GET" && method != "POST" && method != "Post" {
+			method = "POST"
+		}
+		req := httptest.NewRequest("POST", "/h", strings.NewReader(body))
+		req.Method = method
+		req.URL.RawQuery = query
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		var rc recorder
+		h := rc.all()
+		h.MaxBodyBytes = 4096
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		switch w.Code {
+		case 204, 400, 404, 413, 414, 415:
+		default:
+			t.Fatalf("status %d", w.Code)
+		}
+		if w.Code == 204 {
+			require.Equal(t, 1, len(rc.messages)+len(rc.porting), "one function was called")
+		}
+	})
+}

@@ -170,7 +170,7 @@ var addressCols = []column[telco.Address]{
 }
 
 var numberDetailCols = []column[telco.NumberDetail]{
-	{"NUMBER", func(d *telco.NumberDetail) string { return strconv.FormatInt(d.E164, 10) }},
+	{"NUMBER", func(d *telco.NumberDetail) string { return "+" + strconv.FormatInt(d.E164, 10) }},
 	{"ASSIGNED CARRIER", func(d *telco.NumberDetail) string { return carrier(d.AssignedCarrier) }},
 	{"CURRENT CARRIER", func(d *telco.NumberDetail) string { return carrier(d.CurrentCarrier) }},
 	{"AREA", func(d *telco.NumberDetail) string { return d.NumberingArea }},

@@ -29,7 +29,9 @@ client can be pointed at it:
 
   eval "$(telco mock --addr 127.0.0.1:8080 | jq -r '"export TELCO_BASE_URL=\(.url) TELCO_ACCOUNT_SID=\(.account_sid) TELCO_TOKEN=\(.token)"')"
 
-The token is printed because it is the fake's, made up for this run.`,
+--account-sid and --token set the credentials the fake accepts (default:
+generated); the environment is not read here, so that a real account's
+credentials are never reused. The token is printed because it is the fake's.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
