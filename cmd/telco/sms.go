@@ -162,6 +162,7 @@ type batchLine struct {
 type batchRow struct {
 	Line int
 	telco.BatchResult
+	to string // the line's recipient, shown for rejected lines too
 }
 
 var batchRowCols = []column[batchRow]{
@@ -170,7 +171,7 @@ var batchRowCols = []column[batchRow]{
 		if r.Message != nil {
 			return r.Message.To
 		}
-		return ""
+		return r.to
 	}},
 	{"MESSAGE SID", func(r *batchRow) string {
 		if r.Message != nil {
@@ -291,7 +292,7 @@ func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines 
 			break
 		}
 		for i, r := range res {
-			rows = append(rows, batchRow{Line: part[i].line, BatchResult: r})
+			rows = append(rows, batchRow{Line: part[i].line, BatchResult: r, to: part[i].p.To})
 		}
 		bar.add(len(part))
 	}
