@@ -191,7 +191,7 @@ func reject(status int, format string, args ...any) *webhookError {
 // ServeHTTP decodes the callback, calls the function for its kind and
 // answers as WebhookHandler describes.
 func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if werr := h.serve(r); werr != nil {
+	if werr := h.serve(w, r); werr != nil {
 		if h.OnError != nil {
 			h.OnError(r, werr.status, werr.err)
 		}
@@ -208,8 +208,8 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h *WebhookHandler) serve(r *http.Request) *webhookError {
-	fields, werr := h.readFields(r)
+func (h *WebhookHandler) serve(w http.ResponseWriter, r *http.Request) *webhookError {
+	fields, werr := h.readFields(w, r)
 	if werr != nil {
 		return werr
 	}
@@ -236,11 +236,15 @@ func (h *WebhookHandler) serve(r *http.Request) *webhookError {
 		}
 		return userResult(h.PortingUpdate(r.Context(), ev))
 	}
-	f := map[WebhookKind]func(context.Context, *MessageEvent) error{
-		WebhookDeliveryReceipt: h.DeliveryReceipt,
-		WebhookInboundMessage:  h.InboundMessage,
-		WebhookLeaseResponse:   h.LeaseResponse,
-	}[kind]
+	var f func(context.Context, *MessageEvent) error
+	switch kind {
+	case WebhookDeliveryReceipt:
+		f = h.DeliveryReceipt
+	case WebhookInboundMessage:
+		f = h.InboundMessage
+	case WebhookLeaseResponse:
+		f = h.LeaseResponse
+	}
 	if f == nil {
 		return reject(http.StatusNotFound, "no function set for a %s", kind)
 	}
@@ -271,7 +275,7 @@ func (h *WebhookHandler) limit() int64 {
 // readFields reads the callback's fields, each as raw JSON: values from a
 // query string or a form arrive as JSON strings and are converted per field
 // by decodeFields.
-func (h *WebhookHandler) readFields(r *http.Request) (map[string]json.RawMessage, *webhookError) {
+func (h *WebhookHandler) readFields(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, *webhookError) {
 	max := h.limit()
 	switch {
 	case strings.EqualFold(r.Method, http.MethodGet):
@@ -288,7 +292,9 @@ func (h *WebhookHandler) readFields(r *http.Request) (map[string]json.RawMessage
 		return nil, reject(http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}
 
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, max))
+	// With w, the server closes the connection after an oversized body
+	// instead of reading the rest of it.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -433,6 +439,11 @@ func decodeFields(fields map[string]json.RawMessage, v any) error {
 			raw = []byte(strconv.FormatBool(b))
 		case kind != reflect.String && isString && json.Valid([]byte(s)):
 			raw = []byte(s) // "3", "1700000000", or JSON text for a list in a form
+		case isString && (kind == reflect.Slice || kind == reflect.Struct || kind == reflect.Map || kind == reflect.Pointer):
+			// A list flattened some other way in a query or form: the
+			// callback's news (its Status) still counts, so drop the list
+			// rather than refuse the callback.
+			continue
 		}
 		fixed[k] = raw
 	}

@@ -219,6 +219,13 @@ func TestWebhookPerKindHandlers(t *testing.T) {
 	require.Len(t, rc.porting, 2)
 	assert.Equal(t, "+61288888888", rc.porting[1].PortingRequest.PortingNumbers[0].Number)
 
+	// A list flattened in a way we cannot read is dropped, not refused.
+	w = serveWebhook(ph, "GET", "/p?PortingNo=P-9&Status=Completed&PortingNumbers=%2B61288888888", "", "")
+	require.Equal(t, http.StatusNoContent, w.Code, w.Body.String())
+	require.Len(t, rc.porting, 3)
+	assert.Equal(t, "Completed", rc.porting[2].PortingRequest.Status)
+	assert.Empty(t, rc.porting[2].PortingRequest.PortingNumbers)
+
 	w = serveWebhook(ph, "POST", "/p", "application/json", `{"MessageSid":"MG1","Direction":"Receive"}`)
 	assert.Equal(t, http.StatusBadRequest, w.Code, "a message on the porting URL")
 }
