@@ -633,6 +633,14 @@ func TestProgressBar(t *testing.T) {
 	assert.Contains(t, buf.String(), "messages 200")
 	assert.Contains(t, buf.String(), "messages 250\n")
 
+	buf.Reset()
+	r := &progress{w: &buf, label: "messages", shown: -1}
+	for i := 0; i < 200; i++ {
+		r.tick()
+	}
+	r.finish()
+	assert.Equal(t, 1, strings.Count(buf.String(), "messages 200"), "the last count is not drawn twice")
+
 	var nilBar *progress // what newProgress returns off a terminal
 	nilBar.add(3)
 	nilBar.tick()

@@ -27,7 +27,10 @@ interrupted (SIGINT or SIGTERM), and prints one JSON line with its url,
 account_sid, token and property_sid (a project enabled for SMS), so that any
 client can be pointed at it:
 
-  eval "$(telco mock --addr 127.0.0.1:8080 | jq -r '"export TELCO_BASE_URL=\(.url) TELCO_ACCOUNT_SID=\(.account_sid) TELCO_TOKEN=\(.token)"')"
+  telco mock --addr 127.0.0.1:8080 > mock.json &
+  sleep 1
+  export TELCO_BASE_URL=$(jq -r .url mock.json) TELCO_ACCOUNT_SID=$(jq -r .account_sid mock.json) \
+    TELCO_TOKEN=$(jq -r .token mock.json) TELCO_PROPERTY_SID=$(jq -r .property_sid mock.json)
 
 --account-sid and --token set the credentials the fake accepts (default:
 generated); the environment is not read here, so that a real account's

@@ -162,7 +162,7 @@ type progress struct {
 	label string
 	total int
 	done  int
-	shown int // last drawn width, to avoid redrawing every item
+	shown int // last drawn width (or count), to avoid redrawing every item
 }
 
 // newProgress returns a progress display on the tool's standard error, or
@@ -192,6 +192,7 @@ func (p *progress) add(n int) {
 		return
 	}
 	if p.done%100 == 0 || p.done == 1 {
+		p.shown = p.done
 		fmt.Fprintf(p.w, "\r%s %d", p.label, p.done)
 	}
 }
@@ -203,7 +204,7 @@ func (p *progress) finish() {
 	if p == nil {
 		return
 	}
-	if p.total == 0 {
+	if p.total == 0 && p.shown != p.done {
 		fmt.Fprintf(p.w, "\r%s %d", p.label, p.done)
 	}
 	fmt.Fprintln(p.w)
