@@ -64,12 +64,14 @@ func printList[T any](a *app, page any, items []T, cols []column[T]) error {
 
 // printAll prints every item of an SDK iterator. JSON is streamed as one
 // array, so memory stays flat however many items there are; a table has to
-// see every row to align its columns. tick, when set, is called per item
-// for a progress display.
-func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], tick func()) error {
+// see every row to align its columns. bar (nil for none) counts the items
+// and is finished before the output ends, so that it never shares a line
+// with it.
+func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *progress) error {
 	if !a.jsonOut() {
-		return printRows(a, seq, cols, tick)
+		return printRows(a, seq, cols, bar)
 	}
+	defer bar.finish()
 	n := 0
 	for it, err := range seq {
 		if err != nil {
@@ -88,10 +90,9 @@ func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], tick fun
 		}
 		fmt.Fprintf(a.stdout, "%s%s", sep, b)
 		n++
-		if tick != nil {
-			tick()
-		}
+		bar.tick()
 	}
+	bar.finish()
 	if n == 0 {
 		fmt.Fprintln(a.stdout, "[]")
 	} else {
@@ -100,7 +101,7 @@ func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], tick fun
 	return nil
 }
 
-func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], tick func()) error {
+func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *progress) error {
 	tw := newTable(a.stdout)
 	names := make([]string, len(cols))
 	for i, c := range cols {
@@ -118,10 +119,9 @@ func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], tick fu
 			vals[i] = clean(c.get(&it))
 		}
 		fmt.Fprintln(tw, strings.Join(vals, "\t"))
-		if tick != nil {
-			tick()
-		}
+		bar.tick()
 	}
+	bar.finish()
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -163,6 +163,8 @@ type progress struct {
 	total int
 	done  int
 	shown int // last drawn width (or count), to avoid redrawing every item
+
+	finished bool
 }
 
 // newProgress returns a progress display on the tool's standard error, or
@@ -199,11 +201,12 @@ func (p *progress) add(n int) {
 
 func (p *progress) tick() { p.add(1) }
 
-// finish ends the bar's line.
+// finish ends the bar's line; calling it again does nothing.
 func (p *progress) finish() {
-	if p == nil {
+	if p == nil || p.finished {
 		return
 	}
+	p.finished = true
 	if p.total == 0 && p.shown != p.done {
 		fmt.Fprintf(p.w, "\r%s %d", p.label, p.done)
 	}

@@ -128,9 +128,11 @@ func (a *app) smsFindCmd() *cobra.Command {
 				return err
 			}
 			if lf.all {
-				bar := a.newProgress("messages", 0)
-				defer bar.finish()
-				return printAll(a, c.Messages.FindAll(cmd.Context(), prop, &p), messageCols, bar.tick)
+				var bar *progress
+				if !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
+					bar = a.newProgress("messages", 0)
+				}
+				return printAll(a, c.Messages.FindAll(cmd.Context(), prop, &p), messageCols, bar)
 			}
 			page, err := c.Messages.Find(cmd.Context(), prop, &p)
 			if err != nil {
