@@ -449,11 +449,11 @@ func TestPasswordsFromFlagEnvAndStdin(t *testing.T) {
 		})
 	}
 	// A password the service refuses is not echoed either.
-	r := h.runIn("weak\n", "logins", "create", "--email", "w@acme.example", "--first-name", "W", "--last-name", "X",
+	r := h.runIn("Zq9\n", "logins", "create", "--email", "w@acme.example", "--first-name", "W", "--last-name", "X",
 		"--scopes", "Reporting", "--password-stdin")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "Password")
-	assert.NotContains(t, r.stderr, "weak\n")
+	assert.NotContains(t, r.stderr, "Zq9")
 	r = h.runIn("", "logins", "create", "--email", "w@acme.example", "--password-stdin")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "no password on standard input")
