@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// mockInfo is the one JSON line `telco mock` prints, for scripts to read.
+type mockInfo struct {
+	URL         string `json:"url"`
+	AccountSid  string `json:"account_sid"`
+	Token       string `json:"token"`
+	PropertySid string `json:"property_sid"`
+}
+
+func (a *app) mockCmd() *cobra.Command {
+	var addr, sid, token string
+	c := &cobra.Command{
+		Use:   "mock",
+		Short: "Serve the in-memory fake service until interrupted",
+		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
+interrupted (SIGINT or SIGTERM), and prints one JSON line with its url,
+account_sid, token and property_sid (a project enabled for SMS), so that any
+client can be pointed at it:
+
+  telco mock --addr 127.0.0.1:8080 > mock.json &
+  sleep 1
+  export TELCO_BASE_URL=$(jq -r .url mock.json) TELCO_ACCOUNT_SID=$(jq -r .account_sid mock.json) \
+    TELCO_TOKEN=$(jq -r .token mock.json) TELCO_PROPERTY_SID=$(jq -r .property_sid mock.json)
+
+--account-sid and --token set the credentials the fake accepts (default:
+generated); the environment is not read here, so that a real account's
+credentials are never reused. The token is printed because it is the fake's.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			if (sid == "") != (token == "") {
+				return usagef("mock: give both --account-sid and --token, or neither")
+			}
+			defer func() {
+				if r := recover(); r != nil { // NewServer panics when it cannot listen
+					err = fmt.Errorf("mock: %v", r)
+				}
+			}()
+			opts := []telcotest.ServerOption{telcotest.WithAddr(addr)}
+			if sid != "" {
+				opts = append(opts, telcotest.WithCredentials(sid, token))
+			}
+			srv := telcotest.NewServer(opts...)
+			defer srv.Close()
+			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token, PropertySid: srv.PropertySid})
+			fmt.Fprintf(a.stdout, "%s\n", line)
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
+	// The global --account-sid and --token name the credentials the fake
+	// accepts here; they are read from the flags only, never the
+	// environment, so that a real account's credentials are not reused.
+	c.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		sid, token = a.accountSid, a.token
+		return nil
+	}
+	return c
+}
+
+func (a *app) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the SDK version",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintln(a.stdout, "telco-go", telco.Version)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,496 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+)
+
+func (a *app) smsCmd() *cobra.Command {
+	return a.group("sms", "Send, batch-send, find and read SMS",
+		a.smsSendCmd(), a.smsBatchCmd(), a.smsFindCmd(), a.smsGetCmd())
+}
+
+func (a *app) smsSendCmd() *cobra.Command {
+	var p telco.SendMessageParams
+	var prop, schedule string
+	var noReceipt bool
+	c := &cobra.Command{
+		Use:   "send --to E164 --text TEXT [--from SENDER]",
+		Short: "Send one SMS",
+		Long: `Send one SMS from a project. --from is an E.164 number, an alphanumeric sender
+ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
+apply to responses). --text - reads the text from standard input.`,
+		Example: `  telco sms send --property PR... --from Acme --to +61499999999 --text "Your order has shipped" --external-id order-1042`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			if p.Text == "-" {
+				b, err := io.ReadAll(a.stdin)
+				if err != nil {
+					return fmt.Errorf("reading the text: %w", err)
+				}
+				p.Text = strings.TrimRight(string(b), "\r\n")
+			}
+			if p.Schedule, err = parseTime("schedule", schedule, time.Now()); err != nil {
+				return err
+			}
+			if noReceipt {
+				p.DeliveryReceipt = telco.Ptr(false)
+			}
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			m, err := c.Messages.Send(cmd.Context(), prop, &p)
+			if err != nil {
+				return err
+			}
+			return printOne(a, m, messageFields)
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&p.From, "from", "", "sender: E.164, alphanumeric ID, or empty for a leased sender")
+	fs.StringVar(&p.To, "to", "", "recipient, E.164 (required)")
+	fs.StringVar(&p.Text, "text", "", "message text, or - for standard input (required)")
+	fs.StringVar(&schedule, "schedule", "", "send later: RFC 3339, Unix seconds or +2h (at most 14 days ahead)")
+	fs.BoolVar(&noReceipt, "no-receipt", false, "ask for no delivery receipt (the service default is a receipt)")
+	fs.StringVar(&p.DeliveryReceiptWebhookURI, "receipt-webhook-url", "", "URL called on the delivery receipt")
+	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "POST (default) or GET")
+	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message")
+	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")
+	fs.StringVar(&p.ForwardFromSms, "forward-from-sms", "", "lease: sender of the forward")
+	fs.StringVar(&p.ForwardToEmail, "forward-to-email", "", "lease: forward responses to this address")
+	fs.StringVar(&p.ForwardFromEmail, "forward-from-email", "", "lease: sender address of the forward")
+	fs.StringVar(&p.WebhookURI, "webhook-url", "", "lease: URL called on a response")
+	fs.StringVar(&p.WebhookMethod, "webhook-method", "", "lease: POST (default) or GET")
+	return c
+}
+
+func (a *app) smsGetCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "get MESSAGE_SID",
+		Short: "Show one message",
+		Args:  exactArgs(1, "one MESSAGE_SID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			m, err := c.Messages.Get(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return printOne(a, m, messageFields)
+		},
+	}
+}
+
+func (a *app) smsFindCmd() *cobra.Command {
+	var lf listFlags
+	var prop, since, until, status, direction string
+	c := &cobra.Command{
+		Use:     "find [--since T] [--until T] [--status S] [--direction D] [--all]",
+		Short:   "Find a project's sent and received messages in a time window",
+		Example: `  telco sms find --property PR... --since 2026-11-01 --until 2026-11-08 --direction Receive --all -o json`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			now := time.Now()
+			p := telco.FindMessagesParams{Status: telco.MessageStatus(status), Direction: telco.Direction(direction), ListParams: lf.params()}
+			if p.DateFrom, err = parseTime("since", since, now); err != nil {
+				return err
+			}
+			if p.DateTo, err = parseTime("until", until, now); err != nil {
+				return err
+			}
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			if lf.all {
+				var bar *progress
+				if !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
+					bar = a.newProgress("messages", 0)
+				}
+				return printAll(a, c.Messages.FindAll(cmd.Context(), prop, &p), messageCols, bar)
+			}
+			page, err := c.Messages.Find(cmd.Context(), prop, &p)
+			if err != nil {
+				return err
+			}
+			return printList(a, page, page.Items, messageCols)
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&since, "since", "-24h", "from this time, inclusive (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)")
+	fs.StringVar(&until, "until", "+1m", "to this time, exclusive")
+	fs.StringVar(&status, "status", "", "Processing, Submitted, Delivered, Failed or Received")
+	fs.StringVar(&direction, "direction", "", "Transmit or Receive")
+	lf.add(fs)
+	_ = c.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"Processing", "Submitted", "Delivered", "Failed", "Received"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("direction", cobra.FixedCompletions([]string{"Transmit", "Receive"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// batchLine is one message of a batch file and where it came from.
+type batchLine struct {
+	line int
+	p    telco.SendMessageParams
+}
+
+// batchRow is one line's outcome, printed in JSON as the SDK's BatchResult
+// with the line number.
+type batchRow struct {
+	Line int
+	telco.BatchResult
+	to string // the line's recipient, shown for rejected lines too
+}
+
+var batchRowCols = []column[batchRow]{
+	{"LINE", func(r *batchRow) string { return itoa(r.Line) }},
+	{"TO", func(r *batchRow) string {
+		if r.Message != nil {
+			return r.Message.To
+		}
+		return r.to
+	}},
+	{"MESSAGE SID", func(r *batchRow) string {
+		if r.Message != nil {
+			return r.Message.MessageSid
+		}
+		return ""
+	}},
+	{"EXTERNAL ID", func(r *batchRow) string {
+		if r.Message != nil {
+			return r.Message.ExternalID
+		}
+		return ""
+	}},
+	{"RESULT", func(r *batchRow) string {
+		if r.Err == nil {
+			return "accepted"
+		}
+		s := firstNonEmpty(r.Err.Code, "REJECTED")
+		if r.Err.Message != "" {
+			s += ": " + r.Err.Message
+		}
+		var names []string
+		for _, f := range r.Err.Fields {
+			if f.FieldName != "" {
+				names = append(names, f.FieldName)
+			}
+		}
+		if len(names) > 0 {
+			s += " [" + strings.Join(names, ", ") + "]"
+		}
+		return s
+	}},
+}
+
+func (a *app) smsBatchCmd() *cobra.Command {
+	var prop, format string
+	var chunk int
+	c := &cobra.Command{
+		Use:   "batch [FILE|-]",
+		Short: "Send many SMS from a CSV or JSON-lines file (or standard input)",
+		Long: `Send many SMS in batches. The input is CSV with a header row naming the
+columns, or JSON lines (one object per line) with the same names:
+
+  From, To, Text, ExternalId, Schedule (Unix seconds or RFC 3339),
+  DeliveryReceipt (true/false), DeliveryReceiptWebhookUri,
+  DeliveryReceiptWebhookMethod, ForwardToSms, ForwardFromSms, ForwardToEmail,
+  ForwardFromEmail, WebhookUri, WebhookMethod
+
+The format is taken from --format, else the file's extension, else the
+first character (a '{' means JSON lines). FILE - or no FILE reads standard
+input. Messages go in chunks of --chunk-size; a progress bar is drawn on
+standard error when it is a terminal. Every line's result is printed; the
+exit status is 1 when any message was rejected.`,
+		Example: `  printf 'To,Text,ExternalId\n+61499999999,Hello,c-1\n' | telco sms batch --property PR... -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("sms batch takes at most one FILE")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			if chunk < 1 {
+				return usagef("--chunk-size must be at least 1")
+			}
+			in, name := a.stdin, "-"
+			if len(args) == 1 && args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return usagef("%v", err)
+				}
+				defer f.Close()
+				in, name = f, args[0]
+			}
+			lines, err := readBatch(in, format, name)
+			if err != nil {
+				return err
+			}
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			return a.sendBatch(cmd, c, prop, lines, chunk)
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&format, "format", "", "csv or jsonl (default: from the extension or the content)")
+	fs.IntVar(&chunk, "chunk-size", 100, "messages per request")
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// sendBatch sends lines in chunks and prints every line's result. A chunk
+// that fails as a whole stops the run: the lines before it are reported,
+// and the error says which lines may or may not have been sent.
+func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines []batchLine, chunk int) error {
+	bar := a.newProgress("sending", len(lines))
+	rows := make([]batchRow, 0, len(lines))
+	var failed error
+	for start := 0; start < len(lines); start += chunk {
+		part := lines[start:min(start+chunk, len(lines))]
+		msgs := make([]telco.SendMessageParams, len(part))
+		for i := range part {
+			msgs[i] = part[i].p
+		}
+		res, err := c.Messages.SendBatch(cmd.Context(), prop, msgs)
+		if err != nil {
+			first, last := part[0].line, part[len(part)-1].line
+			if errors.Is(err, telco.ErrMaybeSent) {
+				failed = fmt.Errorf("lines %d to %d may have been sent (find them by ExternalId before sending again); later lines were not sent: %w", first, last, err)
+			} else {
+				failed = fmt.Errorf("lines %d to %d and later were not sent: %w", first, last, err)
+			}
+			break
+		}
+		for i, r := range res {
+			rows = append(rows, batchRow{Line: part[i].line, BatchResult: r, to: part[i].p.To})
+		}
+		bar.add(len(part))
+	}
+	bar.finish()
+
+	if a.jsonOut() {
+		if err := printJSON(a.stdout, rows); err != nil {
+			return err
+		}
+	} else if len(rows) > 0 {
+		if err := printList(a, rows, rows, batchRowCols); err != nil {
+			return err
+		}
+	}
+	if failed != nil {
+		return failed
+	}
+	rejected := 0
+	for _, r := range rows {
+		if r.Err != nil {
+			rejected++
+		}
+	}
+	if rejected > 0 {
+		return &exitError{code: exitService, msg: fmt.Sprintf("%d of %d messages rejected", rejected, len(rows))}
+	}
+	fmt.Fprintf(a.stderr, "%d messages accepted\n", len(rows))
+	return nil
+}
+
+// readBatch reads a batch file in the format given, or detected from the
+// file name, or else from its first character.
+func readBatch(r io.Reader, format, name string) ([]batchLine, error) {
+	br := bufio.NewReader(r)
+	switch strings.ToLower(format) {
+	case "csv", "jsonl":
+	case "":
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".csv":
+			format = "csv"
+		case ".jsonl", ".ndjson", ".json":
+			format = "jsonl"
+		default:
+			format = "csv"
+			for {
+				b, err := br.Peek(1)
+				if err != nil {
+					break
+				}
+				if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xEF || b[0] == 0xBB || b[0] == 0xBF {
+					_, _ = br.ReadByte() // blank space or a UTF-8 byte-order mark
+					continue
+				}
+				if b[0] == '{' {
+					format = "jsonl"
+				}
+				break
+			}
+		}
+	default:
+		return nil, usagef("--format must be csv or jsonl, not %q", format)
+	}
+	var lines []batchLine
+	var err error
+	if strings.EqualFold(format, "jsonl") {
+		lines, err = readJSONL(br)
+	} else {
+		lines, err = readCSV(br)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(lines) == 0 {
+		return nil, usagef("sms batch: no messages in %s", name)
+	}
+	return lines, nil
+}
+
+// batchFields are the columns a batch file may have, by lower-case name.
+var batchFields = map[string]func(p *telco.SendMessageParams, v string) error{
+	"from":                         func(p *telco.SendMessageParams, v string) error { p.From = v; return nil },
+	"to":                           func(p *telco.SendMessageParams, v string) error { p.To = v; return nil },
+	"text":                         func(p *telco.SendMessageParams, v string) error { p.Text = v; return nil },
+	"externalid":                   func(p *telco.SendMessageParams, v string) error { p.ExternalID = v; return nil },
+	"deliveryreceiptwebhookuri":    func(p *telco.SendMessageParams, v string) error { p.DeliveryReceiptWebhookURI = v; return nil },
+	"deliveryreceiptwebhookmethod": func(p *telco.SendMessageParams, v string) error { p.DeliveryReceiptWebhookMethod = v; return nil },
+	"forwardtosms":                 func(p *telco.SendMessageParams, v string) error { p.ForwardToSms = v; return nil },
+	"forwardfromsms":               func(p *telco.SendMessageParams, v string) error { p.ForwardFromSms = v; return nil },
+	"forwardtoemail":               func(p *telco.SendMessageParams, v string) error { p.ForwardToEmail = v; return nil },
+	"forwardfromemail":             func(p *telco.SendMessageParams, v string) error { p.ForwardFromEmail = v; return nil },
+	"webhookuri":                   func(p *telco.SendMessageParams, v string) error { p.WebhookURI = v; return nil },
+	"webhookmethod":                func(p *telco.SendMessageParams, v string) error { p.WebhookMethod = v; return nil },
+	"schedule": func(p *telco.SendMessageParams, v string) error {
+		if v = strings.TrimSpace(v); v == "" {
+			return nil
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			p.Schedule = time.Unix(n, 0)
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return fmt.Errorf("Schedule %q is neither Unix seconds nor RFC 3339", v)
+		}
+		p.Schedule = t
+		return nil
+	},
+	"deliveryreceipt": func(p *telco.SendMessageParams, v string) error {
+		if v = strings.TrimSpace(v); v == "" {
+			return nil
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("DeliveryReceipt %q is not true or false", v)
+		}
+		p.DeliveryReceipt = &b
+		return nil
+	},
+}
+
+func readCSV(r io.Reader) ([]batchLine, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = 0 // every row as wide as the header
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, usagef("batch CSV: %v", err)
+	}
+	setters := make([]func(*telco.SendMessageParams, string) error, len(header))
+	for i, h := range header {
+		h = strings.TrimPrefix(h, "\uFEFF")
+		f, ok := batchFields[strings.ToLower(strings.TrimSpace(h))]
+		if !ok {
+			return nil, usagef("batch CSV: unknown column %q (known: From, To, Text, ExternalId, Schedule, DeliveryReceipt, ...)", h)
+		}
+		setters[i] = f
+	}
+	var out []batchLine
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, usagef("batch CSV: %v", err)
+		}
+		line, _ := cr.FieldPos(0)
+		bl := batchLine{line: line}
+		for i, v := range rec {
+			if err := setters[i](&bl.p, v); err != nil {
+				return nil, usagef("batch CSV line %d: %v", line, err)
+			}
+		}
+		out = append(out, bl)
+	}
+}
+
+func readJSONL(r io.Reader) ([]batchLine, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var out []batchLine
+	for n := 1; sc.Scan(); n++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			text = bytes.TrimPrefix(text, []byte("\uFEFF"))
+		}
+		if len(text) == 0 {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(text, &obj); err != nil || obj == nil {
+			return nil, usagef("batch JSON line %d: not a JSON object", n)
+		}
+		bl := batchLine{line: n}
+		for k, raw := range obj {
+			f, ok := batchFields[strings.ToLower(k)]
+			if !ok {
+				return nil, usagef("batch JSON line %d: unknown field %q", n, k)
+			}
+			var v string
+			if err := json.Unmarshal(raw, &v); err != nil {
+				v = string(raw) // a number (Schedule) or a boolean (DeliveryReceipt)
+			}
+			if string(raw) == "null" {
+				continue
+			}
+			if err := f(&bl.p, v); err != nil {
+				return nil, usagef("batch JSON line %d: %v", n, err)
+			}
+		}
+		out = append(out, bl)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usagef("batch JSON: %v", err)
+	}
+	return out, nil
+}

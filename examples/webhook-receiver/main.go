@@ -1,0 +1,228 @@
+// Webhook-receiver serves the SDK's webhook handler and logs every callback
+// the service sends it: delivery receipts, SMS received on a number,
+// responses to leased messages and porting status updates.
+//
+//	go run ./examples/webhook-receiver [-addr 127.0.0.1:8081]
+//
+// Callbacks for every kind go to /webhooks; responses to leased messages,
+// which look like inbound SMS on the wire, have their own URL,
+// /webhooks/lease. The service does not sign callbacks: set WEBHOOK_SECRET
+// and put ?secret=... in the URLs you configure, and the receiver answers
+// 403 to any call without it.
+//
+// With no TELCO_ACCOUNT_SID/TELCO_TOKEN it also starts telcotest, the
+// in-memory fake of the service, sends an SMS asking for a delivery receipt
+// and injects an inbound SMS on a configured number, so that you see
+// events at once. When the fake does not call back (older versions do not
+// send webhooks), the receiver posts those callbacks itself, as the service
+// would, and says so.
+//
+// Try it by hand while it runs:
+//
+//	curl -i -X POST http://127.0.0.1:8081/webhooks -H 'Content-Type: application/json' \
+//	  -d '{"MessageSid":"MGTBUEHNLFOOHNSIOCSAQRRUKLMEZSLE","Direction":"Transmit","Status":"Delivered","To":"+61499999999"}'
+//	curl -i 'http://127.0.0.1:8081/webhooks?MessageSid=MGQWERTYUIOPASDFGHJKLZXCVBNMQWER&Direction=Receive&From=%2B61411111111&Text=STOP'
+//	curl -i -X POST http://127.0.0.1:8081/webhooks -d 'PortingNo=PN-42&Status=Completed'
+//
+// Each answers 204 No Content.
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"flag"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8081", "address to listen on")
+	flag.Parse()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *addr, os.Getenv, logger); err != nil {
+		logger.Error("webhook-receiver", "error", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the receiver on addr until ctx ends, with the demo on the
+// fake service when env has no credentials.
+func run(ctx context.Context, addr string, env func(string) string, logger *slog.Logger) error {
+	events := make(chan telco.WebhookKind, 16)
+	handler := newHandler(logger, env("WEBHOOK_SECRET"), events)
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	logger.Info("receiving callbacks", "url", base+"/webhooks", "lease_url", base+"/webhooks/lease")
+
+	if env("TELCO_ACCOUNT_SID") == "" || env("TELCO_TOKEN") == "" {
+		if err := demo(ctx, base, env("WEBHOOK_SECRET"), logger, events); err != nil {
+			_ = srv.Close()
+			return err
+		}
+	} else {
+		go func() { // nothing to show here: drain the notifications
+			for range events {
+			}
+		}()
+		logger.Info("configure these URLs on your numbers, sends and porting requests")
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+// newHandler routes the callbacks and logs each event. events, when not
+// nil, is told of each event's kind without blocking.
+func newHandler(logger *slog.Logger, secret string, events chan<- telco.WebhookKind) http.Handler {
+	notify := func(k telco.WebhookKind) {
+		select {
+		case events <- k:
+		default:
+		}
+	}
+	onMessage := func(ctx context.Context, ev *telco.MessageEvent) error {
+		m := ev.Message
+		logger.InfoContext(ctx, ev.Kind.String(), "message_sid", m.MessageSid, "status", m.Status,
+			"from", m.From, "to", m.To, "text", m.Text, "error_code", m.ErrorCode, "external_id", m.ExternalID)
+		notify(ev.Kind)
+		return nil // returning an error answers 500
+	}
+	onError := func(r *http.Request, status int, err error) {
+		logger.Warn("callback refused", "method", r.Method, "path", r.URL.Path, "status", status, "error", err)
+	}
+	all := &telco.WebhookHandler{
+		DeliveryReceipt: onMessage,
+		InboundMessage:  onMessage,
+		PortingUpdate: func(ctx context.Context, ev *telco.PortingEvent) error {
+			p := ev.PortingRequest
+			logger.InfoContext(ctx, telco.WebhookPortingUpdate.String(), "porting_no", p.PortingNo, "status", p.Status,
+				"numbers", len(p.PortingNumbers))
+			notify(telco.WebhookPortingUpdate)
+			return nil
+		},
+		OnError: onError,
+	}
+	lease := telco.LeaseResponseHandler(onMessage)
+	lease.OnError = onError
+
+	mux := http.NewServeMux()
+	mux.Handle("/webhooks", all)
+	mux.Handle("/webhooks/lease", lease)
+	if secret == "" {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("secret")), []byte(secret)) != 1 {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// demo makes the fake service produce a delivery receipt and an inbound
+// SMS for this receiver.
+func demo(ctx context.Context, base, secret string, logger *slog.Logger, events <-chan telco.WebhookKind) error {
+	fake := telcotest.NewServer()
+	context.AfterFunc(ctx, fake.Close)
+	client := fake.Client()
+	hook := base + "/webhooks"
+	if secret != "" {
+		hook += "?secret=" + secret
+	}
+	logger.Info("no TELCO_ACCOUNT_SID/TELCO_TOKEN: started the fake service", "url", fake.URL)
+
+	msg, err := client.Messages.Send(ctx, fake.PropertySid, &telco.SendMessageParams{
+		From: "Acme", To: "+61499999999", Text: "Your order has shipped", ExternalID: "order-1042",
+		DeliveryReceipt: telco.Ptr(true), DeliveryReceiptWebhookURI: hook,
+	})
+	if err != nil {
+		return err
+	}
+	logger.Info("sent an SMS asking for a delivery receipt", "message_sid", msg.MessageSid)
+	// Reading the message moves it along in the fake, up to Delivered.
+	for i := 0; i < 5 && msg.Status != telco.MessageDelivered && msg.Status != telco.MessageFailed; i++ {
+		if msg, err = client.Messages.Get(ctx, msg.MessageSid); err != nil {
+			return err
+		}
+	}
+	if err := await(ctx, events, telco.WebhookDeliveryReceipt, hook, msg, logger); err != nil {
+		return err
+	}
+
+	const number = "+61299990000"
+	fake.AddNumber(fake.PropertySid, number)
+	if _, err := client.Numbers.Configure(ctx, number, &telco.NumberConfigParams{WebhookURL: hook, WebhookMethod: "GET"}); err != nil {
+		return err
+	}
+	in := fake.Receive(fake.PropertySid, "+61411111111", number, "STOP")
+	logger.Info("injected an inbound SMS on a number configured with this receiver", "message_sid", in.MessageSid)
+	return await(ctx, events, telco.WebhookInboundMessage, hook, &in, logger)
+}
+
+// await waits briefly for the fake's callback of kind and, when none comes
+// (a fake that does not send webhooks), posts msg as the service would.
+func await(ctx context.Context, events <-chan telco.WebhookKind, kind telco.WebhookKind, hook string, msg *telco.Message, logger *slog.Logger) error {
+	timer := time.NewTimer(2 * time.Second)
+	defer timer.Stop()
+	for {
+		select {
+		case k := <-events:
+			if k == kind {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			logger.Info("the fake did not call back; posting the callback as the service would", "kind", kind.String())
+			return post(ctx, hook, msg)
+		}
+	}
+}
+
+func post(ctx context.Context, hook string, msg *telco.Message) error {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hook, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		return errors.New("callback answered " + resp.Status)
+	}
+	return nil
+}
