@@ -86,7 +86,6 @@ var (
 	uuidRe    = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	rfc3339Re = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`) // the fake's Timestamps, in UTC
 	unixRe    = regexp.MustCompile(`": 1\d{9}\b`)
-	portNoRe  = regexp.MustCompile(`\bPN-?\d+\b`)
 )
 
 func (n *normaliser) stable(kind, v string, make func(i int) string) string {
@@ -330,7 +329,7 @@ func TestBatchInputErrors(t *testing.T) {
 	cases := []struct{ name, stdin, format, want string }{
 		{"unknown CSV column", "To,Txt\n+61400000001,hi\n", "", `unknown column "Txt"`},
 		{"short CSV row", "To,Text\n+61400000001\n", "", "wrong number of fields"},
-		{"bad schedule", "To,Text,Schedule\n+61400000001,hi,tomorrow\n", "", "line 2: Schedule"},
+		{"bad schedule", "To,Text,Schedule\n+61400000001,hi,tomorrow\n", "", "line 2: the Schedule value"},
 		{"bad receipt flag", "To,Text,DeliveryReceipt\n+61400000001,hi,perhaps\n", "", "DeliveryReceipt"},
 		{"bad JSON line", `{"To":"+61400000001","Text":"hi"}` + "\n{oops\n", "jsonl", "line 2: not a JSON object"},
 		{"unknown JSON field", `{"To":"+61400000001","Txt":"hi"}`, "jsonl", `unknown field "Txt"`},

@@ -397,7 +397,7 @@ var batchFields = map[string]func(p *telco.SendMessageParams, v string) error{
 		}
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			return fmt.Errorf("Schedule %q is neither Unix seconds nor RFC 3339", v)
+			return fmt.Errorf("the Schedule value %q is neither Unix seconds nor RFC 3339", v)
 		}
 		p.Schedule = t
 		return nil
