@@ -13,9 +13,8 @@
 // With no TELCO_ACCOUNT_SID/TELCO_TOKEN it also starts telcotest, the
 // in-memory fake of the service, sends an SMS asking for a delivery receipt
 // and injects an inbound SMS on a configured number, so that you see
-// events at once. When the fake does not call back (older versions do not
-// send webhooks), the receiver posts those callbacks itself, as the service
-// would, and says so.
+// events at once. The fake runs on its own clock, which the demo moves on
+// so that the delivery receipt comes without waiting.
 //
 // Try it by hand while it runs:
 //
@@ -28,12 +27,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/subtle"
-	"encoding/json"
-	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -149,7 +146,8 @@ func newHandler(logger *slog.Logger, secret string, events chan<- telco.WebhookK
 // demo makes the fake service produce a delivery receipt and an inbound
 // SMS for this receiver.
 func demo(ctx context.Context, base, secret string, logger *slog.Logger, events <-chan telco.WebhookKind) error {
-	fake := telcotest.NewServer()
+	clock := telcotest.NewClock(time.Time{})
+	fake := telcotest.NewServer(telcotest.WithClock(clock))
 	context.AfterFunc(ctx, fake.Close)
 	client := fake.Client()
 	hook := base + "/webhooks"
@@ -166,13 +164,10 @@ func demo(ctx context.Context, base, secret string, logger *slog.Logger, events 
 		return err
 	}
 	logger.Info("sent an SMS asking for a delivery receipt", "message_sid", msg.MessageSid)
-	// Reading the message moves it along in the fake, up to Delivered.
-	for i := 0; i < 5 && msg.Status != telco.MessageDelivered && msg.Status != telco.MessageFailed; i++ {
-		if msg, err = client.Messages.Get(ctx, msg.MessageSid); err != nil {
-			return err
-		}
-	}
-	if err := await(ctx, events, telco.WebhookDeliveryReceipt, hook, msg, logger); err != nil {
+	// The fake submits a message SubmitDelay after it is sent and delivers
+	// it DeliverDelay later, then calls the receipt webhook.
+	clock.Advance(telcotest.SubmitDelay + telcotest.DeliverDelay)
+	if err := await(ctx, events, telco.WebhookDeliveryReceipt); err != nil {
 		return err
 	}
 
@@ -183,13 +178,12 @@ func demo(ctx context.Context, base, secret string, logger *slog.Logger, events 
 	}
 	in := fake.Receive(fake.PropertySid, "+61411111111", number, "STOP")
 	logger.Info("injected an inbound SMS on a number configured with this receiver", "message_sid", in.MessageSid)
-	return await(ctx, events, telco.WebhookInboundMessage, hook, &in, logger)
+	return await(ctx, events, telco.WebhookInboundMessage)
 }
 
-// await waits briefly for the fake's callback of kind and, when none comes
-// (a fake that does not send webhooks), posts msg as the service would.
-func await(ctx context.Context, events <-chan telco.WebhookKind, kind telco.WebhookKind, hook string, msg *telco.Message, logger *slog.Logger) error {
-	timer := time.NewTimer(2 * time.Second)
+// await waits for the fake's callback of kind.
+func await(ctx context.Context, events <-chan telco.WebhookKind, kind telco.WebhookKind) error {
+	timer := time.NewTimer(10 * time.Second)
 	defer timer.Stop()
 	for {
 		select {
@@ -200,29 +194,7 @@ func await(ctx context.Context, events <-chan telco.WebhookKind, kind telco.Webh
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timer.C:
-			logger.Info("the fake did not call back; posting the callback as the service would", "kind", kind.String())
-			return post(ctx, hook, msg)
+			return fmt.Errorf("no %s callback from the fake within 10s", kind)
 		}
 	}
-}
-
-func post(ctx context.Context, hook string, msg *telco.Message) error {
-	body, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hook, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
-		return errors.New("callback answered " + resp.Status)
-	}
-	return nil
 }

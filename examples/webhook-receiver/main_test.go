@@ -116,6 +116,8 @@ func TestDemoWithoutCredentials(t *testing.T) {
 	assert.Contains(t, s, "status=Delivered")
 	assert.Contains(t, s, "external_id=order-1042")
 	assert.Contains(t, s, "text=STOP")
+	assert.Equal(t, 1, strings.Count(s, `msg="delivery receipt"`), "one receipt per delivered message")
+	assert.NotContains(t, s, "status=Processing", "a receipt comes only after delivery")
 	cancel()
 	select {
 	case err := <-done:
