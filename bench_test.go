@@ -14,16 +14,13 @@ import (
 	"time"
 )
 
-// The benchmarks compare the SDK with a hand-written net/http +
+// The call benchmarks compare the SDK with a hand-written net/http +
 // encoding/json call doing the same work against the same loopback server,
-// in the same run. Each has two sub-benchmarks, impl=baseline first and
-// impl=sdk second, so that with -count=N they alternate and benchstat can
-// put them side by side:
-//
-//	go test -run '^$' -bench . -benchmem -count 10 > new.txt
-//	benchstat -col /impl new.txt
-//
-// Read the results as the ratio sdk/baseline, never as bare times.
+// in the same run. BenchmarkCalls has the sub-benchmarks
+// call=X/impl=baseline and call=X/impl=sdk for benchstat -col /impl;
+// BenchmarkRatio runs the two alternately, call by call, and reports their
+// time ratio "sdk/base", which stays meaningful on a machine shared with
+// other work. Read the results as ratios, never as bare times.
 // scripts/bench.sh runs the whole set and writes BENCHMARKS.md's figures.
 
 // benchServer answers every request with body, after reading the request.
@@ -97,70 +94,220 @@ func mustJSON(b *testing.B, v any) []byte {
 	return data
 }
 
-// BenchmarkPropertiesGet is the small call: one project, about 300 bytes.
-func BenchmarkPropertiesGet(b *testing.B) {
-	srv := benchServer(b, fixture(b, "get_property.json"))
-	ctx := context.Background()
-
-	b.Run("impl=baseline", func(b *testing.B) {
-		hc := baselineClient()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			var out struct{ Property Property }
-			baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties/"+url.PathEscape(testProp), nil, &out)
-			if out.Property.PropertySid == "" {
-				b.Fatal("no property")
-			}
-		}
-	})
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchClient(b, srv)
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			p, err := c.Properties.Get(ctx, testProp)
-			if err != nil || p.PropertySid == "" {
-				b.Fatal(err)
-			}
-		}
-	})
+// callCase is one operation done both ways. Each function makes one call
+// and fails the benchmark if the answer is not the expected one.
+type callCase struct {
+	name          string
+	baseline, sdk func(b *testing.B)
 }
 
-// BenchmarkMessagesFind is one page of 200 messages (about 90 kB).
-func BenchmarkMessagesFind(b *testing.B) {
-	msgs := make([]Message, 200)
-	for i := range msgs {
-		msgs[i] = benchMessage(i)
-	}
-	srv := benchServer(b, mustJSON(b, map[string]any{"Messages": msgs}))
+// callCases builds the servers and both sides of every call benchmark.
+func callCases(b *testing.B) []callCase {
 	ctx := context.Background()
-	from, to := time.Unix(1577836800, 0), time.Unix(1577836800+86400, 0)
+	var cases []callCase
 
-	b.Run("impl=baseline", func(b *testing.B) {
-		hc := baselineClient()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			q := url.Values{}
-			q.Set("Date_From", strconv.FormatInt(from.Unix(), 10))
-			q.Set("Date_To", strconv.FormatInt(to.Unix(), 10))
-			q.Set("Results_Count", "200")
-			var out struct{ Messages []Message }
-			baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/Messages?"+q.Encode(), nil, &out)
-			if len(out.Messages) != 200 {
-				b.Fatal("short page")
-			}
+	// The small call: one project, about 300 bytes.
+	{
+		srv := benchServer(b, fixture(b, "get_property.json"))
+		hc, c := baselineClient(), benchClient(b, srv)
+		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp)
+		cases = append(cases, callCase{"PropertiesGet",
+			func(b *testing.B) {
+				var out struct{ Property Property }
+				baselineDo(b, hc, http.MethodGet, u, nil, &out)
+				if out.Property.PropertySid == "" {
+					b.Fatal("no property")
+				}
+			},
+			func(b *testing.B) {
+				p, err := c.Properties.Get(ctx, testProp)
+				if err != nil || p.PropertySid == "" {
+					b.Fatal(err)
+				}
+			}})
+	}
+
+	// One page of 200 messages, about 90 kB.
+	{
+		msgs := make([]Message, 200)
+		for i := range msgs {
+			msgs[i] = benchMessage(i)
 		}
-	})
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchClient(b, srv)
+		srv := benchServer(b, mustJSON(b, map[string]any{"Messages": msgs}))
+		hc, c := baselineClient(), benchClient(b, srv)
+		from, to := time.Unix(1577836800, 0), time.Unix(1577836800+86400, 0)
 		p := &FindMessagesParams{DateFrom: from, DateTo: to, ListParams: ListParams{Count: 200}}
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			page, err := c.Messages.Find(ctx, testProp, p)
-			if err != nil || len(page.Items) != 200 {
-				b.Fatal(err)
-			}
+		cases = append(cases, callCase{"MessagesFind200",
+			func(b *testing.B) {
+				q := url.Values{}
+				q.Set("Date_From", strconv.FormatInt(from.Unix(), 10))
+				q.Set("Date_To", strconv.FormatInt(to.Unix(), 10))
+				q.Set("Results_Count", "200")
+				var out struct{ Messages []Message }
+				baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/Messages?"+q.Encode(), nil, &out)
+				if len(out.Messages) != 200 {
+					b.Fatal("short page")
+				}
+			},
+			func(b *testing.B) {
+				page, err := c.Messages.Find(ctx, testProp, p)
+				if err != nil || len(page.Items) != 200 {
+					b.Fatal(err)
+				}
+			}})
+	}
+
+	// 1,000 messages in one request, and their 1,000 results: the request
+	// body is about 100 kB, the answer 450 kB.
+	{
+		const n = 1000
+		params := make([]SendMessageParams, n)
+		answer := make([]Message, n)
+		for i := range params {
+			m := benchMessage(i)
+			params[i] = SendMessageParams{From: m.From, To: m.To, Text: m.Text, ExternalID: m.ExternalID}
+			answer[i] = m
 		}
-	})
+		srv := benchServer(b, mustJSON(b, answer))
+		hc, c := baselineClient(), benchClient(b, srv)
+		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp) + "/BatchMessages"
+		cases = append(cases, callCase{"SendBatch1000",
+			func(b *testing.B) {
+				wire := make([]baselineWire, len(params))
+				for j, p := range params {
+					wire[j] = baselineWire{From: p.From, To: p.To, Text: p.Text, ExternalID: p.ExternalID}
+				}
+				body, err := json.Marshal(struct{ Messages []baselineWire }{wire})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out []Message
+				baselineDo(b, hc, http.MethodPost, u, body, &out)
+				if len(out) != n {
+					b.Fatal("short answer")
+				}
+			},
+			func(b *testing.B) {
+				res, err := c.Messages.SendBatch(ctx, testProp, params)
+				if err != nil || len(res) != n || res[n-1].Message == nil {
+					b.Fatal(err)
+				}
+			}})
+	}
+
+	// One SMS, a small POST.
+	{
+		srv := benchServer(b, fixture(b, "send_message.json"))
+		hc, c := baselineClient(), benchClient(b, srv)
+		params := &SendMessageParams{From: "Acme", To: "+61499999999", Text: "Your order has shipped", ExternalID: "order-1042"}
+		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp) + "/Messages"
+		cases = append(cases, callCase{"MessagesSend",
+			func(b *testing.B) {
+				body, err := json.Marshal(baselineWire{From: params.From, To: params.To, Text: params.Text, ExternalID: params.ExternalID})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out struct{ Message Message }
+				baselineDo(b, hc, http.MethodPost, u, body, &out)
+				if out.Message.MessageSid == "" {
+					b.Fatal("no message")
+				}
+			},
+			func(b *testing.B) {
+				if _, err := c.Messages.Send(ctx, testProp, params); err != nil {
+					b.Fatal(err)
+				}
+			}})
+	}
+
+	// One page of 50 projects.
+	{
+		var buf bytes.Buffer
+		buf.WriteString(`{"Properties":[`)
+		for i := 0; i < 50; i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			fmt.Fprintf(&buf, `{"AccountSid":"%s","PropertySid":"PR%030d","Name":"Project %d","MainDomain":"p%d.example.com","TimeZone":"AUS Eastern Standard Time","SmsEnabled":true,"Active":true}`, testSid, i, i, i)
+		}
+		buf.WriteString(`],"TotalCount":50,"NextPageToken":null}`)
+		srv := benchServer(b, buf.Bytes())
+		hc, c := baselineClient(), benchClient(b, srv)
+		cases = append(cases, callCase{"PropertiesList50",
+			func(b *testing.B) {
+				var out struct {
+					Properties []Property
+					TotalCount int
+				}
+				baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties?Results_Count=50", nil, &out)
+				if len(out.Properties) != 50 {
+					b.Fatal("short page")
+				}
+			},
+			func(b *testing.B) {
+				page, err := c.Properties.List(ctx, &ListParams{Count: 50})
+				if err != nil || len(page.Items) != 50 {
+					b.Fatal(err)
+				}
+			}})
+	}
+	return cases
+}
+
+// BenchmarkCalls measures each call both ways, baseline first: time,
+// bytes and allocations per call (the server's, in the same process, are
+// counted on both sides alike).
+func BenchmarkCalls(b *testing.B) {
+	for _, c := range callCases(b) {
+		for _, side := range []struct {
+			impl string
+			call func(b *testing.B)
+		}{{"baseline", c.baseline}, {"sdk", c.sdk}} {
+			b.Run("call="+c.name+"/impl="+side.impl, func(b *testing.B) {
+				side.call(b) // warm the connection outside the timing
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					side.call(b)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRatio makes each call both ways alternately, in the order
+// baseline, sdk, sdk, baseline so that a drift in the machine's speed
+// weighs on both alike, and reports the ratio of the time spent in the SDK
+// to the time spent in the baseline ("sdk/base"). ns/op is the time of one
+// pair.
+func BenchmarkRatio(b *testing.B) {
+	for _, c := range callCases(b) {
+		b.Run("call="+c.name, func(b *testing.B) {
+			c.baseline(b)
+			c.sdk(b)
+			var base, sdk time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				first, second := c.baseline, c.sdk
+				if i%2 == 1 {
+					first, second = c.sdk, c.baseline
+				}
+				t0 := time.Now()
+				first(b)
+				t1 := time.Now()
+				second(b)
+				t2 := time.Now()
+				if i%2 == 0 {
+					base, sdk = base+t1.Sub(t0), sdk+t2.Sub(t1)
+				} else {
+					sdk, base = sdk+t1.Sub(t0), base+t2.Sub(t1)
+				}
+			}
+			if base > 0 {
+				b.ReportMetric(float64(sdk)/float64(base), "sdk/base")
+			}
+		})
+	}
 }
 
 // baselineWire is how a hand-written client would spell a send request.
@@ -169,121 +316,4 @@ type baselineWire struct {
 	To         string `json:"To"`
 	Text       string `json:"Text"`
 	ExternalID string `json:"ExternalId,omitempty"`
-}
-
-// BenchmarkSendBatch sends 1,000 messages in one request and decodes the
-// 1,000 results: the request body is about 100 kB, the answer 450 kB.
-func BenchmarkSendBatch(b *testing.B) {
-	const n = 1000
-	params := make([]SendMessageParams, n)
-	answer := make([]Message, n)
-	for i := range params {
-		m := benchMessage(i)
-		params[i] = SendMessageParams{From: m.From, To: m.To, Text: m.Text, ExternalID: m.ExternalID}
-		answer[i] = m
-	}
-	srv := benchServer(b, mustJSON(b, answer))
-	ctx := context.Background()
-
-	b.Run("impl=baseline", func(b *testing.B) {
-		hc := baselineClient()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			wire := make([]baselineWire, len(params))
-			for j, p := range params {
-				wire[j] = baselineWire{From: p.From, To: p.To, Text: p.Text, ExternalID: p.ExternalID}
-			}
-			body, err := json.Marshal(struct{ Messages []baselineWire }{wire})
-			if err != nil {
-				b.Fatal(err)
-			}
-			var out []Message
-			baselineDo(b, hc, http.MethodPost, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/BatchMessages", body, &out)
-			if len(out) != n {
-				b.Fatal("short answer")
-			}
-		}
-	})
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchClient(b, srv)
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			res, err := c.Messages.SendBatch(ctx, testProp, params)
-			if err != nil || len(res) != n || res[n-1].Message == nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkMessagesSend is one SMS, a small POST.
-func BenchmarkMessagesSend(b *testing.B) {
-	srv := benchServer(b, fixture(b, "send_message.json"))
-	params := &SendMessageParams{From: "Acme", To: "+61499999999", Text: "Your order has shipped", ExternalID: "order-1042"}
-	ctx := context.Background()
-
-	b.Run("impl=baseline", func(b *testing.B) {
-		hc := baselineClient()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			body, err := json.Marshal(baselineWire{From: params.From, To: params.To, Text: params.Text, ExternalID: params.ExternalID})
-			if err != nil {
-				b.Fatal(err)
-			}
-			var out struct{ Message Message }
-			baselineDo(b, hc, http.MethodPost, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/Messages", body, &out)
-			if out.Message.MessageSid == "" {
-				b.Fatal("no message")
-			}
-		}
-	})
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchClient(b, srv)
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := c.Messages.Send(ctx, testProp, params); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkPropertiesList is one page of 50 projects.
-func BenchmarkPropertiesList(b *testing.B) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"Properties":[`)
-	for i := 0; i < 50; i++ {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		fmt.Fprintf(&buf, `{"AccountSid":"%s","PropertySid":"PR%030d","Name":"Project %d","MainDomain":"p%d.example.com","TimeZone":"AUS Eastern Standard Time","SmsEnabled":true,"Active":true}`, testSid, i, i, i)
-	}
-	buf.WriteString(`],"TotalCount":50,"NextPageToken":null}`)
-	srv := benchServer(b, buf.Bytes())
-	ctx := context.Background()
-
-	b.Run("impl=baseline", func(b *testing.B) {
-		hc := baselineClient()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			var out struct {
-				Properties []Property
-				TotalCount int
-			}
-			baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties?Results_Count=50", nil, &out)
-			if len(out.Properties) != 50 {
-				b.Fatal("short page")
-			}
-		}
-	})
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchClient(b, srv)
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			page, err := c.Properties.List(ctx, &ListParams{Count: 50})
-			if err != nil || len(page.Items) != 50 {
-				b.Fatal(err)
-			}
-		}
-	})
 }

@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-querystring/query"
@@ -412,7 +413,10 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	buf := getBodyBuffer()
+	defer putBodyBuffer(buf)
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, maxResponseBody+1))
+	data := buf.Bytes()
 	if err == nil && len(data) > maxResponseBody {
 		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBody)
 	}
@@ -443,6 +447,29 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 			Body: boundedCopy(data), err: err, maybeSent: maybe}
 	}
 	return nil
+}
+
+// bodyBuffers holds buffers for success bodies: a page of 200 messages is
+// about 90 kB, which io.ReadAll would build in a dozen growing allocations
+// on every call. A buffer goes back to the pool once the body is decoded,
+// so nothing a decoder returns may alias it: encoding/json copies strings
+// and json.RawMessage values, and the envelopes in decode.go rely on that.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody is the largest buffer kept for reuse, so that one very
+// large answer does not stay pinned in the pool.
+const maxPooledBody = 1 << 20
+
+func getBodyBuffer() *bytes.Buffer {
+	b := bodyBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func putBodyBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBody {
+		bodyBuffers.Put(b)
+	}
 }
 
 // maybeSentError marks a transport failure of a non-idempotent call that
