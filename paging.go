@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 )
 
 // Page is one page of a Results_Skip / Results_Count listing.
@@ -60,7 +61,7 @@ func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]
 			if len(items) == 0 {
 				return
 			}
-			if n > 0 && reflect.DeepEqual(items, prev) {
+			if n > 0 && samePage(items, prev) {
 				yield(zero, fmt.Errorf("telco: %s: page %d repeats the previous page; the service ignored the page position", op, n+1))
 				return
 			}
@@ -80,6 +81,26 @@ func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]
 			prev = items
 		}
 	}
+}
+
+// samePage reports whether a page repeats the previous one. It runs once a
+// page, so the common types compare with == and no reflection, and any
+// other type is compared deeply only when the first items already match,
+// which in a healthy listing they never do.
+func samePage[T any](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	switch x := any(a).(type) {
+	case []Message:
+		return slices.Equal(x, any(b).([]Message))
+	case []Property:
+		return slices.Equal(x, any(b).([]Property))
+	}
+	if len(a) > 0 && !reflect.DeepEqual(a[0], b[0]) {
+		return false
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // remaining turns a listing's announced total into the count from the
