@@ -490,8 +490,15 @@ func pathSegment(s string) string {
 }
 
 func encodeQuery(q any) (string, error) {
-	if v, ok := q.(url.Values); ok {
+	switch v := q.(type) {
+	case url.Values:
 		return v.Encode(), nil
+	// The listings' own parameters take a typed path: go-querystring
+	// reflects over the struct, 24 allocations a call.
+	case *ListParams:
+		return v.query(), nil
+	case *wireFindMessages:
+		return findQuery(v), nil
 	}
 	v, err := query.Values(q)
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 )
 
 // Page is one page of a Results_Skip / Results_Count listing.
@@ -26,6 +28,55 @@ type Page[T any] struct {
 type ListParams struct {
 	Count int `url:"Results_Count,omitempty"` // page size
 	Skip  int `url:"Results_Skip,omitempty"`  // items to skip
+}
+
+// query encodes the page parameters exactly as go-querystring and
+// url.Values.Encode would (zero values omitted, keys sorted), without
+// reflection: every listing call encodes them.
+func (lp *ListParams) query() string {
+	return string(lp.appendQuery(nil))
+}
+
+func (lp *ListParams) appendQuery(b []byte) []byte {
+	b = appendIntParam(b, "Results_Count", int64(lp.Count), true)
+	return appendIntParam(b, "Results_Skip", int64(lp.Skip), true)
+}
+
+// findQuery encodes a message search as go-querystring and
+// url.Values.Encode would, keys sorted.
+func findQuery(q *wireFindMessages) string {
+	b := make([]byte, 0, 96)
+	b = appendIntParam(b, "Date_From", q.DateFrom, false)
+	b = appendIntParam(b, "Date_To", q.DateTo, false)
+	b = appendStringParam(b, "Direction", string(q.Direction))
+	b = q.ListParams.appendQuery(b)
+	b = appendStringParam(b, "Status", string(q.Status))
+	return string(b)
+}
+
+func appendIntParam(b []byte, key string, v int64, omitZero bool) []byte {
+	if v == 0 && omitZero {
+		return b
+	}
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = append(b, key...)
+	b = append(b, '=')
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendStringParam adds a parameter omitted when empty.
+func appendStringParam(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = append(b, key...)
+	b = append(b, '=')
+	return append(b, url.QueryEscape(v)...)
 }
 
 // fetchPage fetches page n (0-based, counted from the caller's start)
