@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-querystring/query"
@@ -402,7 +403,10 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	buf := getBodyBuffer()
+	defer putBodyBuffer(buf)
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, maxResponseBody+1))
+	data := buf.Bytes()
 	if err == nil && len(data) > maxResponseBody {
 		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBody)
 	}
@@ -435,6 +439,29 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	return nil
 }
 
+// bodyBuffers holds buffers for success bodies: a page of 200 messages is
+// about 90 kB, which io.ReadAll would build in a dozen growing allocations
+// on every call. A buffer goes back to the pool once the body is decoded,
+// so nothing a decoder returns may alias it: encoding/json copies strings
+// and json.RawMessage values, and the envelopes in decode.go rely on that.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody is the largest buffer kept for reuse, so that one very
+// large answer does not stay pinned in the pool.
+const maxPooledBody = 1 << 20
+
+func getBodyBuffer() *bytes.Buffer {
+	b := bodyBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func putBodyBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBody {
+		bodyBuffers.Put(b)
+	}
+}
+
 // maybeSentError marks a transport failure of a non-idempotent call that
 // may have reached the service.
 type maybeSentError struct{ err error }
@@ -453,8 +480,15 @@ func pathSegment(s string) string {
 }
 
 func encodeQuery(q any) (string, error) {
-	if v, ok := q.(url.Values); ok {
+	switch v := q.(type) {
+	case url.Values:
 		return v.Encode(), nil
+	// The listings' own parameters take a typed path: go-querystring
+	// reflects over the struct, 24 allocations a call.
+	case *ListParams:
+		return v.query(), nil
+	case *wireFindMessages:
+		return findQuery(v), nil
 	}
 	v, err := query.Values(q)
 	if err != nil {

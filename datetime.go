@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,6 +64,13 @@ func (d *DateTime) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if string(data) == "null" {
 		*d = DateTime{}
+		return nil
+	}
+	// Number-block listings carry many of these: the common wire form is
+	// read straight from the bytes, without allocating. Anything else,
+	// errors included, takes the general path below.
+	if t, ok := fastMSDate(data); ok {
+		*d = t
 		return nil
 	}
 	var s string
@@ -141,10 +149,110 @@ func parseMSDate(inner, orig string) (DateTime, error) {
 	if off[0] == '-' {
 		secs = -secs
 	}
-	if secs == 0 {
-		return DateTime{t.In(utcOffsetZero)}, nil
+	return DateTime{t.In(fixedZone(secs))}, nil
+}
+
+// fastMSDate reads the quoted JSON form "/Date(ms)/" or "/Date(ms±hhmm)/",
+// slashes escaped or not, with ms an optional minus and 1 to 18 digits. It
+// reports false for anything else, which the general path then decides,
+// so it accepts nothing ParseDateTime would refuse and gives the same
+// value.
+func fastMSDate(b []byte) (DateTime, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return DateTime{}, false
 	}
-	return DateTime{t.In(time.FixedZone(off, secs))}, nil
+	b = b[1 : len(b)-1]
+	if len(b) > 0 && b[0] == '\\' {
+		b = b[1:]
+	}
+	if len(b) < 6 || string(b[:6]) != "/Date(" {
+		return DateTime{}, false
+	}
+	b = b[6:]
+	switch {
+	case len(b) >= 2 && string(b[len(b)-2:]) == ")/":
+		b = b[:len(b)-2]
+	case len(b) >= 3 && string(b[len(b)-3:]) == `)\/`:
+		b = b[:len(b)-3]
+	default:
+		return DateTime{}, false
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var ms int64
+	i := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		ms = ms*10 + int64(b[i]-'0')
+	}
+	if i == 0 || i > 18 { // 18 digits cannot overflow int64
+		return DateTime{}, false
+	}
+	if neg {
+		ms = -ms
+	}
+	t := time.UnixMilli(ms)
+	off := b[i:]
+	if len(off) == 0 {
+		return DateTime{t.UTC()}, true
+	}
+	if len(off) != 5 || (off[0] != '+' && off[0] != '-') {
+		return DateTime{}, false
+	}
+	for _, c := range off[1:] {
+		if c < '0' || c > '9' {
+			return DateTime{}, false
+		}
+	}
+	hh := int(off[1]-'0')*10 + int(off[2]-'0')
+	mm := int(off[3]-'0')*10 + int(off[4]-'0')
+	if hh > 23 || mm > 59 {
+		return DateTime{}, false
+	}
+	secs := (hh*60 + mm) * 60
+	if off[0] == '-' {
+		secs = -secs
+	}
+	return DateTime{t.In(fixedZone(secs))}, true
+}
+
+// zones caches one fixed zone per offset minute, -23:59 to +23:59, so that
+// decoding does not allocate a *time.Location for every value.
+var zones [2*maxOffsetMinutes + 1]atomic.Pointer[time.Location]
+
+const maxOffsetMinutes = 23*60 + 59
+
+// fixedZone returns the zone of a UTC offset in seconds (a whole number of
+// minutes within ±23:59), named as the wire writes it, e.g. "+1000". Zero
+// is utcOffsetZero.
+func fixedZone(secs int) *time.Location {
+	if secs == 0 {
+		return utcOffsetZero
+	}
+	mins := secs / 60
+	if secs%60 != 0 || mins < -maxOffsetMinutes || mins > maxOffsetMinutes {
+		return time.FixedZone(zoneName(secs), secs)
+	}
+	slot := &zones[mins+maxOffsetMinutes]
+	if loc := slot.Load(); loc != nil {
+		return loc
+	}
+	loc := time.FixedZone(zoneName(secs), secs)
+	if slot.CompareAndSwap(nil, loc) {
+		return loc
+	}
+	return slot.Load()
+}
+
+// zoneName is "±hhmm" for an offset in seconds.
+func zoneName(secs int) string {
+	sign := byte('+')
+	if secs < 0 {
+		sign, secs = '-', -secs
+	}
+	m := secs / 60
+	return string([]byte{sign, byte('0' + m/600), byte('0' + m/60%10), byte('0' + m%60/10), byte('0' + m%10)})
 }
 
 // Timestamp is a time as the service sends it outside number blocks: an
@@ -188,6 +296,12 @@ func (t Timestamp) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the forms listed on Timestamp.
 func (t *Timestamp) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
+	// Every message carries several of these: a plain integer is read
+	// without allocating.
+	if n, ok := fastInt(data); ok {
+		*t = Timestamp(n)
+		return nil
+	}
 	s := string(data)
 	if s == "null" {
 		*t = 0
@@ -222,4 +336,27 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 	}
 	*t = Timestamp(int64(f))
 	return nil
+}
+
+// fastInt reads an optional minus and 1 to 18 digits (too few to overflow
+// int64), and reports false for anything else.
+func fastInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }

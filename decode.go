@@ -246,3 +246,60 @@ func looseInt(raw json.RawMessage) int {
 	}
 	return n
 }
+
+// batchKeys are the envelope keys of a batch answer, which may also be a
+// bare array.
+var batchKeys = []string{"Messages", "Results"}
+
+// batchElement is one element of a batch answer as the common case has it:
+// a message resource. The extra fields only serve to tell the other shapes
+// apart (a wrapped {"Message": {...}} or an error element), which then take
+// the general path.
+type batchElement struct {
+	Message
+	Wrapped        json.RawMessage `json:"Message"`
+	Errors         json.RawMessage `json:"Errors"`
+	ResponseStatus json.RawMessage `json:"ResponseStatus"`
+}
+
+// batchAnswer decodes a batch answer into one BatchResult per element.
+//
+// A batch of accepted messages, the common case, costs one pass: every
+// element is decoded straight into a message. An answer with any other
+// element (an error, a wrapped message, a field of an unexpected type) is
+// decoded again element by element by decodeBatchElement, so that the
+// result is the same as if every answer took that path.
+type batchAnswer struct {
+	op      string
+	results []BatchResult
+}
+
+func (a *batchAnswer) decodeBody(b []byte) error {
+	fast := list[batchElement]{keys: batchKeys}
+	if fast.decodeBody(b) == nil && allMessages(fast.items) {
+		a.results = make([]BatchResult, len(fast.items))
+		for i := range fast.items {
+			a.results[i].Message = &fast.items[i].Message
+		}
+		return nil
+	}
+	slow := list[json.RawMessage]{keys: batchKeys}
+	if err := slow.decodeBody(b); err != nil {
+		return err
+	}
+	a.results = make([]BatchResult, len(slow.items))
+	for i, raw := range slow.items {
+		a.results[i] = decodeBatchElement(a.op, raw)
+	}
+	return nil
+}
+
+// allMessages reports whether every element is a bare message resource.
+func allMessages(items []batchElement) bool {
+	for i := range items {
+		if items[i].MessageSid == "" {
+			return false
+		}
+	}
+	return true
+}

@@ -210,8 +210,7 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 	if len(send) == 0 {
 		return results, nil
 	}
-	var out list[json.RawMessage]
-	out.keys = []string{"Messages", "Results"}
+	out := batchAnswer{op: op}
 	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/BatchMessages",
 		body: struct {
@@ -220,12 +219,12 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 	if err != nil {
 		return nil, err
 	}
-	if len(out.items) != len(send) {
+	if len(out.results) != len(send) {
 		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
-			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.items), len(send))}
+			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.results), len(send))}
 	}
-	for j, raw := range out.items {
-		results[sent[j]] = decodeBatchElement(op, raw)
+	for j, r := range out.results {
+		results[sent[j]] = r
 	}
 	return results, nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"net/url"
 	"reflect"
+	"slices"
+	"strconv"
 )
 
 // Page is one page of a Results_Skip / Results_Count listing.
@@ -25,6 +28,55 @@ type Page[T any] struct {
 type ListParams struct {
 	Count int `url:"Results_Count,omitempty"` // page size
 	Skip  int `url:"Results_Skip,omitempty"`  // items to skip
+}
+
+// query encodes the page parameters exactly as go-querystring and
+// url.Values.Encode would (zero values omitted, keys sorted), without
+// reflection: every listing call encodes them.
+func (lp *ListParams) query() string {
+	return string(lp.appendQuery(nil))
+}
+
+func (lp *ListParams) appendQuery(b []byte) []byte {
+	b = appendIntParam(b, "Results_Count", int64(lp.Count), true)
+	return appendIntParam(b, "Results_Skip", int64(lp.Skip), true)
+}
+
+// findQuery encodes a message search as go-querystring and
+// url.Values.Encode would, keys sorted.
+func findQuery(q *wireFindMessages) string {
+	b := make([]byte, 0, 96)
+	b = appendIntParam(b, "Date_From", q.DateFrom, false)
+	b = appendIntParam(b, "Date_To", q.DateTo, false)
+	b = appendStringParam(b, "Direction", string(q.Direction))
+	b = q.ListParams.appendQuery(b)
+	b = appendStringParam(b, "Status", string(q.Status))
+	return string(b)
+}
+
+func appendIntParam(b []byte, key string, v int64, omitZero bool) []byte {
+	if v == 0 && omitZero {
+		return b
+	}
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = append(b, key...)
+	b = append(b, '=')
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendStringParam adds a parameter omitted when empty.
+func appendStringParam(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = append(b, key...)
+	b = append(b, '=')
+	return append(b, url.QueryEscape(v)...)
 }
 
 // fetchPage fetches page n (0-based, counted from the caller's start)
@@ -60,7 +112,7 @@ func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]
 			if len(items) == 0 {
 				return
 			}
-			if n > 0 && reflect.DeepEqual(items, prev) {
+			if n > 0 && samePage(items, prev) {
 				yield(zero, fmt.Errorf("telco: %s: page %d repeats the previous page; the service ignored the page position", op, n+1))
 				return
 			}
@@ -80,6 +132,26 @@ func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]
 			prev = items
 		}
 	}
+}
+
+// samePage reports whether a page repeats the previous one. It runs once a
+// page, so the common types compare with == and no reflection, and any
+// other type is compared deeply only when the first items already match,
+// which in a healthy listing they never do.
+func samePage[T any](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	switch x := any(a).(type) {
+	case []Message:
+		return slices.Equal(x, any(b).([]Message))
+	case []Property:
+		return slices.Equal(x, any(b).([]Property))
+	}
+	if len(a) > 0 && !reflect.DeepEqual(a[0], b[0]) {
+		return false
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // remaining turns a listing's announced total into the count from the

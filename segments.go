@@ -1,5 +1,7 @@
 package telco
 
+import "unicode/utf8"
+
 // Encoding is the character encoding an SMS is sent in.
 type Encoding string
 
@@ -33,43 +35,72 @@ const (
 
 // Segments reports how text would be encoded and split. It agrees with the
 // service's NumSegments for texts the SMS center does not alter.
+//
+// It walks the text once (twice when a character GSM-7 cannot carry turns
+// up), counting units and packing concatenated segments as it goes, with
+// ASCII read byte by byte.
 func Segments(text string) SegmentInfo {
-	units, gsm := 0, true
-	for _, r := range text {
-		w := gsmWidth(r)
-		if w == 0 {
-			gsm = false
-			break
-		}
-		units += w
+	if si, ok := countGSM(text); ok {
+		return si
 	}
-	if gsm {
-		return pack(text, units, EncodingGSM7, gsmSingle, gsmMulti, gsmWidth)
-	}
-	units = 0
-	for _, r := range text {
-		units += ucs2Width(r)
-	}
-	return pack(text, units, EncodingUCS2, ucs2Single, ucs2Multi, ucs2Width)
+	return countUCS2(text)
 }
 
-func pack(text string, units int, enc Encoding, single, multi int, width func(rune) int) SegmentInfo {
-	si := SegmentInfo{Encoding: enc, Units: units}
-	switch {
-	case units == 0:
-		si.Remaining = single
-	case units <= single:
-		si.Segments, si.Remaining = 1, single-units
-	default:
-		segs, used := 1, 0
-		for _, r := range text {
-			w := width(r)
-			if used+w > multi {
-				segs, used = segs+1, 0
-			}
-			used += w
+// countGSM counts text in GSM-7, or reports false at the first character
+// GSM-7 cannot carry.
+func countGSM(text string) (SegmentInfo, bool) {
+	var p packer
+	for i := 0; i < len(text); {
+		var w int
+		if c := text[i]; c < utf8.RuneSelf {
+			w = int(gsmASCII[c])
+			i++
+		} else {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			w = gsmWidth(r)
+			i += n
 		}
-		si.Segments, si.Remaining = segs, multi-used
+		if w == 0 {
+			return SegmentInfo{}, false
+		}
+		p.add(w, gsmMulti)
+	}
+	return p.info(EncodingGSM7, gsmSingle, gsmMulti), true
+}
+
+func countUCS2(text string) SegmentInfo {
+	var p packer
+	for _, r := range text {
+		p.add(ucs2Width(r), ucs2Multi)
+	}
+	return p.info(EncodingUCS2, ucs2Single, ucs2Multi)
+}
+
+// packer counts units and, in case the text needs concatenation, packs
+// them into segments of multi units without splitting a character.
+type packer struct {
+	units int
+	segs  int // segments used so far when concatenated, less one
+	used  int // units in the last of them
+}
+
+func (p *packer) add(w, multi int) {
+	p.units += w
+	if p.used+w > multi {
+		p.segs, p.used = p.segs+1, 0
+	}
+	p.used += w
+}
+
+func (p *packer) info(enc Encoding, single, multi int) SegmentInfo {
+	si := SegmentInfo{Encoding: enc, Units: p.units}
+	switch {
+	case p.units == 0:
+		si.Remaining = single
+	case p.units <= single:
+		si.Segments, si.Remaining = 1, single-p.units
+	default:
+		si.Segments, si.Remaining = p.segs+1, multi-p.used
 	}
 	return si
 }
