@@ -116,6 +116,24 @@
 //
 //	tz, ok := telco.WindowsZone("Australia/Sydney") // "AUS Eastern Standard Time", true
 //
+// # Webhooks
+//
+// The service calls URLs you configure: delivery receipts (on a send or on
+// a configured number), SMS received on a configured number, responses to
+// messages sent from a leased sender ID, and porting status updates.
+// [WebhookHandler] is an [net/http.Handler] that decodes those callbacks,
+// from a GET query string, a form or a JSON body, into a [MessageEvent] or
+// a [PortingEvent] and calls your function for their kind; it answers 2xx
+// only when your function returns nil. [DeliveryReceiptHandler],
+// [InboundMessageHandler], [LeaseResponseHandler] and
+// [PortingUpdateHandler] serve one kind per URL.
+//
+//	http.Handle("/hooks", &telco.WebhookHandler{
+//		DeliveryReceipt: func(ctx context.Context, ev *telco.MessageEvent) error {
+//			return markDelivered(ctx, ev.Message.ExternalID, ev.Message.Status)
+//		},
+//	})
+//
 // # Testing code that uses this package
 //
 // Each service has a small interface listing its methods ([MessagesAPI],
