@@ -64,6 +64,35 @@ const (
 	MaxLeasesPerRecipient = 5
 )
 
+// SetAccountSmsEnabled turns SMS on or off for a whole account, as the
+// service's operators do; every account starts enabled. While it is off,
+// sends from any of the account's projects fail as they do for a project
+// not enabled for SMS. It reports whether the account exists.
+func (s *Server) SetAccountSmsEnabled(accountSid string, enabled bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.st.accounts[accountSid]; !ok {
+		return false
+	}
+	s.st.smsOff[accountSid] = !enabled
+	return true
+}
+
+// smsRefusal says why prop may not send SMS, or "" when it may. The
+// service requires both the account and the project to be enabled for SMS
+// and documents the code FORBIDDEN but not the status: the fake answers
+// 400, as for the service's other rules, keeping 403 for another
+// account's resources.
+func (st *store) smsRefusal(prop *telco.Property) string {
+	switch {
+	case st.smsOff[prop.AccountSid]:
+		return "The account is not enabled for SMS."
+	case !prop.SmsEnabled:
+		return "The project is not enabled for SMS."
+	}
+	return ""
+}
+
 // FailMessagesTo makes every message to the E.164 number that has not been
 // submitted yet fail instead, with ErrorCode "UNDELIVERABLE".
 func (s *Server) FailMessagesTo(e164 string) {
@@ -316,8 +345,8 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		return
 	}
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
-		if !prop.SmsEnabled {
-			writeError(w, http.StatusForbidden, telco.CodeForbidden, "The project is not enabled for SMS.")
+		if msg := s.st.smsRefusal(prop); msg != "" {
+			writeError(w, http.StatusBadRequest, telco.CodeForbidden, msg)
 			return
 		}
 		m := s.accept(prop, p)
@@ -351,8 +380,8 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 		return
 	}
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
-		if !prop.SmsEnabled {
-			writeError(w, http.StatusForbidden, telco.CodeForbidden, "The project is not enabled for SMS.")
+		if msg := s.st.smsRefusal(prop); msg != "" {
+			writeError(w, http.StatusBadRequest, telco.CodeForbidden, msg)
 			return
 		}
 		out := make([]any, len(body.Messages))

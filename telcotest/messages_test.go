@@ -43,6 +43,33 @@ func TestMessages_SeededProjectIsSmsEnabled(t *testing.T) {
 	assert.Equal(t, srv.AccountSid, m.AccountSid)
 }
 
+func TestMessages_SendRefusedWhileAccountSmsDisabled(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	p := &telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "blocked"}
+	require.False(t, srv.SetAccountSmsEnabled("AC"+strings.Repeat("Z", 30), false), "unknown account")
+	require.True(t, srv.SetAccountSmsEnabled(srv.AccountSid, false))
+
+	_, err := c.Messages.Send(ctx, srv.PropertySid, p)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeForbidden)
+	assert.Contains(t, err.Error(), "account is not enabled for SMS")
+	_, err = c.Messages.SendBatch(ctx, srv.PropertySid, []telco.SendMessageParams{*p})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeForbidden)
+	page, err := c.Messages.Find(ctx, srv.PropertySid, window())
+	require.NoError(t, err)
+	assert.Empty(t, page.Items, "nothing was stored")
+
+	other := srv.AddAccount("", "")
+	_, err = srv.ClientFor(other.AccountSid).Messages.Send(ctx, other.PropertySid, p)
+	require.NoError(t, err, "another account is not affected")
+
+	require.True(t, srv.SetAccountSmsEnabled(srv.AccountSid, true))
+	_, err = c.Messages.Send(ctx, srv.PropertySid, p)
+	require.NoError(t, err)
+}
+
 func TestMessages_SendForbiddenUntilSmsEnabled(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
@@ -54,9 +81,9 @@ func TestMessages_SendForbiddenUntilSmsEnabled(t *testing.T) {
 
 	p := &telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "blocked"}
 	_, err = c.Messages.Send(ctx, prop.PropertySid, p)
-	requireAPIError(t, err, http.StatusForbidden, telco.CodeForbidden)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeForbidden)
 	_, err = c.Messages.SendBatch(ctx, prop.PropertySid, []telco.SendMessageParams{*p})
-	requireAPIError(t, err, http.StatusForbidden, telco.CodeForbidden)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeForbidden)
 
 	page, err := c.Messages.Find(ctx, prop.PropertySid, window())
 	require.NoError(t, err)

@@ -27,6 +27,7 @@ type store struct {
 	leases     map[string][]*leaseRec // recipient -> its leases, oldest first
 	leased     map[string]bool        // every sender ever leased, so none serves two recipients
 	failTo     map[string]bool        // recipients whose messages fail
+	smsOff     map[string]bool        // accounts not enabled for SMS
 	numbers    map[string]*numberRec
 	blocks     []*blockRec
 	logins     []*telco.OnlineLogin
@@ -75,7 +76,7 @@ type portingRec struct {
 
 func newStore(accountSid string) store {
 	return store{accountSid: accountSid, accounts: map[string]*Account{}, leases: map[string][]*leaseRec{},
-		leased: map[string]bool{}, failTo: map[string]bool{}, numbers: map[string]*numberRec{}}
+		leased: map[string]bool{}, failTo: map[string]bool{}, smsOff: map[string]bool{}, numbers: map[string]*numberRec{}}
 }
 
 // addAccount records an account and seeds its project.
