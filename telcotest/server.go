@@ -47,10 +47,10 @@ type Server struct {
 	srv    *httptest.Server
 	routes []route
 
-	mu sync.Mutex // guards everything below
+	faults faultState // fault injection and request counts (faults.go)
+
+	mu sync.Mutex // guards st
 	st store
-	// faults are statuses to answer the next requests with, in order.
-	faults []int
 }
 
 // ServerOption configures NewServer.
@@ -88,6 +88,7 @@ func NewServer(opts ...ServerOption) *Server {
 	}
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token}
 	s.st = newStore(cfg.accountSid)
+	s.faults.init()
 	s.routes = s.routeTable()
 	s.PropertySid = s.st.seedProperty().PropertySid
 
@@ -120,17 +121,17 @@ func (s *Server) Client(opts ...telco.Option) *telco.Client {
 	return c
 }
 
-// Close shuts the server down and waits for requests in flight.
-func (s *Server) Close() { s.srv.Close() }
+// Close shuts the server down and waits for requests in flight; delays of
+// injected latency faults end early.
+func (s *Server) Close() {
+	s.faults.closeOnce.Do(func() { close(s.faults.closed) })
+	s.srv.Close()
+}
 
-// FailNext makes the server answer the next n requests (after
-// authentication) with status and an error body, to exercise retries.
+// FailNext makes the server answer the next n authenticated requests with status and an
+// error body, to exercise retries. It is Inject with a FaultStatus.
 func (s *Server) FailNext(n, status int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := 0; i < n; i++ {
-		s.faults = append(s.faults, status)
-	}
+	s.Inject(n, Fault{Kind: FaultStatus, Status: status})
 }
 
 // route is one operation: a method and a path pattern whose {Name}
@@ -220,14 +221,13 @@ func (s *Server) match(method string, segs []string) (route, pathParams, int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.applyFault(w, r) {
+		return
+	}
 	user, pass, ok := r.BasicAuth()
 	if !ok || user != s.AccountSid || pass != s.Token {
 		w.Header().Set("WWW-Authenticate", `Basic realm="telcotest"`)
 		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "The account SID or token is wrong.")
-		return
-	}
-	if st := s.nextFault(); st != 0 {
-		writeError(w, st, "INJECTED_FAULT", "telcotest: injected failure")
 		return
 	}
 	raw := r.URL.EscapedPath()
@@ -263,17 +263,6 @@ func (s *Server) allowed(segs []string) []string {
 		}
 	}
 	return out
-}
-
-func (s *Server) nextFault() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.faults) == 0 {
-		return 0
-	}
-	st := s.faults[0]
-	s.faults = s.faults[1:]
-	return st
 }
 
 // wireStatus is the service's error envelope.
