@@ -393,6 +393,9 @@ type call struct {
 	body       any    // JSON-encoded when non-nil
 	idempotent bool
 	emptyOK    bool // a 2xx with no body is a success even when out is set
+	// goneOK makes a 404 a success once an earlier attempt may have reached
+	// the service: for a DELETE, that attempt removed the resource.
+	goneOK bool
 }
 
 // attemptKey carries an *attemptState through retryablehttp's hooks, which
@@ -407,6 +410,9 @@ type attemptState struct {
 	// maybeSent is set once any attempt of a non-idempotent call may have
 	// reached the service.
 	maybeSent bool
+	// reached is set once any attempt, of any call, may have reached the
+	// service and failed without a usable answer.
+	reached bool
 }
 
 // do is the one request path: every service method calls it. It encodes the
@@ -474,6 +480,9 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out any) error {
 	maybe := !r.idempotent
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if r.goneOK && st.reached && resp.StatusCode == http.StatusNotFound {
+			return nil
+		}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
 		ae := decodeAPIError(r.op, resp.StatusCode, data)
 		ae.maybeSent = maybe && st.maybeSent
@@ -560,6 +569,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err)
 	if maybe {
 		st.maybeSent = true
+	}
+	if (err != nil && !neverSent(err) && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
+		st.reached = true
 	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
 	c.logAttempt(ctx, st, resp, err, retry)

@@ -27,9 +27,9 @@ const (
 	// FaultDropAfterRead handles the request in full (it takes effect and
 	// is stored) and then closes the connection without answering.
 	FaultDropAfterRead
-	// FaultLatency waits Fault.Delay, then handles the request normally.
-	// The request takes effect even if the client has given up meanwhile;
-	// use WaitIdle before counting what was stored.
+	// FaultLatency waits Fault.Delay, or until the client hangs up, then
+	// handles the request normally: it takes effect even when the client
+	// gave up. Use WaitIdle before counting what was stored.
 	FaultLatency
 	// FaultTruncateBody handles the request in full and, when the answer is
 	// a success, sends its headers (Content-Length included) and only the
@@ -261,9 +261,14 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
 		s.serveInner(httptest.NewRecorder(), r)
 		dropConnection(w)
 	case FaultLatency:
+		// The wait ends early when the client hangs up (its attempt timed
+		// out, say): the request is then handled all the same, as a slow
+		// service would, and at once, so that tests need not sleep.
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
 		case <-s.faults.closed:
 			t.Stop()
 		}
