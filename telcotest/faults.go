@@ -1,7 +1,9 @@
 package telcotest
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -263,7 +265,14 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
 	case FaultLatency:
 		// The wait ends early when the client hangs up (its attempt timed
 		// out, say): the request is then handled all the same, as a slow
-		// service would, and at once, so that tests need not sleep.
+		// service would, and at once, so that tests need not sleep. The
+		// body is read first: net/http notices a hang-up only after it.
+		body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+		if err != nil {
+			dropConnection(w)
+			return true
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:
