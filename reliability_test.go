@@ -3,6 +3,7 @@ package telco_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"testing"
 	"time"
@@ -213,4 +214,67 @@ func TestNoLeakAbandonedIterators(t *testing.T) {
 	}
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], context.Canceled)
+}
+
+// findSent is the README's reconciliation: look for the ExternalID of a
+// send that failed with ErrMaybeSent.
+func findSent(ctx context.Context, c *telco.Client, propertySid, externalID string, since time.Time) (*telco.Message, error) {
+	window := &telco.FindMessagesParams{
+		DateFrom:  since.Add(-time.Minute),
+		DateTo:    time.Now().Add(time.Minute),
+		Direction: telco.DirectionTransmit,
+	}
+	for m, err := range c.Messages.FindAll(ctx, propertySid, window) {
+		if err != nil {
+			return nil, err
+		}
+		if m.ExternalID == externalID {
+			return &m, nil
+		}
+	}
+	return nil, nil
+}
+
+func TestReconcileMaybeSentByExternalID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		fault telcotest.Fault
+		found bool
+	}{
+		{telcotest.Fault{Kind: telcotest.FaultDropAfterRead}, true},
+		{telcotest.Fault{Kind: telcotest.FaultTruncateBody}, true},
+		{telcotest.Fault{Kind: telcotest.FaultDropBeforeRead}, false},
+		{telcotest.Fault{Kind: telcotest.FaultStatus, Status: 502}, false},
+	} {
+		t.Run(tc.fault.Kind.String(), func(t *testing.T) {
+			t.Parallel()
+			srv := telcotest.NewServer()
+			t.Cleanup(srv.Close)
+			c := srv.Client()
+			ctx := context.Background()
+			// Other traffic, so that the search has something to skip.
+			for i := 0; i < 5; i++ {
+				_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000002", Text: "x",
+					ExternalID: fmt.Sprint("other-", i)})
+				require.NoError(t, err)
+			}
+			f := tc.fault
+			f.Op = "Messages.Send"
+			srv.Inject(1, f)
+			start := time.Now()
+			_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "code 4821",
+				ExternalID: "order-77"})
+			require.ErrorIs(t, err, telco.ErrMaybeSent)
+
+			m, err := findSent(ctx, c, srv.PropertySid, "order-77", start)
+			require.NoError(t, err)
+			if !tc.found {
+				assert.Nil(t, m, "never taken: safe to send again")
+				return
+			}
+			require.NotNil(t, m)
+			assert.Equal(t, "code 4821", m.Text)
+			assert.Len(t, srv.Messages(srv.PropertySid), 6)
+		})
+	}
 }
