@@ -321,8 +321,10 @@ func (s *Server) takeFault(r *http.Request) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.requests++
+	// A request the server refuses uses up no fault. (This is the seeded
+	// account's check; it must stay the same as serveHTTP's.)
 	if user, pass, ok := r.BasicAuth(); !ok || user != s.AccountSid || pass != s.Token {
-		return nil // a request the server refuses uses up no fault
+		return nil
 	}
 	var f *Fault
 	for i, p := range fs.pending {

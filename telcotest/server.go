@@ -128,8 +128,9 @@ func (s *Server) Close() {
 	s.srv.Close()
 }
 
-// FailNext makes the server answer the next n authenticated requests with status and an
-// error body, to exercise retries. It is Inject with a FaultStatus.
+// FailNext makes the server answer the next n authenticated requests with
+// status and an error body, to exercise retries. It is Inject with a
+// FaultStatus.
 func (s *Server) FailNext(n, status int) {
 	s.Inject(n, Fault{Kind: FaultStatus, Status: status})
 }
