@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,10 +59,12 @@ func (k FaultKind) String() string {
 }
 
 // Fault is one injected failure, applied to a request that matches it.
-// The zero values of Method, Path and Op match every request.
+// The zero values of Method, Path and Op match every request; a zero Kind
+// claims the request but handles it normally.
 type Fault struct {
 	Kind FaultKind
-	// Status is the HTTP status of a FaultStatus answer.
+	// Status is the HTTP status of a FaultStatus answer; 0, or anything
+	// outside 100 to 999, answers 500.
 	Status int
 	// RetryAfter is the Retry-After header of a FaultStatus answer
 	// (seconds or an HTTP date); empty sends none.
@@ -112,12 +115,14 @@ var opRoutes = map[string][2]string{
 	"Addresses.Delete":            {"DELETE", "/v2/Addresses/{AddressSid}"},
 }
 
-// Ops returns the operation names a Fault's Op accepts, one per route.
+// Ops returns the operation names a Fault's Op accepts, one per route,
+// sorted.
 func Ops() []string {
 	out := make([]string, 0, len(opRoutes))
 	for k := range opRoutes {
 		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -253,7 +258,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
 		status := f.Status
-		if status == 0 {
+		if status < 100 || status > 999 {
 			status = http.StatusInternalServerError
 		}
 		writeError(w, status, "INJECTED_FAULT", "telcotest: injected failure")

@@ -49,6 +49,8 @@ func TestInject_EachKindOnTheWire(t *testing.T) {
 		{"status", telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503}, false, 503, 0, ""},
 		{"status with Retry-After", telcotest.Fault{Kind: telcotest.FaultStatus, Status: 429, RetryAfter: "2"}, false, 429, 0, "2"},
 		{"status defaults to 500", telcotest.Fault{Kind: telcotest.FaultStatus}, false, 500, 0, ""},
+		{"status out of range answers 500", telcotest.Fault{Kind: telcotest.FaultStatus, Status: 42}, false, 500, 0, ""},
+		{"zero kind handles normally", telcotest.Fault{}, false, 200, 1, ""},
 		{"drop before read", telcotest.Fault{Kind: telcotest.FaultDropBeforeRead}, true, 0, 0, ""},
 		{"drop after read", telcotest.Fault{Kind: telcotest.FaultDropAfterRead}, true, 0, 1, ""},
 		{"latency", telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Millisecond}, false, 200, 1, ""},
