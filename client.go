@@ -58,13 +58,24 @@ type Client struct {
 
 	baseURL    string // without a trailing slash
 	accountSid string
-	authHeader string // "Basic base64(sid:token)"; a secret, never printed
-	userAgent  string
-	logger     *slog.Logger
-	validate   bool
-	retry      RetryPolicy
-	maxBody    int64 // cap on a success body
-	rc         *retryablehttp.Client
+	// auth returns the Authorization header value, "Basic base64(sid:token)".
+	// It is a closure so that not even reflection-based printing of a Client
+	// held in an unexported field (which bypasses Format) can reach the
+	// credentials: fmt shows a func as an address.
+	auth      func() string
+	userAgent string
+	logger    *slog.Logger
+	validate  bool
+	retry     RetryPolicy
+	maxBody   int64 // cap on a success body
+	rc        *retryablehttp.Client
+}
+
+// basicAuth returns the Authorization header for the credentials, held
+// only by the closure.
+func basicAuth(accountSid, token string) func() string {
+	header := "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token))
+	return func() string { return header }
 }
 
 // service is the value every service type is a conversion of, as in
@@ -224,7 +235,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL:    base,
 		accountSid: accountSid,
-		authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token)),
+		auth:       basicAuth(accountSid, token),
 		userAgent:  ua,
 		logger:     cfg.logger,
 		validate:   cfg.validate,
@@ -451,7 +462,7 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	h := req.Header
-	h.Set("Authorization", c.authHeader)
+	h.Set("Authorization", c.auth())
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", c.userAgent)
 	if body != nil {
