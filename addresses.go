@@ -74,7 +74,9 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 // Delete removes an address (operation 18): DELETE /v2/Addresses/{AddressSid}.
 // The service answers {AddressSid} of the removed address; it refuses with
 // 400 and ADDRESS_CANNOT_BE_DELETED (an *APIError) while numbers rely on
-// the address for registration.
+// the address for registration. When an earlier attempt may have reached
+// the service (its connection broke, it timed out, or a 5xx came back), a
+// 404 on the retry means that attempt did the removal, and Delete succeeds.
 func (s *AddressesService) Delete(ctx context.Context, addressSid string) error {
 	const op = "Addresses.Delete"
 	if err := pathParam(op, "AddressSid", addressSid); err != nil {
@@ -85,6 +87,6 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 	var out struct {
 		AddressSid string `json:"AddressSid"`
 	}
-	return s.client.do(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true,
+	return s.client.do(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneOK: true,
 		path: "/v2/Addresses/" + pathSegment(addressSid)}, &out)
 }

@@ -49,12 +49,24 @@ type Client struct {
 
 	baseURL    string // without a trailing slash
 	accountSid string
-	authHeader string // "Basic base64(sid:token)"; a secret, never printed
-	userAgent  string
-	logger     *slog.Logger
-	validate   bool
-	retry      RetryPolicy
-	rc         *retryablehttp.Client
+	// auth returns the Authorization header value, "Basic base64(sid:token)".
+	// It is a closure so that not even reflection-based printing of a Client
+	// held in an unexported field (which bypasses Format) can reach the
+	// credentials: fmt shows a func as an address.
+	auth      func() string
+	userAgent string
+	logger    *slog.Logger
+	validate  bool
+	retry     RetryPolicy
+	maxBody   int64 // cap on a success body
+	rc        *retryablehttp.Client
+}
+
+// basicAuth returns the Authorization header for the credentials, held
+// only by the closure.
+func basicAuth(accountSid, token string) func() string {
+	header := "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token))
+	return func() string { return header }
 }
 
 // service is the value every service type is a conversion of, as in
@@ -72,6 +84,7 @@ type clientConfig struct {
 	logger         *slog.Logger
 	validate       bool
 	attemptTimeout time.Duration
+	maxBody        int64
 }
 
 // RetryPolicy decides how failed attempts are retried.
@@ -80,7 +93,9 @@ type clientConfig struct {
 // configuration) are retried on network errors and on 408, 429 and 5xx
 // other than 501. Non-idempotent ones (SMS send and batch, creates, porting
 // submission) are retried only when the service cannot have acted: a failed
-// dial or a 429. RetryUnsafe lifts that restriction.
+// dial, or a 408 or 429 (the service saying it did not take the request).
+// RetryUnsafe lifts that restriction. The README's "Retries and failures"
+// has the full table.
 type RetryPolicy struct {
 	MaxRetries int           // default 3; 0 disables retries
 	MinWait    time.Duration // default 250ms (used when zero)
@@ -103,7 +118,9 @@ func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u
 // WithHTTPClient makes the Client send through hc, with its transport,
 // timeouts and proxies as given. Without it, a client with dial,
 // TLS-handshake and response-header timeouts is used; neither has an overall
-// timeout, since the caller's context governs each call.
+// timeout, since the caller's context governs each call. The Client uses a
+// copy of hc whose CheckRedirect refuses to leave the request's origin
+// (see the README's "Security").
 func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.
@@ -131,6 +148,18 @@ func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *clientConfig) { c.attemptTimeout = d }
 }
 
+// WithMaxResponseBytes caps the size of a success body the Client reads
+// (default DefaultMaxResponseBytes). A larger answer fails with an
+// *APIError that keeps the status and matches ErrResponseTooLarge; for a
+// non-idempotent call it also matches ErrMaybeSent, since the service
+// answered 2xx. Error bodies are read up to 1 MiB whatever this says.
+func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
+
+// DefaultMaxResponseBytes is the success-body cap without
+// WithMaxResponseBytes: far above any listing page the service sends, far
+// below what would hurt a process.
+const DefaultMaxResponseBytes = 32 << 20
+
 // Ptr returns a pointer to v, for optional fields such as *bool.
 func Ptr[T any](v T) *T { return &v }
 
@@ -139,7 +168,7 @@ func Ptr[T any](v T) *T { return &v }
 // token, a base URL that is not absolute, and plain http to a host that is
 // not loopback.
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
-	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true}
+	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true, maxBody: DefaultMaxResponseBytes}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -171,11 +200,15 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.attemptTimeout < 0 {
 		return nil, errors.New("telco: NewClient: negative attempt timeout")
 	}
+	if cfg.maxBody <= 0 {
+		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
+	}
 
 	hc := cfg.httpClient
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
+	hc = withRedirectPolicy(hc)
 	if cfg.attemptTimeout > 0 {
 		cp := *hc
 		next := cp.Transport
@@ -193,11 +226,12 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL:    base,
 		accountSid: accountSid,
-		authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token)),
+		auth:       basicAuth(accountSid, token),
 		userAgent:  ua,
 		logger:     cfg.logger,
 		validate:   cfg.validate,
 		retry:      rp,
+		maxBody:    cfg.maxBody,
 	}
 	c.rc = &retryablehttp.Client{
 		HTTPClient:     hc,
@@ -229,7 +263,54 @@ func (c *Client) BaseURL() string { return c.baseURL }
 // Format prints the Client without its credentials, whatever the verb, so
 // that a Client logged or printed by mistake leaks no token.
 func (c Client) Format(f fmt.State, _ rune) {
-	fmt.Fprintf(f, "telco.Client{BaseURL: %s, AccountSid: %s, Token: [redacted]}", c.baseURL, c.accountSid)
+	fmt.Fprintf(f, "telco.Client{BaseURL: %s, AccountSid: %s, Token: %s}", c.baseURL, c.accountSid, redacted)
+}
+
+// LogValue logs the Client as its base URL and account SID, the token
+// redacted, so that slog handlers never reach its fields.
+func (c Client) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("BaseURL", c.baseURL), slog.String("AccountSid", c.accountSid),
+		slog.String("Token", redacted))
+}
+
+// withRedirectPolicy returns a copy of hc that follows a redirect only
+// within the origin (scheme, host and port) of the request that got it.
+// A redirect elsewhere is not followed: its 3xx is returned (and becomes
+// an *APIError), so neither the credentials nor the request body reach a
+// host the caller did not name. hc's own CheckRedirect, if any, still
+// decides about same-origin redirects.
+func withRedirectPolicy(hc *http.Client) *http.Client {
+	cp := *hc
+	next := hc.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !sameOrigin(req.URL, via[0].URL) {
+			req.Header.Del("Authorization")
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cp
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
 }
 
 func checkBaseURL(raw string) (string, error) {
@@ -314,10 +395,10 @@ type call struct {
 	body       any    // JSON-encoded when non-nil
 	idempotent bool
 	emptyOK    bool // a 2xx with no body is a success even when out is set
+	// goneOK makes a 404 a success once an earlier attempt may have reached
+	// the service: for a DELETE, that attempt removed the resource.
+	goneOK bool
 }
-
-// maxResponseBody bounds a success body; listings are far smaller.
-const maxResponseBody = 32 << 20
 
 // attemptKey carries an *attemptState through retryablehttp's hooks, which
 // see only the request's context: this is how retry decisions are made per
@@ -331,6 +412,9 @@ type attemptState struct {
 	// maybeSent is set once any attempt of a non-idempotent call may have
 	// reached the service.
 	maybeSent bool
+	// reached is set once any attempt, of any call, may have reached the
+	// service and failed without a usable answer.
+	reached bool
 }
 
 // do is the one request path: every service method calls it. It encodes the
@@ -369,7 +453,7 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	h := req.Header
-	h.Set("Authorization", c.authHeader)
+	h.Set("Authorization", c.auth())
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", c.userAgent)
 	if body != nil {
@@ -398,6 +482,9 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out any) error {
 	maybe := !r.idempotent
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if r.goneOK && st.reached && resp.StatusCode == http.StatusNotFound {
+			return nil
+		}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
 		ae := decodeAPIError(r.op, resp.StatusCode, data)
 		ae.maybeSent = maybe && st.maybeSent
@@ -405,10 +492,12 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	}
 	buf := getBodyBuffer()
 	defer putBodyBuffer(buf)
-	_, err := buf.ReadFrom(io.LimitReader(resp.Body, maxResponseBody+1))
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
 	data := buf.Bytes()
-	if err == nil && len(data) > maxResponseBody {
-		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBody)
+	if err == nil && int64(len(data)) > c.maxBody {
+		return &APIError{Op: r.op, StatusCode: resp.StatusCode,
+			Message: fmt.Sprintf("response body exceeds %d bytes (WithMaxResponseBytes)", c.maxBody),
+			err:     ErrResponseTooLarge, maybeSent: maybe}
 	}
 	if err != nil {
 		// The service answered 2xx: a non-idempotent call took effect.
@@ -516,6 +605,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if maybe {
 		st.maybeSent = true
 	}
+	if (err != nil && !neverSent(err) && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
+		st.reached = true
+	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
 	c.logAttempt(ctx, st, resp, err, retry)
 	return retry, nil
@@ -523,8 +615,15 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 // classify says whether a failed attempt may be retried and whether it may
 // have reached the service. Only a failed dial (or DNS lookup, or proxy
-// connect) proves the request was never sent, and a 429 that the service
-// did not act on it; anything else leaves a non-idempotent call in doubt.
+// connect) proves the request was never sent, and a 408 or 429 that the
+// service did not act on it; anything else leaves a non-idempotent call in
+// doubt. A connection closed or reset after the request was handed to it
+// is in doubt too, even when the server closed it before reading: the
+// client cannot tell that from a server that acted and then crashed.
+// (net/http itself resends on a reused connection only when nothing was
+// written, or for GET-like requests.) A 503, even with Retry-After, is in
+// doubt: the service does not document that it never acts first, and a
+// proxy in front of it may answer 503 after forwarding.
 func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, maybeSent bool) {
 	if err != nil {
 		switch {
@@ -539,10 +638,10 @@ func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, m
 		}
 	}
 	switch s := resp.StatusCode; {
-	case s == http.StatusTooManyRequests:
+	case s == http.StatusTooManyRequests, s == http.StatusRequestTimeout:
+		// Both say the service did not take the request (408: it gave up
+		// waiting for it), so even a send is safe to repeat.
 		return true, false
-	case s == http.StatusRequestTimeout:
-		return idempotent || unsafe, false
 	case s >= 500 && s != http.StatusNotImplemented:
 		if idempotent {
 			return true, false

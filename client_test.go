@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -80,10 +81,16 @@ func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
 }
 
 func TestWithHTTPClientIsUsedAsGiven(t *testing.T) {
-	hc := &http.Client{Timeout: 3 * time.Second}
+	jar := &nullJar{}
+	hc := &http.Client{Timeout: 3 * time.Second, Jar: jar}
 	c, err := NewClient(testSid, testToken, WithHTTPClient(hc))
 	require.NoError(t, err)
-	assert.Same(t, hc, c.rc.HTTPClient)
+	// Used as given, but on a copy that carries the redirect policy.
+	assert.Equal(t, hc.Timeout, c.rc.HTTPClient.Timeout)
+	assert.Same(t, jar, c.rc.HTTPClient.Jar)
+	assert.Nil(t, c.rc.HTTPClient.Transport)
+	assert.NotNil(t, c.rc.HTTPClient.CheckRedirect)
+	assert.Nil(t, hc.CheckRedirect, "the caller's client is not changed")
 
 	// With a per-attempt timeout the caller's transport is wrapped, not replaced.
 	mt := &http.Transport{}
@@ -133,7 +140,7 @@ func TestClientNeverPrintsItsToken(t *testing.T) {
 			assert.NotContains(t, out, fmt.Sprintf("%x", testToken), verb)
 		}
 	}
-	assert.Contains(t, fmt.Sprint(c), "[redacted]")
+	assert.Contains(t, fmt.Sprint(c), "[REDACTED]")
 }
 
 func TestPtr(t *testing.T) {
@@ -168,3 +175,8 @@ func TestEmptyPathIdentifiersAreRefusedEvenWithoutValidation(t *testing.T) {
 	_, err = c.Messages.Get(context.Background(), " ")
 	requireValidation(t, mt, err, "Messages.Get", "MessageSid", CodeParameterRequired)
 }
+
+type nullJar struct{}
+
+func (*nullJar) SetCookies(*url.URL, []*http.Cookie) {}
+func (*nullJar) Cookies(*url.URL) []*http.Cookie     { return nil }

@@ -37,6 +37,11 @@ const (
 // again.
 var ErrMaybeSent = errors.New("request may have reached the service")
 
+// ErrResponseTooLarge is matched by errors.Is when a success body was
+// larger than the cap set by WithMaxResponseBytes; the error is an
+// *APIError with the answer's status.
+var ErrResponseTooLarge = errors.New("response body too large")
+
 // errBodyLimit caps how much of an error body is read; errBodyKeep caps how
 // much of an undecodable body is kept in APIError.Body.
 const (

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log/slog"
 	"net/http"
 	"strings"
 )
@@ -139,7 +140,7 @@ type OnlineLogin struct {
 
 // CreateOnlineLoginParams is a new portal user for a project. The rules are
 // listed on Validate. The Password is sent once and never printed: fmt
-// verbs show it as [redacted] and JSON encoding of this value leaves it out.
+// verbs show it as [REDACTED] and JSON encoding of this value leaves it out.
 type CreateOnlineLoginParams struct {
 	Email     string // the user name
 	Password  string `json:"-"`
@@ -150,7 +151,7 @@ type CreateOnlineLoginParams struct {
 }
 
 // redacted replaces a secret in printed values.
-const redacted = "[redacted]"
+const redacted = "[REDACTED]"
 
 // Format prints p with its Password redacted, whatever the verb.
 func (p CreateOnlineLoginParams) Format(f fmt.State, verb rune) {
@@ -250,4 +251,16 @@ func (s *OnlineLoginsService) List(ctx context.Context, p *ListParams) (*Page[On
 func (s *OnlineLoginsService) ListAll(ctx context.Context, p *ListParams) iter.Seq2[OnlineLogin, error] {
 	return skipIterate(ctx, "OnlineLogins.ListAll", deref(p), defaultListCount,
 		func(ctx context.Context, lp ListParams) (*Page[OnlineLogin], error) { return s.List(ctx, &lp) })
+}
+
+// LogValue logs p with its Password redacted, for slog handlers that would
+// otherwise print its fields.
+func (p CreateOnlineLoginParams) LogValue() slog.Value {
+	pw := ""
+	if p.Password != "" {
+		pw = redacted
+	}
+	return slog.GroupValue(slog.String("Email", p.Email), slog.String("Password", pw),
+		slog.String("FirstName", p.FirstName), slog.String("LastName", p.LastName),
+		slog.String("Scopes", p.Scopes.String()), slog.Bool("Enabled", p.Enabled))
 }

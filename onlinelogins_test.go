@@ -298,7 +298,7 @@ func TestOnlineLoginPasswordNeverPrinted(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), onlineLoginPassword)
 
-	// An unset password prints as empty, not as [redacted].
+	// An unset password prints as empty, not as [REDACTED].
 	assert.NotContains(t, fmt.Sprintf("%+v", CreateOnlineLoginParams{Email: "a@b.example"}), redacted)
 	assert.Equal(t, "<nil>", fmt.Sprintf("%v", (*CreateOnlineLoginParams)(nil)))
 

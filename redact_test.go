@@ -11,7 +11,7 @@ func TestRedactedGoSyntaxNamesThePublicType(t *testing.T) {
 	lp := CreateOnlineLoginParams{Email: "a@b.example", Password: "Secret-Passw0rd!"}
 	out := fmt.Sprintf("%#v", lp)
 	assert.Contains(t, out, "telco.CreateOnlineLoginParams{")
-	assert.Contains(t, out, `"[redacted]"`)
+	assert.Contains(t, out, `"[REDACTED]"`)
 	assert.NotContains(t, out, "Secret-Passw0rd!")
 
 	sc := SipCredentials{Realm: "r", Password: "Aa1!Aa1!bb"}

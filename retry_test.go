@@ -75,7 +75,7 @@ func TestRetryTable(t *testing.T) {
 	}{
 		{"400", status(400), 1, 1, false, 1},
 		{"404", status(404), 1, 1, false, 1},
-		{"408", status(408), 3, 1, false, 3},
+		{"408", status(408), 3, 3, false, 3},
 		{"429", status(429), 3, 3, false, 3},
 		{"500", status(500), 3, 1, true, 3},
 		{"501", status(501), 1, 1, false, 1},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -138,7 +139,7 @@ type SipTrunkCredentials struct {
 }
 
 // SipCredentials are the credentials of a new authenticated trunk. The
-// Password is sent once and never printed: fmt verbs show it as [redacted]
+// Password is sent once and never printed: fmt verbs show it as [REDACTED]
 // and JSON encoding of this value leaves it out.
 type SipCredentials struct {
 	Realm    string
@@ -305,4 +306,14 @@ func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pr
 		return nil, missing(op, "SipTrunk", false)
 	}
 	return &out.val, nil
+}
+
+// LogValue logs c with its Password redacted, for slog handlers that would
+// otherwise print its fields.
+func (c SipCredentials) LogValue() slog.Value {
+	pw := ""
+	if c.Password != "" {
+		pw = redacted
+	}
+	return slog.GroupValue(slog.String("Realm", c.Realm), slog.String("Password", pw))
 }

@@ -414,7 +414,7 @@ func TestSipTrunkPasswordNeverPrinted(t *testing.T) {
 		for name, v := range map[string]any{"SipCredentials": creds, "*SipCredentials": &creds} {
 			out := fmt.Sprintf(verb, v)
 			assert.NotContains(t, out, pw, "%s %s: %s", name, verb, out)
-			assert.Contains(t, out, "[redacted]", "%s %s: %s", name, verb, out)
+			assert.Contains(t, out, "[REDACTED]", "%s %s: %s", name, verb, out)
 			assert.Contains(t, out, "agents.sip.example.com", "%s %s still shows the realm: %s", name, verb, out)
 		}
 		for name, v := range map[string]any{"CreateSipTrunkParams": params, "*CreateSipTrunkParams": &params} {
@@ -432,7 +432,7 @@ func TestSipTrunkPasswordNeverPrinted(t *testing.T) {
 	// nested by value, as a caller's own struct might hold it
 	nested := fmt.Sprintf("%+v", struct{ C SipCredentials }{creds})
 	assert.NotContains(t, nested, pw)
-	assert.Contains(t, nested, "[redacted]")
+	assert.Contains(t, nested, "[REDACTED]")
 	assert.Equal(t, pw, creds.Password, "formatting does not change the value")
 
 	// structured logs of the values, as a caller might write them

@@ -61,13 +61,13 @@ type Server struct {
 	clock      *Clock // nil: real time
 	stopListen func() // stops following clock
 	hooks      *hooks
-	mu         sync.Mutex // guards everything below
-	st         store
-	closed     bool
-	timer      *time.Timer // real time only: wakes catchUp when a message is due
-	timerAt    time.Time
-	// faults are statuses to answer the next requests with, in order.
-	faults []int
+	faults     faultState // fault injection and request counts (faults.go)
+
+	mu      sync.Mutex // guards everything below
+	st      store
+	closed  bool
+	timer   *time.Timer // real time only: wakes catchUp when a message is due
+	timerAt time.Time
 }
 
 // Account is one account of the fake: its credentials and a project
@@ -126,6 +126,7 @@ func NewServer(opts ...ServerOption) *Server {
 	}
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks()}
 	s.st = newStore(cfg.accountSid)
+	s.faults.init()
 	s.routes = s.routeTable()
 	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token).PropertySid
 	for _, a := range cfg.more {
@@ -166,8 +167,10 @@ func (s *Server) Client(opts ...telco.Option) *telco.Client {
 
 // Close shuts the server down, waits for requests in flight and for
 // webhooks in flight (each bounded by CallbackTimeout), and stops following
-// the clock. No webhook starts after Close.
+// the clock. No webhook starts after Close. Delays of injected latency
+// faults end early.
 func (s *Server) Close() {
+	s.faults.closeOnce.Do(func() { close(s.faults.closed) })
 	s.srv.Close()
 	if s.stopListen != nil {
 		s.stopListen()
@@ -260,14 +263,11 @@ func forbidden(w http.ResponseWriter, what string) {
 	writeError(w, http.StatusForbidden, telco.CodeForbidden, "The "+what+" belongs to another account.")
 }
 
-// FailNext makes the server answer the next n requests (after
-// authentication) with status and an error body, to exercise retries.
+// FailNext makes the server answer the next n authenticated requests with
+// status and an error body, to exercise retries. It is Inject with a
+// FaultStatus.
 func (s *Server) FailNext(n, status int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := 0; i < n; i++ {
-		s.faults = append(s.faults, status)
-	}
+	s.Inject(n, Fault{Kind: FaultStatus, Status: status})
 }
 
 // route is one operation: a method and a path pattern whose {Name}
@@ -357,15 +357,14 @@ func (s *Server) match(method string, segs []string) (route, pathParams, int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.applyFault(w, r) {
+		return
+	}
 	user, pass, ok := r.BasicAuth()
 	acct := s.authenticate(user, pass)
 	if !ok || acct == nil {
 		w.Header().Set("WWW-Authenticate", `Basic realm="telcotest"`)
 		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "The account SID or token is wrong.")
-		return
-	}
-	if st := s.nextFault(); st != 0 {
-		writeError(w, st, "INJECTED_FAULT", "telcotest: injected failure")
 		return
 	}
 	raw := r.URL.EscapedPath()
@@ -406,17 +405,6 @@ func (s *Server) allowed(segs []string) []string {
 		}
 	}
 	return out
-}
-
-func (s *Server) nextFault() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.faults) == 0 {
-		return 0
-	}
-	st := s.faults[0]
-	s.faults = s.faults[1:]
-	return st
 }
 
 // wireStatus is the service's error envelope.

@@ -1,0 +1,298 @@
+package telco
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+// Fuzz targets for every decoder that reads the service's bytes, beside
+// FuzzDateTime, FuzzTimestamp, FuzzListDecode, FuzzDecodeAPIError and
+// FuzzBatchElement. None may panic; each checks what it can of the result.
+// Inputs that found distinct paths are kept in testdata/fuzz/<Target>/.
+
+// oneDecoders decode a single-resource body as each service method does.
+var oneDecoders = []func(b []byte) (ok bool, err error){
+	func(b []byte) (bool, error) {
+		o := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[Property]{keys: propertyKeys, id: "PropertySid"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[SipTrunk]{keys: []string{"SipTrunk"}, id: "SipTrunkSid"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[Address]{keys: []string{"Address"}, id: "AddressSid"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+	func(b []byte) (bool, error) {
+		o := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
+		err := o.decodeBody(b)
+		return o.ok, err
+	},
+}
+
+// FuzzOneEnvelope: every single-resource decoder takes any body without
+// panicking, and a body that is not JSON is an error, never a resource.
+func FuzzOneEnvelope(f *testing.F) {
+	for _, name := range []string{"send_message.json", "get_message.json", "create_property.json",
+		"get_property.json", "create_online_login.json", "get_online_login.json", "submit_porting_request.json",
+		"get_sip_trunk_details.json", "create_address.json", "configure_number.json", "configure_number_bare.json"} {
+		for k := range oneDecoders {
+			f.Add(uint8(k), fixture(f, name))
+		}
+	}
+	f.Add(uint8(6), []byte(`{"Number":"61299999999","NumberConfiguration":{"Number":1}}`))
+	f.Add(uint8(0), []byte(`{"message":{"MessageSid":"MG1"}}`))
+	f.Add(uint8(0), []byte(`{"MessageSid":null}`))
+	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
+		ok, err := oneDecoders[int(kind)%len(oneDecoders)](b)
+		if err == nil && !json.Valid(b) {
+			t.Fatalf("invalid JSON %q decoded (ok=%v)", b, ok)
+		}
+		if err != nil && ok && !json.Valid(b) {
+			t.Fatalf("a resource found in invalid JSON %q", b)
+		}
+	})
+}
+
+// listDecoders decode a listing as each service method does and return the
+// number of items.
+var listDecoders = []func(b []byte) (n int, err error){
+	func(b []byte) (int, error) {
+		l := list[Message]{keys: []string{"Messages"}}
+		err := l.decodeBody(b)
+		return len(l.page().Items), err
+	},
+	func(b []byte) (int, error) {
+		l := list[OnlineLogin]{keys: []string{"OnlineLogins"}}
+		err := l.decodeBody(b)
+		return len(l.items), err
+	},
+	func(b []byte) (int, error) {
+		l := list[PortingRequest]{keys: []string{"PortingRequests"}}
+		err := l.decodeBody(b)
+		return len(l.items), err
+	},
+	func(b []byte) (int, error) {
+		l := list[SipTrunk]{keys: []string{"SipTrunks"}}
+		err := l.decodeBody(b)
+		return len(l.items), err
+	},
+	func(b []byte) (int, error) {
+		l := list[NumberDetail]{keys: []string{"numbers"}}
+		err := l.decodeBody(b)
+		return len(l.items), err
+	},
+	func(b []byte) (int, error) {
+		l := list[json.RawMessage]{keys: []string{"Messages", "Results"}}
+		err := l.decodeBody(b)
+		return len(l.items), err
+	},
+}
+
+// FuzzListEnvelope: every listing decoder takes any body without panicking
+// and never finds more items than the body has bytes.
+func FuzzListEnvelope(f *testing.F) {
+	for _, name := range []string{"find_messages_page1.json", "find_messages_bare.json", "list_online_logins.json",
+		"porting_status_page1.json", "list_sip_trunks.json", "number_details.json", "send_batch_messages.json",
+		"send_batch_messages_error.json"} {
+		for k := range listDecoders {
+			f.Add(uint8(k), fixture(f, name))
+		}
+	}
+	f.Add(uint8(4), []byte(`{"numbers":[{"e164":"+61299999999"},{"e164":true}]}`))
+	f.Add(uint8(5), []byte(`{"results":[1,{},null],"totalcount":"7","nextpagetoken":3}`))
+	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
+		n, err := listDecoders[int(kind)%len(listDecoders)](b)
+		if err == nil && n > len(b) {
+			t.Fatalf("%d items from %d bytes", n, len(b))
+		}
+		if err == nil && !json.Valid(b) {
+			t.Fatalf("invalid JSON %q decoded", b)
+		}
+	})
+}
+
+// FuzzBatchResults: a batch answer decodes, element by element, into
+// exactly one of a message and an error each.
+func FuzzBatchResults(f *testing.F) {
+	f.Add(fixture(f, "send_batch_messages.json"))
+	f.Add(fixture(f, "send_batch_messages_error.json"))
+	f.Add([]byte(`[{"MessageSid":"MG1"},{"ErrorCode":"X"},{"Message":{"MessageSid":""}},"x",[]]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l := list[json.RawMessage]{keys: []string{"Messages", "Results"}}
+		if l.decodeBody(b) != nil {
+			return
+		}
+		for _, raw := range l.items {
+			r := decodeBatchElement("Messages.SendBatch", raw)
+			if (r.Message == nil) == (r.Err == nil) {
+				t.Fatalf("want exactly one of Message and Err for %q", raw)
+			}
+		}
+	})
+}
+
+// FuzzNumberBlockPage: a number-block page decodes without panicking, and
+// its assignments re-encode to what was read.
+func FuzzNumberBlockPage(f *testing.F) {
+	f.Add(fixture(f, "search_number_blocks.json"))
+	f.Add([]byte(`{"Data":[{"Created":"/Date(1577836800000+1000)/","NumberBlockAssignments":[{"a":1},null,3]}]}`))
+	f.Add([]byte(`{"Data":null,"TotalCount":"x"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p NumberBlockPage
+		if json.Unmarshal(b, &p) != nil {
+			return
+		}
+		for _, blk := range p.Data {
+			for _, a := range blk.NumberBlockAssignments {
+				out, err := json.Marshal(a)
+				if err != nil {
+					t.Fatalf("re-encode %q: %v", a.Raw, err)
+				}
+				if len(a.Raw) > 0 && !bytes.Equal(bytes.TrimSpace(out), bytes.TrimSpace(a.Raw)) {
+					// encoding/json compacts a RawMessage: compare compacted.
+					var want bytes.Buffer
+					if json.Compact(&want, a.Raw) == nil && !bytes.Equal(out, want.Bytes()) {
+						t.Fatalf("assignment %q re-encoded as %q", a.Raw, out)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FuzzScopes: scopes decode from any body without panicking, and what
+// decodes re-encodes to the same set.
+func FuzzScopes(f *testing.F) {
+	for _, s := range []string{`"Sms,Voice"`, `["Sms","Voice"]`, `null`, `""`, `" , ,Sms"`, `[1]`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Scopes
+		if json.Unmarshal(b, &s) != nil {
+			return
+		}
+		out, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("marshal %v: %v", s, err)
+		}
+		var back Scopes
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("re-read %s: %v", out, err)
+		}
+		if len(s) != len(back) || (len(s) > 0 && !reflect.DeepEqual(s, back)) {
+			t.Fatalf("%s -> %v -> %s -> %v", b, s, out, back)
+		}
+	})
+}
+
+// FuzzNumberDetail: a lookup result decodes without panicking; an e164 that
+// decodes is never negative unless sent so.
+func FuzzNumberDetail(f *testing.F) {
+	for _, s := range []string{`{"e164":61299999999,"carrier":"x"}`, `{"e164":"+61299999999"}`, `{"e164":null}`,
+		`{"e164":"+"}`, `{"e164":1e3}`, `{"e164":"99999999999999999999"}`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d NumberDetail
+		if json.Unmarshal(b, &d) != nil {
+			return
+		}
+		if d.E164 < 0 && !bytes.Contains(b, []byte("-")) {
+			t.Fatalf("negative e164 %d from %q", d.E164, b)
+		}
+	})
+}
+
+// responseTargets are the out values do decodes into, one per kind of
+// answer.
+func responseTargets() []any {
+	return []any{
+		&one[Message]{keys: []string{"Message"}, id: "MessageSid"},
+		&list[Property]{keys: []string{"Properties", "Projects"}},
+		&list[json.RawMessage]{keys: []string{"Messages", "Results"}},
+		&NumberBlockPage{},
+		&struct{ SipTrunkSid string }{},
+		nil,
+	}
+}
+
+// FuzzDecodeResponse: the whole response path, status and body, with a
+// small success-body cap: a non-2xx is always an *APIError with its status
+// and never keeps more than 4 KiB; a success body over the cap is always
+// ErrResponseTooLarge; nothing panics.
+func FuzzDecodeResponse(f *testing.F) {
+	f.Add(200, uint8(0), fixture(f, "send_message.json"), false)
+	f.Add(200, uint8(1), fixture(f, "list_properties.json"), true)
+	f.Add(200, uint8(2), fixture(f, "send_batch_messages.json"), false)
+	f.Add(200, uint8(3), fixture(f, "search_number_blocks.json"), true)
+	f.Add(201, uint8(4), []byte(`{"SipTrunkSid":"ST1"}`), false)
+	f.Add(204, uint8(5), []byte{}, true)
+	f.Add(400, uint8(0), fixture(f, "error_parameter_required.json"), false)
+	f.Add(502, uint8(1), fixture(f, "error_proxy_500.html"), true)
+	const limit = 1 << 10
+	c := &Client{maxBody: limit}
+	f.Fuzz(func(t *testing.T, status int, kind uint8, body []byte, idempotent bool) {
+		if status < 100 || status > 999 {
+			return // net/http never delivers such a status
+		}
+		targets := responseTargets()
+		out := targets[int(kind)%len(targets)]
+		r := &call{op: "Op", idempotent: idempotent, emptyOK: kind%2 == 0}
+		resp := &http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body))}
+		err := c.decodeResponse(r, &attemptState{call: r, maybeSent: true}, resp, out)
+		if status < 200 || status > 299 {
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.StatusCode != status {
+				t.Fatalf("status %d gave %v", status, err)
+			}
+			if len(ae.Body) > errBodyKeep {
+				t.Fatalf("kept %d bytes", len(ae.Body))
+			}
+			if errors.Is(err, ErrMaybeSent) == idempotent {
+				t.Fatalf("ErrMaybeSent=%v for idempotent=%v", !idempotent, idempotent)
+			}
+			return
+		}
+		if len(body) > limit {
+			if !errors.Is(err, ErrResponseTooLarge) {
+				t.Fatalf("%d bytes over a %d cap gave %v", len(body), limit, err)
+			}
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.StatusCode != status {
+				t.Fatalf("too large lost the status: %v", err)
+			}
+			return
+		}
+		if err != nil {
+			_ = err.Error()
+			if !idempotent && !errors.Is(err, ErrMaybeSent) {
+				t.Fatalf("a 2xx to a non-idempotent call that failed to decode must be ErrMaybeSent: %v", err)
+			}
+		}
+	})
+}

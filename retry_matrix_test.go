@@ -1,0 +1,476 @@
+package telco_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// The retry matrix: every operation × every kind of failure, checked
+// against what the client attempted, what the fake received and what it
+// stored. The expected outcome follows the README's "Retries and
+// failures" table:
+//
+//   - idempotent calls retry every failure here and succeed on the second
+//     attempt;
+//   - non-idempotent calls (sends, creates, porting submission) retry only a
+//     failed dial, a 408 and a 429; every other failure ends the call with
+//     an error matching ErrMaybeSent after one attempt, whether or not the
+//     service acted (the fake's store says which it did).
+
+// matrixIDs are the resources a matrix case's operation works on, made
+// before the fault is armed.
+type matrixIDs struct {
+	prop, account, message, login, trunk, address, number string
+}
+
+func matrixSetup(srv *telcotest.Server) (matrixIDs, error) {
+	ctx := context.Background()
+	c := srv.Client()
+	ids := matrixIDs{prop: srv.PropertySid, account: srv.AccountSid, number: "+61299999999"}
+	srv.AddNumber(ids.prop, ids.number)
+	srv.AddNumberBlock(ids.prop, telco.NumberBlock{Number: "6129999XXXX"})
+	m, err := c.Messages.Send(ctx, ids.prop, &telco.SendMessageParams{To: "+61400000009", Text: "setup"})
+	if err != nil {
+		return ids, err
+	}
+	ids.message = m.MessageSid
+	l, err := c.OnlineLogins.Create(ctx, ids.prop, loginParams("setup@example.com"))
+	if err != nil {
+		return ids, err
+	}
+	ids.login = l.OnlineLoginSid
+	if ids.trunk, err = c.SipTrunks.Create(ctx, ids.prop, trunkParams()); err != nil {
+		return ids, err
+	}
+	a, err := c.Addresses.Create(ctx, ids.account, addressParams())
+	if err != nil {
+		return ids, err
+	}
+	ids.address = a.AddressSid
+	_, err = c.Porting.Submit(ctx, ids.prop, portingParams("+61298765433"))
+	return ids, err
+}
+
+func loginParams(email string) *telco.CreateOnlineLoginParams {
+	return &telco.CreateOnlineLoginParams{Email: email, Password: "Matrix-Passw0rd!", FirstName: "M",
+		LastName: "X", Scopes: telco.Scopes{telco.ScopeManageSms}}
+}
+
+func trunkParams() *telco.CreateSipTrunkParams {
+	return &telco.CreateSipTrunkParams{Name: "PBX", DefaultCallerID: "+61299999999",
+		Type: telco.SipTrunkIPToIP, IPAddresses: []string{"8.8.8.0/24"}, ChannelLimit: 2}
+}
+
+func addressParams() *telco.CreateAddressParams {
+	return &telco.CreateAddressParams{Line1: "1 Martin Place", City: "Sydney", Region: "NSW",
+		PostalCode: "2000", CountryCode: "AU"}
+}
+
+func portingParams(number string) *telco.PortingRequestParams {
+	return &telco.PortingRequestParams{
+		AuthorisedContactName: "Olive Ops", AuthorisedContactEmail: "ops@example.com",
+		DaytimeContactNumber: "+61299999999", CurrentCarrier: "Optus", CurrentCarrierAccountNo: "ACC-1",
+		PreferredPortSchedule: telco.PortASAP,
+		PortingNumbers: []telco.PortingNumberParams{{Number: number, PortType: telco.PortTypeCatA,
+			PortAddress: "1 Martin Place, Sydney NSW 2000"}},
+	}
+}
+
+func lastHour() (time.Time, time.Time) { return time.Now().Add(-time.Hour), time.Now().Add(time.Hour) }
+
+// matrixOp is one SDK operation: its name (as in errors, logs and
+// telcotest.Fault.Op), whether it is idempotent, the call, and the change
+// a success makes to the fake's store.
+type matrixOp struct {
+	name       string
+	idempotent bool
+	call       func(ctx context.Context, c *telco.Client, ids matrixIDs) error
+	effect     telcotest.Counts // what one success adds (or, negative, removes)
+	// check verifies, after a success, what the call did (nil: nothing
+	// beyond effect).
+	check func(t *testing.T, srv *telcotest.Server, ids matrixIDs)
+}
+
+func matrixOps() []matrixOp {
+	read := func(f func(ctx context.Context, c *telco.Client, ids matrixIDs) error, name string) matrixOp {
+		return matrixOp{name: name, idempotent: true, call: f}
+	}
+	return []matrixOp{
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.NumberBlocks.Search(ctx, &telco.NumberBlockSearchParams{PropertySid: ids.prop})
+			return err
+		}, "NumberBlocks.Search"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.NumberBlocks.SearchText(ctx, "6129", nil)
+			return err
+		}, "NumberBlocks.SearchText"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.NumberBlocks.ListByProperty(ctx, ids.prop, nil)
+			return err
+		}, "NumberBlocks.ListByProperty"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.NumberBlocks.ListByAccount(ctx, ids.account, nil)
+			return err
+		}, "NumberBlocks.ListByAccount"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Lookup.NumberDetails(ctx, "0412345678")
+			return err
+		}, "Lookup.NumberDetails"),
+		{name: "Numbers.Configure", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Numbers.Configure(ctx, ids.number, &telco.NumberConfigParams{Friendly: "configured"})
+				return err
+			}},
+		{name: "OnlineLogins.Create", effect: telcotest.Counts{OnlineLogins: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.OnlineLogins.Create(ctx, ids.prop, loginParams("new@example.com"))
+				return err
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.OnlineLogins.List(ctx, nil)
+			return err
+		}, "OnlineLogins.List"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.OnlineLogins.Get(ctx, ids.login)
+			return err
+		}, "OnlineLogins.Get"),
+		{name: "Messages.Send", effect: telcotest.Counts{Messages: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Messages.Send(ctx, ids.prop, &telco.SendMessageParams{To: "+61400000001", Text: "hi", ExternalID: "m1"})
+				return err
+			}},
+		{name: "Messages.SendBatch", effect: telcotest.Counts{Messages: 2},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				res, err := c.Messages.SendBatch(ctx, ids.prop, []telco.SendMessageParams{
+					{To: "+61400000001", Text: "a", ExternalID: "b1"}, {To: "+61400000002", Text: "b", ExternalID: "b2"}})
+				if err == nil {
+					for _, r := range res {
+						if r.Err != nil {
+							return r.Err
+						}
+					}
+				}
+				return err
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			from, to := lastHour()
+			_, err := c.Messages.Find(ctx, ids.prop, &telco.FindMessagesParams{DateFrom: from, DateTo: to})
+			return err
+		}, "Messages.Find"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Messages.Get(ctx, ids.message)
+			return err
+		}, "Messages.Get"),
+		{name: "Properties.Create", effect: telcotest.Counts{Properties: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "p", MainDomain: "example.com",
+					TimeZone: "AUS Eastern Standard Time"})
+				return err
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Properties.List(ctx, nil)
+			return err
+		}, "Properties.List"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Properties.Get(ctx, ids.prop)
+			return err
+		}, "Properties.Get"),
+		{name: "Properties.Update", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				return c.Properties.Update(ctx, ids.prop, &telco.UpdatePropertyParams{Name: telco.Ptr("renamed")})
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				p, err := srv.Client().Properties.Get(context.Background(), ids.prop)
+				require.NoError(t, err)
+				assert.Equal(t, "renamed", p.Name)
+			}},
+		{name: "SipTrunks.Create", effect: telcotest.Counts{SipTrunks: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.SipTrunks.Create(ctx, ids.prop, trunkParams())
+				return err
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.SipTrunks.List(ctx, ids.prop, nil)
+			return err
+		}, "SipTrunks.List"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.SipTrunks.GetByProperty(ctx, ids.prop, ids.trunk)
+			return err
+		}, "SipTrunks.GetByProperty"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.SipTrunks.GetByAccount(ctx, ids.account, ids.trunk)
+			return err
+		}, "SipTrunks.GetByAccount"),
+		{name: "Porting.Submit", effect: telcotest.Counts{PortingRequests: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Porting.Submit(ctx, ids.prop, portingParams("+61298765432"))
+				return err
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			from, to := lastHour()
+			_, err := c.Porting.StatusByProperty(ctx, ids.prop, &telco.PortingStatusParams{From: from, To: to})
+			return err
+		}, "Porting.StatusByProperty"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			from, to := lastHour()
+			_, err := c.Porting.StatusByAccount(ctx, ids.account, &telco.PortingStatusParams{From: from, To: to})
+			return err
+		}, "Porting.StatusByAccount"),
+		{name: "Addresses.Create", effect: telcotest.Counts{Addresses: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Addresses.Create(ctx, ids.account, addressParams())
+				return err
+			}},
+		{name: "Addresses.Delete", idempotent: true, effect: telcotest.Counts{Addresses: -1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				return c.Addresses.Delete(ctx, ids.address)
+			}},
+	}
+}
+
+// failure is one way an attempt fails.
+type failure struct {
+	name  string
+	fault telcotest.Fault // armed for the first attempt; zero for a dial failure
+	dial  bool            // the first dial goes to a closed port instead
+	// timeout: the fault delays the answer past the attempt timeout.
+	timeout bool
+	// nonIdempotentRetried: a send or create is retried after it.
+	nonIdempotentRetried bool
+	// stored: a non-idempotent request that failed this way took effect.
+	stored bool
+}
+
+const (
+	matrixAttemptTimeout = time.Second
+	matrixDelay          = 2 * matrixAttemptTimeout
+)
+
+var failures = []failure{
+	{name: "dial failure", dial: true, nonIdempotentRetried: true},
+	{name: "reset before the request is read", fault: telcotest.Fault{Kind: telcotest.FaultDropBeforeRead}},
+	{name: "reset after the request is handled", fault: telcotest.Fault{Kind: telcotest.FaultDropAfterRead}, stored: true},
+	{name: "408", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 408}, nonIdempotentRetried: true},
+	{name: "429", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 429}, nonIdempotentRetried: true},
+	{name: "429 with Retry-After", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 429, RetryAfter: "0"}, nonIdempotentRetried: true},
+	{name: "500", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500}},
+	{name: "502", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 502}},
+	{name: "503", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503}},
+	{name: "503 with Retry-After", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503, RetryAfter: "0"}},
+	{name: "504", fault: telcotest.Fault{Kind: telcotest.FaultStatus, Status: 504}},
+	{name: "timeout", fault: telcotest.Fault{Kind: telcotest.FaultLatency, Delay: matrixDelay}, timeout: true, stored: true},
+}
+
+// closedAddr is a loopback address nothing listens on.
+func closedAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	return addr, ln.Close()
+}
+
+// countingTransport counts the attempts the client makes.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
+// matrixClient returns a client whose first failDials dials go to a closed
+// port. Keep-alives are off so that every attempt is a new connection:
+// net/http then never resends a request on its own, and the fake's count
+// of requests is exactly the client's count of attempts that connected.
+func matrixClient(srv *telcotest.Server, failDials int32, attemptTimeout time.Duration) (*telco.Client, *countingTransport, error) {
+	dead, err := closedAddr()
+	if err != nil {
+		return nil, nil, err
+	}
+	var dials atomic.Int32
+	d := &net.Dialer{}
+	tr := &http.Transport{DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if dials.Add(1) <= failDials {
+				addr = dead
+			}
+			return d.DialContext(ctx, network, addr)
+		}}
+	ct := &countingTransport{next: tr}
+	opts := []telco.Option{telco.WithHTTPClient(&http.Client{Transport: ct}),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond})}
+	if attemptTimeout > 0 {
+		opts = append(opts, telco.WithAttemptTimeout(attemptTimeout))
+	}
+	return srv.Client(opts...), ct, nil
+}
+
+// matrixResult is what one case did.
+type matrixResult struct {
+	op       matrixOp
+	failure  failure
+	srv      *telcotest.Server
+	ids      matrixIDs
+	setupErr error
+	ctxErr   error // the caller's context, after the call
+	err      error
+	attempts int32
+	requests int
+	delta    telcotest.Counts
+}
+
+// runMatrixCase runs one operation under one failure. It is called from
+// many goroutines at once: most cases spend their time waiting (on a
+// timeout, on a retry), so running them together keeps the matrix quick.
+func runMatrixCase(op matrixOp, f failure) (res matrixResult) {
+	res = matrixResult{op: op, failure: f, srv: telcotest.NewServer()}
+	srv := res.srv
+	if res.ids, res.setupErr = matrixSetup(srv); res.setupErr != nil {
+		return res
+	}
+	var failDials int32
+	var attemptTimeout time.Duration
+	if f.dial {
+		failDials = 1
+	} else {
+		fault := f.fault
+		fault.Op = op.name
+		srv.Inject(1, fault)
+	}
+	if f.timeout {
+		attemptTimeout = matrixAttemptTimeout
+	}
+	c, attempts, err := matrixClient(srv, failDials, attemptTimeout)
+	if err != nil {
+		res.setupErr = err
+		return res
+	}
+	before, reqBefore := srv.Counts(), srv.Requests()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res.err = op.call(ctx, c, res.ids)
+	res.ctxErr = ctx.Err()
+	srv.WaitIdle() // a delayed request finishes what it does
+	res.attempts = attempts.n.Load()
+	res.requests = srv.Requests() - reqBefore
+	res.delta = diff(srv.Counts(), before)
+	return res
+}
+
+func TestRetryMatrix(t *testing.T) {
+	t.Parallel()
+	var results []*matrixResult
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 64)
+	for _, op := range matrixOps() {
+		for _, f := range failures {
+			r := new(matrixResult)
+			results = append(results, r)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				*r = runMatrixCase(op, f)
+			}()
+		}
+	}
+	wg.Wait()
+	for _, r := range results {
+		t.Cleanup(r.srv.Close)
+	}
+
+	for _, r := range results {
+		op, f := r.op, r.failure
+		t.Run(op.name+"/"+f.name, func(t *testing.T) {
+			require.NoError(t, r.setupErr, "setup")
+			retried := op.idempotent || f.nonIdempotentRetried
+			if retried {
+				require.NoError(t, r.err)
+				assert.EqualValues(t, 2, r.attempts, "attempts")
+				wantReq := 2
+				if f.dial {
+					wantReq = 1 // the failed dial never reached the fake
+				}
+				assert.Equal(t, wantReq, r.requests, "requests the fake received")
+				assert.Equal(t, op.effect, r.delta, "stored: exactly one effect")
+				if op.check != nil {
+					op.check(t, r.srv, r.ids)
+				}
+				return
+			}
+			require.Error(t, r.err)
+			assert.ErrorIs(t, r.err, telco.ErrMaybeSent)
+			assert.EqualValues(t, 1, r.attempts, "attempts: never repeated")
+			assert.Equal(t, 1, r.requests, "requests the fake received")
+			if f.fault.Kind == telcotest.FaultStatus {
+				var ae *telco.APIError
+				require.ErrorAs(t, r.err, &ae)
+				assert.Equal(t, f.fault.Status, ae.StatusCode)
+			}
+			if f.timeout {
+				assert.ErrorIs(t, r.err, context.DeadlineExceeded, "the attempt timed out")
+				assert.NoError(t, r.ctxErr, "the caller's deadline did not")
+			}
+			want := telcotest.Counts{}
+			if f.stored {
+				want = op.effect
+			}
+			assert.Equal(t, want, r.delta, "stored")
+		})
+	}
+}
+
+func diff(a, b telcotest.Counts) telcotest.Counts {
+	return telcotest.Counts{
+		Properties: a.Properties - b.Properties, Messages: a.Messages - b.Messages,
+		OnlineLogins: a.OnlineLogins - b.OnlineLogins, SipTrunks: a.SipTrunks - b.SipTrunks,
+		PortingRequests: a.PortingRequests - b.PortingRequests, Addresses: a.Addresses - b.Addresses,
+	}
+}
+
+// TestRetryMatrixCoversEveryOperation keeps the matrix complete: every
+// operation the fake routes is in it.
+func TestRetryMatrixCoversEveryOperation(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for _, op := range matrixOps() {
+		names = append(names, op.name)
+	}
+	assert.ElementsMatch(t, telcotest.Ops(), names)
+	assert.Len(t, failures, 12, fmt.Sprint(failures))
+}
+
+// TestRetryMatrixRetriesExhausted: a failure that persists ends an
+// idempotent call after MaxRetries+1 attempts with the last error, never
+// ErrMaybeSent.
+func TestRetryMatrixRetriesExhausted(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	c, attempts, err := matrixClient(srv, 0, 0)
+	require.NoError(t, err)
+	srv.Inject(10, telcotest.Fault{Kind: telcotest.FaultDropAfterRead, Op: "Properties.Get"})
+	_, err = c.Properties.Get(context.Background(), srv.PropertySid)
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, telco.ErrMaybeSent))
+	assert.EqualValues(t, 4, attempts.n.Load())
+	assert.Equal(t, 4, srv.Requests())
+}

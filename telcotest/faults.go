@@ -1,0 +1,425 @@
+package telcotest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+// FaultKind says how an injected fault breaks a request.
+type FaultKind int
+
+const (
+	// FaultStatus answers with Fault.Status and an error body, without
+	// acting on the request; Fault.RetryAfter, when set, is sent as the
+	// Retry-After header.
+	FaultStatus FaultKind = iota + 1
+	// FaultDropBeforeRead closes the connection after the request line and
+	// headers arrived but before the body is read or acted on: the server
+	// stores nothing, the client sees a reset or EOF after writing.
+	FaultDropBeforeRead
+	// FaultDropAfterRead handles the request in full (it takes effect and
+	// is stored) and then closes the connection without answering.
+	FaultDropAfterRead
+	// FaultLatency waits Fault.Delay, or until the client hangs up, then
+	// handles the request normally: it takes effect even when the client
+	// gave up. Use WaitIdle before counting what was stored.
+	FaultLatency
+	// FaultTruncateBody handles the request in full and, when the answer is
+	// a success, sends its headers (Content-Length included) and only the
+	// first half of its body before closing the connection. Error answers
+	// are sent whole.
+	FaultTruncateBody
+)
+
+// String names the kind, for test names and failure messages.
+func (k FaultKind) String() string {
+	switch k {
+	case FaultStatus:
+		return "status"
+	case FaultDropBeforeRead:
+		return "drop-before-read"
+	case FaultDropAfterRead:
+		return "drop-after-read"
+	case FaultLatency:
+		return "latency"
+	case FaultTruncateBody:
+		return "truncate-body"
+	}
+	return "FaultKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Fault is one injected failure, applied to a request that matches it.
+// The zero values of Method, Path and Op match every request; a zero Kind
+// claims the request but handles it normally.
+type Fault struct {
+	Kind FaultKind
+	// Status is the HTTP status of a FaultStatus answer; 0, or anything
+	// outside 100 to 999, answers 500.
+	Status int
+	// RetryAfter is the Retry-After header of a FaultStatus answer
+	// (seconds or an HTTP date); empty sends none.
+	RetryAfter string
+	// Delay is how long a FaultLatency request waits before it is handled.
+	Delay time.Duration
+
+	// Method restricts the fault to requests with this method (any case).
+	Method string
+	// Path restricts the fault to one path, compared segment by segment
+	// without regard to case; a {Name} segment matches any value, so a
+	// route pattern such as "/v2/Properties/{PropertySid}/Messages" names
+	// an operation.
+	Path string
+	// Op restricts the fault to one SDK operation, by its name in errors
+	// and logs ("Messages.Send", "Properties.Update", ...); see Ops.
+	Op string
+}
+
+// opRoutes maps each SDK operation to its method and route pattern, so a
+// fault can name the operation a test is about.
+var opRoutes = map[string][2]string{
+	"NumberBlocks.Search":         {"GET", "/v2/numberblocks"},
+	"NumberBlocks.SearchText":     {"GET", "/v2/numberblocks/{Text}"},
+	"NumberBlocks.ListByProperty": {"GET", "/v2/Properties/{PropertySid}/numberblocks"},
+	"NumberBlocks.ListByAccount":  {"GET", "/v2/Accounts/{AccountSid}/numberblocks"},
+	"Lookup.NumberDetails":        {"GET", "/v2/Numbers/Details"},
+	"Numbers.Configure":           {"POST", "/v2/Numbers/{Number}"},
+	"OnlineLogins.Create":         {"POST", "/v2/Properties/{PropertySid}/OnlineLogins"},
+	"OnlineLogins.List":           {"GET", "/v2/OnlineLogins"},
+	"OnlineLogins.Get":            {"GET", "/v2/OnlineLogins/{OnlineLoginSid}"},
+	"Messages.Send":               {"POST", "/v2/Properties/{PropertySid}/Messages"},
+	"Messages.SendBatch":          {"POST", "/v2/Properties/{PropertySid}/BatchMessages"},
+	"Messages.Find":               {"GET", "/v2/Properties/{PropertySid}/Messages"},
+	"Messages.Get":                {"GET", "/v2/Messages/{MessageSid}"},
+	"Properties.Create":           {"POST", "/v2/Properties"},
+	"Properties.List":             {"GET", "/v2/Properties"},
+	"Properties.Get":              {"GET", "/v2/Properties/{PropertySid}"},
+	"Properties.Update":           {"PATCH", "/v2/Properties/{PropertySid}"},
+	"SipTrunks.Create":            {"POST", "/v2/Properties/{PropertySid}/SipTrunk"},
+	"SipTrunks.List":              {"GET", "/v2/Properties/{PropertySid}/SipTrunks"},
+	"SipTrunks.GetByProperty":     {"GET", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details"},
+	"SipTrunks.GetByAccount":      {"GET", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details"},
+	"Porting.Submit":              {"POST", "/v2/Properties/{PropertySid}/Porting"},
+	"Porting.StatusByProperty":    {"GET", "/v2/Properties/{PropertySid}/Porting/Status"},
+	"Porting.StatusByAccount":     {"GET", "/v2/Accounts/{AccountSid}/Porting/Status"},
+	"Addresses.Create":            {"POST", "/v2/Accounts/{AccountSid}/Addresses"},
+	"Addresses.Delete":            {"DELETE", "/v2/Addresses/{AddressSid}"},
+}
+
+// Ops returns the operation names a Fault's Op accepts, one per route,
+// sorted.
+func Ops() []string {
+	out := make([]string, 0, len(opRoutes))
+	for k := range opRoutes {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (f *Fault) matches(method string, segs []string) bool {
+	if f.Method != "" && !strings.EqualFold(f.Method, method) {
+		return false
+	}
+	if f.Path != "" && !pathMatches(f.Path, segs) {
+		return false
+	}
+	if f.Op != "" {
+		rt, ok := opRoutes[f.Op]
+		if !ok || !strings.EqualFold(rt[0], method) || !pathMatches(rt[1], segs) {
+			return false
+		}
+		// A literal beats a capture, as in routing.
+		if f.Op == "Numbers.Configure" && strings.EqualFold(segs[len(segs)-1], "Details") {
+			return false
+		}
+	}
+	return true
+}
+
+func pathMatches(pattern string, segs []string) bool {
+	pat := strings.Split(strings.Trim(pattern, "/"), "/")
+	if len(pat) != len(segs) {
+		return false
+	}
+	for i, p := range pat {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			continue
+		}
+		if !strings.EqualFold(p, segs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// pendingFault is a Fault with the number of requests it still applies to.
+type pendingFault struct {
+	Fault
+	left int
+}
+
+// faultState is the Server's fault injection and request accounting, with
+// its own lock so that a slow fault never holds the store's.
+type faultState struct {
+	mu        sync.Mutex
+	pending   []*pendingFault
+	policy    func(method, path string) *Fault
+	requests  int
+	inflight  int
+	idle      *sync.Cond
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+func (fs *faultState) init() {
+	fs.idle = sync.NewCond(&fs.mu)
+	fs.closed = make(chan struct{})
+}
+
+// Inject makes the next n authenticated requests that match f fail as f
+// says. Faults apply in the order they were injected; a request consumes
+// at most one. A request that matches no pending fault is handled
+// normally, and one with wrong credentials is answered 401 as usual.
+func (s *Server) Inject(n int, f Fault) {
+	if n <= 0 {
+		return
+	}
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.pending = append(s.faults.pending, &pendingFault{Fault: f, left: n})
+}
+
+// SetFaultPolicy makes fn decide, for every request that no injected fault
+// claimed, whether it fails: fn gets the method and the escaped path and
+// returns the fault to apply, or nil. fn is called under a lock, one
+// request at a time, so a seeded math/rand source in it stays
+// reproducible for a given order of requests. nil removes the policy.
+func (s *Server) SetFaultPolicy(fn func(method, path string) *Fault) {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.policy = fn
+}
+
+// ClearFaults drops every pending fault and the fault policy.
+func (s *Server) ClearFaults() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.pending, s.faults.policy = nil, nil
+}
+
+// Requests returns how many HTTP requests reached the server, whether they
+// were answered, failed by a fault or dropped.
+func (s *Server) Requests() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	return s.faults.requests
+}
+
+// WaitIdle blocks until no request that a fault claimed is still being
+// handled: after it, everything such a request did (one delayed by
+// FaultLatency after its client gave up, say) is in the store.
+func (s *Server) WaitIdle() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	for s.faults.inflight > 0 {
+		s.faults.idle.Wait()
+	}
+}
+
+// innerKey marks a request the fault hook is already handling, so that the
+// recursive call that runs it does not consume another fault.
+type innerKey struct{}
+
+// applyFault is the hook at the top of serveHTTP. It counts the request,
+// and when a fault claims it, carries the fault out; it returns true when
+// the request needs nothing more.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
+	if r.Context().Value(innerKey{}) != nil {
+		return false
+	}
+	f := s.takeFault(r)
+	if f == nil {
+		return false
+	}
+	defer s.doneRequest()
+	switch f.Kind {
+	case FaultStatus:
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		status := f.Status
+		if status < 100 || status > 999 {
+			status = http.StatusInternalServerError
+		}
+		writeError(w, status, "INJECTED_FAULT", "telcotest: injected failure")
+	case FaultDropBeforeRead:
+		dropConnection(w)
+	case FaultDropAfterRead:
+		s.serveInner(httptest.NewRecorder(), r)
+		dropConnection(w)
+	case FaultLatency:
+		// The wait ends early when the client hangs up (its attempt timed
+		// out, say): the request is then handled all the same, as a slow
+		// service would, and at once, so that tests need not sleep. The
+		// body is read first: net/http notices a hang-up only after it.
+		body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+		if err != nil {
+			dropConnection(w)
+			return true
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		t := time.NewTimer(f.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		case <-s.faults.closed:
+			t.Stop()
+		}
+		s.serveInner(w, r)
+	case FaultTruncateBody:
+		rec := httptest.NewRecorder()
+		s.serveInner(rec, r)
+		res := rec.Result()
+		body := rec.Body.Bytes()
+		for k, v := range res.Header {
+			w.Header()[k] = v
+		}
+		if res.StatusCode < 200 || res.StatusCode > 299 || len(body) < 2 {
+			w.WriteHeader(res.StatusCode)
+			_, _ = w.Write(body)
+			return true
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(res.StatusCode)
+		_, _ = w.Write(body[:len(body)/2])
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
+		dropConnection(w)
+	default:
+		s.serveInner(w, r)
+	}
+	return true
+}
+
+// takeFault counts the request and finds the fault that claims it, if
+// any; a claimed request is counted in flight until doneRequest.
+func (s *Server) takeFault(r *http.Request) *Fault {
+	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+	for i, p := range segs {
+		if u, err := unescape(p); err == nil {
+			segs[i] = u
+		}
+	}
+	// A request the server refuses uses up no fault: the same check as
+	// serveHTTP's, made before taking the faults' lock.
+	user, pass, ok := r.BasicAuth()
+	authorized := ok && s.authenticate(user, pass) != nil
+	fs := &s.faults
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.requests++
+	if !authorized {
+		return nil
+	}
+	var f *Fault
+	for i, p := range fs.pending {
+		if !p.matches(r.Method, segs) {
+			continue
+		}
+		cp := p.Fault
+		f = &cp
+		if p.left--; p.left == 0 {
+			fs.pending = append(fs.pending[:i:i], fs.pending[i+1:]...)
+		}
+		break
+	}
+	if f == nil && fs.policy != nil {
+		f = fs.policy(r.Method, r.URL.EscapedPath())
+	}
+	if f != nil {
+		fs.inflight++
+	}
+	return f
+}
+
+func (s *Server) doneRequest() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.inflight--
+	if s.faults.inflight == 0 {
+		s.faults.idle.Broadcast()
+	}
+}
+
+// serveInner handles r as if no fault applied.
+func (s *Server) serveInner(w http.ResponseWriter, r *http.Request) {
+	s.serveHTTP(w, r.WithContext(context.WithValue(r.Context(), innerKey{}, true)))
+}
+
+// dropConnection closes the client's connection without an answer (or
+// after what was already flushed).
+func dropConnection(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		// Cannot hijack (HTTP/2): abort the stream instead.
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}
+
+// Messages returns every message of the project, sent and received, in
+// creation order, with their statuses as of the server's clock, without
+// going through HTTP. It is how a test counts what the fake took in.
+func (s *Server) Messages(propertySid string) []telco.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.advanceAll(s.now())
+	}
+	var out []telco.Message
+	for _, m := range s.st.messages {
+		if m.PropertySid == propertySid {
+			out = append(out, m.Message)
+		}
+	}
+	return out
+}
+
+// Counts is how many resources of each kind the fake stores, across the
+// account.
+type Counts struct {
+	Properties      int
+	Messages        int
+	OnlineLogins    int
+	SipTrunks       int
+	PortingRequests int
+	Addresses       int
+}
+
+// Counts returns how many resources the fake stores, so that a test can
+// tell whether a failed create took effect.
+func (s *Server) Counts() Counts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Counts{
+		Properties:      len(s.st.properties),
+		Messages:        len(s.st.messages),
+		OnlineLogins:    len(s.st.logins),
+		SipTrunks:       len(s.st.trunks),
+		PortingRequests: len(s.st.porting),
+		Addresses:       len(s.st.addresses),
+	}
+}
