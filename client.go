@@ -415,6 +415,8 @@ type attemptState struct {
 	// reached is set once any attempt, of any call, may have reached the
 	// service and failed without a usable answer.
 	reached bool
+	// body is a 2xx body checkRetry read whole, for decodeResponse.
+	body *bytes.Buffer
 }
 
 // do is the one request path: every service method calls it. It encodes the
@@ -490,9 +492,14 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
-	buf := getBodyBuffer()
+	var err error
+	buf := st.body
+	if buf == nil {
+		buf = getBodyBuffer()
+		_, err = buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	}
+	st.body = nil
 	defer putBodyBuffer(buf)
-	_, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
 	data := buf.Bytes()
 	if err == nil && int64(len(data)) > c.maxBody {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode,
@@ -600,6 +607,21 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	st, _ := ctx.Value(attemptKey{}).(*attemptState)
 	if st == nil {
 		return false, nil
+	}
+	if err == nil && st.call.idempotent && resp.StatusCode >= 200 && resp.StatusCode <= 299 &&
+		st.n < c.retry.MaxRetries && ctx.Err() == nil {
+		// Read an idempotent call's answer here, while another attempt is
+		// still possible: a body cut short is then retried like a dropped
+		// connection. It is the one read the body gets, into the buffer
+		// decodeResponse decodes from.
+		buf := getBodyBuffer()
+		if _, rerr := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); rerr != nil {
+			putBodyBuffer(buf)
+			st.reached = true
+			c.logAttempt(ctx, st, resp, rerr, true)
+			return true, nil
+		}
+		st.body = buf
 	}
 	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err)
 	if maybe {
