@@ -35,12 +35,12 @@ type Address struct {
 	Status string `json:"Status,omitempty"`
 }
 
-// CreateAddressParams is a new address. Line1, City and a two-letter
-// CountryCode are required.
+// CreateAddressParams is a new address. Line1, City and CountryCode (an
+// ISO letter code, two letters as in "AU" or three) are required.
 type CreateAddressParams struct {
 	Line1       string `json:"Line1"`
 	City        string `json:"City"`
-	CountryCode string `json:"CountryCode"` // two letters, e.g. "AU"
+	CountryCode string `json:"CountryCode"` // e.g. "AU"
 	Friendly    string `json:"Friendly,omitempty"`
 	Reference   string `json:"Reference,omitempty"`
 	Line2       string `json:"Line2,omitempty"`

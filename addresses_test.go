@@ -157,7 +157,7 @@ func TestAddressCreateValidation(t *testing.T) {
 		{"Line1 of spaces is missing", func(p *CreateAddressParams) { p.Line1 = "   " }, "Line1", CodeParameterRequired},
 		{"City is required", func(p *CreateAddressParams) { p.City = "" }, "City", CodeParameterRequired},
 		{"CountryCode is required", func(p *CreateAddressParams) { p.CountryCode = "" }, "CountryCode", CodeParameterRequired},
-		{"CountryCode of three letters", func(p *CreateAddressParams) { p.CountryCode = "AUS" }, "CountryCode", CodeParameterInvalid},
+		{"CountryCode of four letters", func(p *CreateAddressParams) { p.CountryCode = "AUST" }, "CountryCode", CodeParameterInvalid},
 		{"CountryCode with a digit", func(p *CreateAddressParams) { p.CountryCode = "A1" }, "CountryCode", CodeParameterInvalid},
 		{"CountryCode of one letter", func(p *CreateAddressParams) { p.CountryCode = "A" }, "CountryCode", CodeParameterInvalid},
 		{"CountryCode with a space", func(p *CreateAddressParams) { p.CountryCode = "A " }, "CountryCode", CodeParameterInvalid},
@@ -310,10 +310,10 @@ func TestAddressDeleteEscapesSid(t *testing.T) {
 }
 
 func TestAddressIsCountryCode(t *testing.T) {
-	for _, s := range []string{"AU", "au", "Nz", "zz"} {
+	for _, s := range []string{"AU", "au", "Nz", "zz", "AUS", "nzl"} {
 		assert.True(t, isCountryCode(s), s)
 	}
-	for _, s := range []string{"", "A", "AUS", "A1", "1A", "36", " A", "A-", "ÅU", "Ü"} {
+	for _, s := range []string{"", "A", "AUST", "A1", "1A", "36", "036", " A", "A-", "ÅU", "Ü"} {
 		assert.False(t, isCountryCode(s), "%q", s)
 	}
 }

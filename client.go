@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,8 +125,8 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.h
 // WithRetryPolicy replaces DefaultRetryPolicy.
 func WithRetryPolicy(p RetryPolicy) Option { return func(c *clientConfig) { c.retry = p } }
 
-// WithUserAgent appends ua to the User-Agent header,
-// "telco-go/<version> go/<go version>".
+// WithUserAgent appends ua to the User-Agent header, "telco-go/<version>",
+// after a space: "telco-go/0.1.0 acme-crm/2.1".
 func WithUserAgent(ua string) Option { return func(c *clientConfig) { c.userAgent = ua } }
 
 // WithLogger logs one Debug record per attempt: operation, method, path,
@@ -219,7 +218,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		hc = &cp
 	}
 
-	ua := "telco-go/" + Version + " go/" + strings.TrimPrefix(runtime.Version(), "go")
+	ua := "telco-go/" + Version
 	if s := strings.TrimSpace(cfg.userAgent); s != "" {
 		ua += " " + s
 	}

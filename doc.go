@@ -121,7 +121,7 @@
 // The service calls URLs you configure: delivery receipts (on a send or on
 // a configured number), SMS received on a configured number, responses to
 // messages sent from a leased sender ID, and porting status updates.
-// [WebhookHandler] is an [net/http.Handler] that decodes those callbacks,
+// [WebhookHandler] is a [net/http.Handler] that decodes those callbacks,
 // from a GET query string, a form or a JSON body, into a [MessageEvent] or
 // a [PortingEvent] and calls your function for their kind; it answers 2xx
 // only when your function returns nil. [DeliveryReceiptHandler],
@@ -150,7 +150,7 @@
 //	defer srv.Close()
 //	client := srv.Client() // a *telco.Client wired to srv
 //
-// To script exact responses instead, give [NewClient] an [net/http.Client]
+// To script exact responses instead, give [NewClient] a [net/http.Client]
 // whose transport is an httpmock.MockTransport (github.com/jarcoal/httpmock)
 // with [WithHTTPClient], and a base URL with [WithBaseURL]. The package's
 // examples show both.

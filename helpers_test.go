@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 
@@ -119,7 +120,7 @@ func assertCommonHeaders(t testing.TB, h http.Header) {
 	assert.Equal(t, testSid, user)
 	assert.Equal(t, testToken, pass)
 	assert.Equal(t, "application/json", h.Get("Accept"))
-	assert.Regexp(t, `^telco-go/`+Version+` go/\S+`, h.Get("User-Agent"))
+	assert.Regexp(t, `^telco-go/`+regexp.QuoteMeta(Version)+`( |$)`, h.Get("User-Agent"))
 }
 
 // requireValidation asserts err is a *ValidationError naming field with

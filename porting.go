@@ -87,8 +87,9 @@ type PortingStatusChange struct {
 //   - AuthorisedContactName, AuthorisedContactEmail (a valid address),
 //     DaytimeContactNumber, CurrentCarrier, CurrentCarrierAccountNo and
 //     PreferredPortSchedule (PortASAP or PortOnDate) are required;
-//   - PreferredPortDate is required with PortOnDate and refused with
-//     PortASAP; it is sent as YYYY-MM-DD, the date in its own location;
+//   - PreferredPortDate is required with PortOnDate (with PortASAP it is
+//     sent when set, and the service decides); it is sent as YYYY-MM-DD,
+//     the date in its own location;
 //   - each porting number has an E.164 Number, PortType "Cat-A" (the only
 //     type supported) and a PortAddress; IncomingActionType is optional,
 //     "Flow" needs IncomingActionID and "Answering Point" needs

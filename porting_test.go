@@ -273,7 +273,6 @@ func TestPortingSubmitValidation(t *testing.T) {
 		{"contact e-mail without a domain", func(p *PortingRequestParams) { p.AuthorisedContactEmail = "jane.citizen" }, "AuthorisedContactEmail", CodeParameterInvalid},
 		{"schedule Soon", func(p *PortingRequestParams) { p.PreferredPortSchedule = "Soon" }, "PreferredPortSchedule", CodeParameterInvalid},
 		{"Date schedule without a date", func(p *PortingRequestParams) { p.PreferredPortDate = time.Time{} }, "PreferredPortDate", CodeParameterRequired},
-		{"ASAP with a date", func(p *PortingRequestParams) { p.PreferredPortSchedule = PortASAP }, "PreferredPortDate", CodeConflictingParameters},
 		{"a porting number in local form", func(p *PortingRequestParams) { p.PortingNumbers[0].Number = "0291234501" }, "PortingNumbers[0].Number", CodeInvalidPhoneNumberFormat},
 		{"a porting number without its +", func(p *PortingRequestParams) { p.PortingNumbers[1].Number = "61291234500" }, "PortingNumbers[1].Number", CodeInvalidPhoneNumberFormat},
 		{"a porting number is required", func(p *PortingRequestParams) { p.PortingNumbers[0].Number = "" }, "PortingNumbers[0].Number", CodeParameterRequired},

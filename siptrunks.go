@@ -167,7 +167,7 @@ func (c SipCredentials) Format(f fmt.State, verb rune) {
 //   - Type 1 (Authenticated) needs Credentials whose password has at least
 //     10 characters with a lower-case letter, an upper-case letter, a digit
 //     and a special character, and no character 3 times in a row;
-//   - AllowedCountries are two-letter codes (default AU);
+//   - AllowedCountries are ISO letter codes, e.g. AU (default AU);
 //   - ChannelLimit is at least 1 when set (0: the service default, 1).
 type CreateSipTrunkParams struct {
 	Name              string

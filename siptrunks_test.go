@@ -238,7 +238,7 @@ func TestSipTrunkCreateValidation(t *testing.T) {
 		{"Type -1", func(p *CreateSipTrunkParams) { p.Type = -1 }, "Type", CodeParameterInvalid},
 		{"Type 0 without addresses", func(p *CreateSipTrunkParams) { p.IPAddresses = nil }, "SipTrunkIpAddresses", CodeParameterRequired},
 		{"Type 0 with an empty address list", func(p *CreateSipTrunkParams) { p.IPAddresses = []string{} }, "SipTrunkIpAddresses", CodeParameterRequired},
-		{"Type 1 without credentials", func(p *CreateSipTrunkParams) { *p = sipTrunkAuthParams(); p.Credentials = nil }, pwField, CodeParameterRequired},
+		{"Type 1 without credentials", func(p *CreateSipTrunkParams) { *p = sipTrunkAuthParams(); p.Credentials = nil }, "SipTrunkCredentials", CodeParameterRequired},
 		{"Type 1 with an empty password", auth(""), pwField, CodeParameterRequired},
 		{"CIDR /23", cidr("8.8.8.0/23"), ipField, CodeParameterInvalid},
 		{"CIDR /16", cidr("8.8.0.0/16"), ipField, CodeParameterInvalid},
@@ -266,7 +266,7 @@ func TestSipTrunkCreateValidation(t *testing.T) {
 		{"password with !!!", auth("Xy1!!!bcdE"), pwField, CodeParameterInvalid},
 		{"password with a run of 3 at its end", auth("Xy1!abcdEEE"), pwField, CodeParameterInvalid},
 		{"ChannelLimit -1", func(p *CreateSipTrunkParams) { p.ChannelLimit = -1 }, "ChannelLimit", CodeParameterInvalid},
-		{"country AUS", func(p *CreateSipTrunkParams) { p.AllowedCountries = []string{"AUS"} },
+		{"country AUST", func(p *CreateSipTrunkParams) { p.AllowedCountries = []string{"AUST"} },
 			"SipTrunkAllowedCountries[0].CountryCode", CodeParameterInvalid},
 		{"country 1A", func(p *CreateSipTrunkParams) { p.AllowedCountries = []string{"1A"} },
 			"SipTrunkAllowedCountries[0].CountryCode", CodeParameterInvalid},
@@ -880,10 +880,10 @@ func TestSipTrunkAUCallerIDPredicate(t *testing.T) {
 }
 
 func TestSipTrunkCountryCodePredicate(t *testing.T) {
-	for _, ok := range []string{"AU", "au", "Nz", "GB"} {
+	for _, ok := range []string{"AU", "au", "Nz", "GB", "GBR"} {
 		assert.True(t, isCountryCode(ok), ok)
 	}
-	for _, bad := range []string{"", "A", "AUS", "1A", "A1", "A ", "ÄU", "a-"} {
+	for _, bad := range []string{"", "A", "AUST", "1A", "A1", "A ", "ÄU", "a-", "AU1"} {
 		assert.False(t, isCountryCode(bad), bad)
 	}
 }

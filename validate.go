@@ -21,9 +21,11 @@ import (
 
 // ScheduleClockSkew is how far the client lets SendMessageParams.Schedule
 // pass the service's window (at most 14 days ahead, less than 1 hour in the
-// past) measured on the local clock. The client's and the service's clocks
-// differ a little; the service has the final word near the edges.
-const ScheduleClockSkew = 30 * time.Second
+// past) measured on the local clock. It is zero: the client applies the
+// interface document's exact window, so that what it refuses is what the
+// document says the service refuses. A local clock that is off moves the
+// edges by as much; the service has the final word.
+const ScheduleClockSkew time.Duration = 0
 
 // Schedule window of an SMS send, from the interface document.
 const (
@@ -52,6 +54,14 @@ func (f *fieldErrs) required(field, v string) bool {
 func (f *fieldErrs) phone(field, v string) {
 	if v != "" && !isE164(v) {
 		f.add(CodeInvalidPhoneNumberFormat, field, field+" must be an E.164 number with a leading +, e.g. +61412345678")
+	}
+}
+
+// number is phone for fields where the interface document writes E.164
+// numbers without their +: both forms pass.
+func (f *fieldErrs) number(field, v string) {
+	if v != "" && !isE164(v) && !isE164("+"+v) {
+		f.add(CodeInvalidPhoneNumberFormat, field, field+" must be an E.164 number, e.g. +61412345678 or 61412345678")
 	}
 }
 
@@ -226,7 +236,7 @@ func (p *SendMessageParams) Validate() error {
 //     sender ID of 1 to 11 of A-Z a-z 0-9 and space with at least one letter;
 //   - Text is required;
 //   - Schedule, when set, is at most 14 days ahead and less than 1 hour in
-//     the past, give or take ScheduleClockSkew;
+//     the past (an earlier time is sent now by the service);
 //   - webhook methods are GET or POST, webhook URIs absolute http(s) URLs;
 //   - the lease-only fields (ForwardToSms, ForwardFromSms, ForwardToEmail,
 //     ForwardFromEmail, WebhookURI, WebhookMethod) are set only when From is
@@ -248,7 +258,7 @@ func (p *SendMessageParams) check(now time.Time) fieldErrs {
 		switch {
 		case p.Schedule.After(now.Add(MaxScheduleAhead + ScheduleClockSkew)):
 			f.invalid("Schedule", "Schedule must be at most 14 days ahead")
-		case p.Schedule.Before(now.Add(-MaxScheduleAgo - ScheduleClockSkew)):
+		case !p.Schedule.After(now.Add(-MaxScheduleAgo - ScheduleClockSkew)):
 			f.invalid("Schedule", "Schedule must not be 1 hour or more in the past")
 		}
 	}
@@ -352,9 +362,20 @@ func nilParams(op string) error {
 	return &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired, Message: "params are required"}}}
 }
 
-// isCountryCode reports whether s is two ASCII letters.
+// isCountryCode reports whether s is an ISO 3166 letter code: two ASCII
+// letters, or three. The document gives two-letter codes as its example
+// ("e.g. two-letter") without ruling out the others; the service answers
+// COUNTRY_NOT_FOUND for a code it does not know.
 func isCountryCode(s string) bool {
-	return len(s) == 2 && isASCIILetter(s[0]) && isASCIILetter(s[1])
+	if len(s) != 2 && len(s) != 3 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isASCIILetter(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCIILetter(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
@@ -568,7 +589,10 @@ func (p *NumberBlockListParams) check() fieldErrs {
 // Validate checks the configuration rules of operation 3: RoutingMethod is
 // Endpoint (with an E.164 EndpointNumber) or Flow (with a Flow); Recording
 // is Off or Call; webhook methods are GET or POST and their URLs absolute;
-// SMS forwarding numbers are E.164 and e-mail forwarding addresses valid.
+// EndpointNumber and SendSmsTo are E.164 numbers, with or without the +,
+// as the document writes numbers in this operation; SendSmsFrom is such a
+// number or an alphanumeric sender ID; e-mail forwarding addresses are
+// valid.
 func (p *NumberConfigParams) Validate() error {
 	if p == nil {
 		return nil
@@ -587,12 +611,14 @@ func (p *NumberConfigParams) check() fieldErrs {
 	default:
 		f.invalid("RoutingMethod", "RoutingMethod must be Endpoint or Flow")
 	}
-	f.phone("EndpointNumber", p.EndpointNumber)
+	f.number("EndpointNumber", p.EndpointNumber)
 	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
 		f.invalid("Recording", "Recording must be Off or Call")
 	}
-	f.phone("SendSmsFrom", p.SendSmsFrom)
-	f.phone("SendSmsTo", p.SendSmsTo)
+	if v := p.SendSmsFrom; v != "" && !isSenderID(v) {
+		f.number("SendSmsFrom", v)
+	}
+	f.number("SendSmsTo", p.SendSmsTo)
 	f.email("SendEmailFrom", p.SendEmailFrom)
 	f.email("SendEmailTo", p.SendEmailTo)
 	f.url("WebHookUrl", p.WebhookURL)
@@ -659,7 +685,11 @@ func (p *CreateSipTrunkParams) check() fieldErrs {
 		}
 	case SipTrunkAuthenticated:
 		if p.Credentials == nil || p.Credentials.Password == "" {
-			f.add(CodeParameterRequired, "SipTrunkCredentials.Password", "SipTrunkCredentials with a password is required for an authenticated trunk (Type 1)")
+			field := "SipTrunkCredentials" // the missing parameter
+			if p.Credentials != nil {
+				field = "SipTrunkCredentials.Password"
+			}
+			f.add(CodeParameterRequired, field, "SipTrunkCredentials with a password is required for an authenticated trunk (Type 1)")
 		}
 	default:
 		f.invalid("Type", "Type must be 0 (IP to IP) or 1 (Authenticated)")
@@ -676,7 +706,7 @@ func (p *CreateSipTrunkParams) check() fieldErrs {
 	}
 	for i, cc := range p.AllowedCountries {
 		if !isCountryCode(cc) {
-			f.invalid(fmt.Sprintf("SipTrunkAllowedCountries[%d].CountryCode", i), "CountryCode must be two letters, e.g. AU")
+			f.invalid(fmt.Sprintf("SipTrunkAllowedCountries[%d].CountryCode", i), "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
 		}
 	}
 	if p.ChannelLimit < 0 {
@@ -724,9 +754,8 @@ func (p *PortingRequestParams) check() fieldErrs {
 	f.required("CurrentCarrierAccountNo", p.CurrentCarrierAccountNo)
 	switch p.PreferredPortSchedule {
 	case PortASAP:
-		if !p.PreferredPortDate.IsZero() {
-			f.add(CodeConflictingParameters, "PreferredPortDate", "PreferredPortDate is given only with PreferredPortSchedule Date")
-		}
+		// A date is required only with Date; with ASAP it is sent and the
+		// service decides, since the document does not forbid it.
 	case PortOnDate:
 		if p.PreferredPortDate.IsZero() {
 			f.add(CodeParameterRequired, "PreferredPortDate", "PreferredPortDate is required when PreferredPortSchedule is Date")
@@ -789,7 +818,7 @@ func (p *PortingStatusParams) check() fieldErrs {
 	return f
 }
 
-// Validate checks that Line1, City and a two-letter CountryCode are given.
+// Validate checks that Line1, City and an ISO letter CountryCode are given.
 func (p *CreateAddressParams) Validate() error {
 	if p == nil {
 		return nilParams("Addresses.Create")
@@ -802,7 +831,7 @@ func (p *CreateAddressParams) check() fieldErrs {
 	f.required("Line1", p.Line1)
 	f.required("City", p.City)
 	if f.required("CountryCode", p.CountryCode) && !isCountryCode(p.CountryCode) {
-		f.invalid("CountryCode", "CountryCode must be two letters, e.g. AU")
+		f.invalid("CountryCode", "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
 	}
 	return f
 }

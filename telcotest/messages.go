@@ -303,8 +303,8 @@ func (s *Server) arm(now time.Time) {
 	s.timer = time.AfterFunc(next.Sub(now), s.catchUp)
 }
 
-// checkSchedule applies the service's window exactly: the client's
-// Validate allows ScheduleClockSkew either side; the service does not.
+// checkSchedule applies the service's window exactly, on the server's own
+// clock rather than the machine's, which Validate uses.
 func checkSchedule(p *telco.SendMessageParams, now time.Time) error {
 	if p.Schedule.IsZero() {
 		return nil

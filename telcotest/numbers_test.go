@@ -195,7 +195,7 @@ func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
 		{"missing City", telco.CreateAddressParams{Line1: "1 St", CountryCode: "AU"}, telco.CodeParameterRequired, "City"},
 		{"missing Line1", telco.CreateAddressParams{City: "Sydney", CountryCode: "AU"}, telco.CodeParameterRequired, "Line1"},
 		{"missing CountryCode", telco.CreateAddressParams{Line1: "1 St", City: "Sydney"}, telco.CodeParameterRequired, "CountryCode"},
-		{"three-letter CountryCode", telco.CreateAddressParams{Line1: "1 St", City: "Sydney", CountryCode: "AUS"}, telco.CodeParameterInvalid, "CountryCode"},
+		{"four-letter CountryCode", telco.CreateAddressParams{Line1: "1 St", City: "Sydney", CountryCode: "AUST"}, telco.CodeParameterInvalid, "CountryCode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.Addresses.Create(testCtx(t), srv.AccountSid, &tc.p)
