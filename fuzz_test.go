@@ -67,6 +67,8 @@ func FuzzOneEnvelope(f *testing.F) {
 	f.Add(uint8(6), []byte(`{"Number":"61299999999","NumberConfiguration":{"Number":1}}`))
 	f.Add(uint8(0), []byte(`{"message":{"MessageSid":"MG1"}}`))
 	f.Add(uint8(0), []byte(`{"MessageSid":null}`))
+	f.Add(uint8(0), []byte(refusalBody))
+	f.Add(uint8(6), []byte(`{"ErrorCode":"X","Message":"m","Number":"61299999999"}`))
 	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
 		ok, err := oneDecoders[int(kind)%len(oneDecoders)](b)
 		if err == nil && !json.Valid(b) {
@@ -125,6 +127,8 @@ func FuzzListEnvelope(f *testing.F) {
 	}
 	f.Add(uint8(4), []byte(`{"numbers":[{"e164":"+61299999999"},{"e164":true}]}`))
 	f.Add(uint8(5), []byte(`{"results":[1,{},null],"totalcount":"7","nextpagetoken":3}`))
+	f.Add(uint8(1), []byte(refusalBody))
+	f.Add(uint8(2), []byte(`{"PortingRequests":null,"ErrorCode":"X"}`))
 	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
 		n, err := listDecoders[int(kind)%len(listDecoders)](b)
 		if err == nil && n > len(b) {
@@ -235,8 +239,8 @@ func responseTargets() []any {
 		&one[Message]{keys: []string{"Message"}, id: "MessageSid"},
 		&list[Property]{keys: []string{"Properties", "Projects"}},
 		&list[json.RawMessage]{keys: []string{"Messages", "Results"}},
-		&NumberBlockPage{},
-		&struct{ SipTrunkSid string }{},
+		&blockPage{},
+		&idAnswer{key: "SipTrunkSid"},
 		nil,
 	}
 }
@@ -251,6 +255,7 @@ func FuzzDecodeResponse(f *testing.F) {
 	f.Add(200, uint8(2), fixture(f, "send_batch_messages.json"), false)
 	f.Add(200, uint8(3), fixture(f, "search_number_blocks.json"), true)
 	f.Add(201, uint8(4), []byte(`{"SipTrunkSid":"ST1"}`), false)
+	f.Add(200, uint8(2), []byte(refusalBody), false)
 	f.Add(204, uint8(5), []byte{}, true)
 	f.Add(400, uint8(0), fixture(f, "error_parameter_required.json"), false)
 	f.Add(502, uint8(1), fixture(f, "error_proxy_500.html"), true)

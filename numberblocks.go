@@ -192,11 +192,25 @@ func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, pa
 }
 
 func (s *NumberBlocksService) list(ctx context.Context, op, path string, query any) (*NumberBlockPage, error) {
-	var out NumberBlockPage
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
+	var out blockPage
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return &out.page, nil
+}
+
+// blockPage reads a number-block page, or the service's refusal of the
+// search (see refusedIn).
+type blockPage struct{ page NumberBlockPage }
+
+func (p *blockPage) decodeBody(b []byte) error {
+	if err := json.Unmarshal(b, &p.page); err != nil {
+		return err
+	}
+	if p.page.Data == nil {
+		return refusedIn(b)
+	}
+	return nil
 }
 
 // SearchAll iterates over every block Search finds, from p.PageIndex on.
