@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -282,6 +283,30 @@ type looseCount int
 
 func (c *looseCount) UnmarshalJSON(b []byte) error {
 	*c = looseCount(looseInt(b))
+	return nil
+}
+
+// flexInt reads an integer field of a resource sent as a JSON number or,
+// tolerantly, as a string holding one; "" and null are 0. Anything else is
+// an error: unlike a count, an identifier must not silently become 0.
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	s := string(bytes.TrimSpace(b))
+	if s == "null" {
+		return nil
+	}
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		if s = strings.TrimSpace(s[1 : len(s)-1]); s == "" {
+			*n = 0
+			return nil
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("telco: want an integer, got %.40s", b)
+	}
+	*n = flexInt(v)
 	return nil
 }
 

@@ -160,17 +160,28 @@ func FuzzBatchResults(f *testing.F) {
 	})
 }
 
-// FuzzNumberBlockPage: a number-block page decodes without panicking, and
-// its assignments re-encode to what was read.
+// FuzzNumberBlockPage: a number-block page decodes without panicking, what
+// plain json.Unmarshal reads the tolerant decoder reads the same, and its
+// assignments re-encode to what was read.
 func FuzzNumberBlockPage(f *testing.F) {
 	f.Add(fixture(f, "search_number_blocks.json"))
+	f.Add(stringifyInts(fixture(f, "search_number_blocks.json")))
 	f.Add([]byte(`{"Data":[{"Created":"/Date(1577836800000+1000)/","NumberBlockAssignments":[{"a":1},null,3]}]}`))
 	f.Add([]byte(`{"Data":null,"TotalCount":"x"}`))
+	f.Add([]byte(`{"Data":[{"Id":"12","SipTrunkId":"7","AnalyticsDynamicNumbers":[{"Id":"5"}]}],"PageSize":"10"}`))
+	f.Add([]byte(`[{"Id":"1","BlockSize":""}]`))
+	f.Add([]byte(`{"Data":[{"Id":"x"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var p NumberBlockPage
-		if json.Unmarshal(b, &p) != nil {
+		var bp blockPage
+		err := bp.decodeBody(b)
+		var strict NumberBlockPage
+		if json.Unmarshal(b, &strict) == nil && err == nil && !reflect.DeepEqual(strict, bp.page) {
+			t.Fatalf("%q: tolerant %+v, plain %+v", b, bp.page, strict)
+		}
+		if err != nil {
 			return
 		}
+		p := bp.page
 		for _, blk := range p.Data {
 			for _, a := range blk.NumberBlockAssignments {
 				out, err := json.Marshal(a)
