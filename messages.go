@@ -183,7 +183,9 @@ type BatchResult struct {
 // rejects messages one by one in the same way, with 200 for the batch. The
 // returned error is for the batch as a whole: a whole-request failure, or a
 // transport failure (matching ErrMaybeSent once the batch may have been
-// received, since a batch is never retried after that).
+// received, since a batch is never retried after that). A whole-request
+// failure is an *APIError with the service's code even when it comes with
+// a 2xx status, and does not match ErrMaybeSent: nothing was sent.
 func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error) {
 	const op = "Messages.SendBatch"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {

@@ -112,6 +112,35 @@ func TestRefusalIn2xxForEveryOperation(t *testing.T) {
 		}},
 		{"Addresses.Delete", func(c *Client) error { return c.Addresses.Delete(bg, "AD1") }},
 		{"Lookup.NumberDetails", func(c *Client) error { _, err := c.Lookup.NumberDetails(bg, "0299999999"); return err }},
+		{"OnlineLogins.Create", func(c *Client) error {
+			_, err := c.OnlineLogins.Create(bg, testProp, &CreateOnlineLoginParams{Email: "a@b.example"})
+			return err
+		}},
+		{"OnlineLogins.Get", func(c *Client) error { _, err := c.OnlineLogins.Get(bg, "OL1"); return err }},
+		{"Porting.Submit", func(c *Client) error {
+			_, err := c.Porting.Submit(bg, testProp, &PortingRequestParams{})
+			return err
+		}},
+		{"Porting.StatusByAccount", func(c *Client) error {
+			_, err := c.Porting.StatusByAccount(bg, testSid, &PortingStatusParams{})
+			return err
+		}},
+		{"SipTrunks.GetByProperty", func(c *Client) error {
+			_, err := c.SipTrunks.GetByProperty(bg, testProp, "ST1")
+			return err
+		}},
+		{"Numbers.Configure", func(c *Client) error {
+			_, err := c.Numbers.Configure(bg, "61299999999", &NumberConfigParams{})
+			return err
+		}},
+		{"Addresses.Create", func(c *Client) error {
+			_, err := c.Addresses.Create(bg, testSid, &CreateAddressParams{Line1: "1 Main St"})
+			return err
+		}},
+		{"NumberBlocks.Search", func(c *Client) error {
+			_, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{AccountSid: testSid})
+			return err
+		}},
 		{"NumberBlocks.ListByProperty", func(c *Client) error {
 			_, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
 			return err
