@@ -61,7 +61,7 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 	body := *p
 	body.CountryCode = strings.ToUpper(body.CountryCode)
 	out := one[Address]{keys: []string{"Address"}, id: "AddressSid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Accounts/" + pathSegment(accountSid) + "/Addresses", body: &body}, &out); err != nil {
 		return nil, err
 	}
@@ -84,9 +84,6 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 	}
 	// The answer is read so that a garbled one is reported; an empty one is
 	// accepted, since the removal is what matters.
-	var out struct {
-		AddressSid string `json:"AddressSid"`
-	}
-	return s.client.do(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneOK: true,
-		path: "/v2/Addresses/" + pathSegment(addressSid)}, &out)
+	return s.client.doDecode(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneOK: true,
+		path: "/v2/Addresses/" + pathSegment(addressSid)}, &idAnswer{key: "AddressSid"})
 }

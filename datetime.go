@@ -15,12 +15,16 @@ import (
 // optional UTC offset (±hhmm) that names the zone the value was written in.
 //
 // Decoding also accepts the escaped form "\/Date(...)\/", negative epochs,
-// RFC 3339 strings, the empty string and JSON null (the last two give the
+// RFC 3339 strings, ISO 8601 without a zone ("2017-10-01T00:00:00", with
+// or without a fraction: read as UTC, as .NET writes a DateTime of
+// unspecified kind), the empty string and JSON null (the last two give the
 // zero DateTime, as does .NET's DateTime.MinValue, /Date(-62135596800000)/).
 // The offset is kept: Location is a fixed zone of that offset, and
-// MarshalJSON writes the same "/Date(ms±hhmm)/" form back. A value without
-// an offset is in UTC and is written without one. The zero DateTime
-// marshals as null.
+// MarshalJSON writes the same "/Date(ms±hhmm)/" form back, "-0000" as
+// "-0000" and "+0000" as "+0000". A value sent without an offset (a bare
+// "/Date(ms)/", an RFC 3339 "Z" or a zone-less ISO string) is in time.UTC
+// and is written as "/Date(ms)/", without one. The zero DateTime marshals
+// as null.
 type DateTime struct{ time.Time }
 
 // MarshalJSON writes the "/Date(ms±hhmm)/" form, or null for the zero value.
@@ -50,7 +54,7 @@ func (d DateTime) appendWire(b []byte) []byte {
 	}
 	_, off := d.Zone()
 	sign := byte('+')
-	if off < 0 {
+	if off < 0 || d.Location() == utcOffsetMinusZero {
 		sign, off = '-', -off
 	}
 	off /= 60
@@ -103,7 +107,12 @@ func ParseDateTime(s string) (DateTime, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return DateTime{}, fmt.Errorf("telco: DateTime: %.60q is neither /Date(...)/ nor RFC 3339", s)
+		// No zone: .NET's default for a DateTime of unspecified kind. Go
+		// reads it as UTC, fraction or not.
+		if t, err = time.Parse(isoNoZone, s); err != nil {
+			return DateTime{}, fmt.Errorf("telco: DateTime: %.60q is neither /Date(...)/ nor ISO 8601", s)
+		}
+		return DateTime{t}, nil
 	}
 	if _, off := t.Zone(); off == 0 && t.Location() != time.UTC {
 		// "+00:00" parses into a fixed zone; "Z" into UTC. Keep the distinction
@@ -113,9 +122,18 @@ func ParseDateTime(s string) (DateTime, error) {
 	return DateTime{t}, nil
 }
 
+// isoNoZone is ISO 8601 without a zone; time.Parse also takes a fraction of
+// a second after the seconds.
+const isoNoZone = "2006-01-02T15:04:05"
+
 // utcOffsetZero is an explicit "+0000" offset: it marshals with the offset,
 // unlike time.UTC, so "/Date(0+0000)/" round-trips unchanged.
-var utcOffsetZero = time.FixedZone("+0000", 0)
+// utcOffsetMinusZero is "-0000", the same instant, kept apart so that it
+// too is written back as it was sent.
+var (
+	utcOffsetZero      = time.FixedZone("+0000", 0)
+	utcOffsetMinusZero = time.FixedZone("-0000", 0)
+)
 
 func parseMSDate(inner, orig string) (DateTime, error) {
 	// The millisecond count may itself be negative; the offset sign is the
@@ -145,11 +163,7 @@ func parseMSDate(inner, orig string) (DateTime, error) {
 	if hh > 23 || mm > 59 {
 		return DateTime{}, fmt.Errorf("telco: DateTime: bad offset in %.60q", orig)
 	}
-	secs := (hh*60 + mm) * 60
-	if off[0] == '-' {
-		secs = -secs
-	}
-	return DateTime{t.In(fixedZone(secs))}, nil
+	return DateTime{t.In(offsetZone(off[0] == '-', (hh*60+mm)*60))}, nil
 }
 
 // fastMSDate reads the quoted JSON form "/Date(ms)/" or "/Date(ms±hhmm)/",
@@ -210,11 +224,19 @@ func fastMSDate(b []byte) (DateTime, bool) {
 	if hh > 23 || mm > 59 {
 		return DateTime{}, false
 	}
-	secs := (hh*60 + mm) * 60
-	if off[0] == '-' {
+	return DateTime{t.In(offsetZone(off[0] == '-', (hh*60+mm)*60))}, true
+}
+
+// offsetZone is the zone of a wire offset given as its sign and its size in
+// seconds; "-0000" is utcOffsetMinusZero.
+func offsetZone(neg bool, secs int) *time.Location {
+	if neg {
+		if secs == 0 {
+			return utcOffsetMinusZero
+		}
 		secs = -secs
 	}
-	return DateTime{t.In(fixedZone(secs))}, true
+	return fixedZone(secs)
 }
 
 // zones caches one fixed zone per offset minute, -23:59 to +23:59, so that
@@ -259,8 +281,10 @@ func zoneName(secs int) string {
 // integer of Unix seconds in UTC. 0 means unset.
 //
 // Decoding accepts a JSON integer, null (0), and, to be tolerant, an
-// integer in a JSON string, a number with a fraction (truncated), and an
-// RFC 3339 or YYYY-MM-DD string (midnight UTC).
+// integer in a JSON string, a number with a fraction (truncated), and a
+// string in any form DateTime reads ("/Date(ms±hhmm)/", RFC 3339, or ISO
+// 8601 without a zone, read as UTC) or YYYY-MM-DD (midnight UTC). A
+// fraction of a second is dropped (rounded down).
 type Timestamp int64
 
 // TimestampOf converts t to a Timestamp; the zero time gives 0.
@@ -316,13 +340,16 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 			return nil
 		}
 		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
-			// A date where seconds were documented (porting dates are sent as
-			// YYYY-MM-DD and may come back that way).
-			for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
-				if tm, err := time.Parse(layout, s); err == nil {
-					*t = TimestampOf(tm)
-					return nil
-				}
+			// A date where seconds were documented: porting dates are sent as
+			// YYYY-MM-DD and may come back that way, and a .NET service may
+			// write a DateTime in its own default forms.
+			if d, err := ParseDateTime(s); err == nil {
+				*t = TimestampOf(d.Time)
+				return nil
+			}
+			if tm, err := time.Parse(time.DateOnly, s); err == nil {
+				*t = TimestampOf(tm)
+				return nil
 			}
 		}
 	}

@@ -38,6 +38,8 @@ func TestDateTimeFastPathAgreesWithGeneralPath(t *testing.T) {
 		{`"\/Date(1577836800000-0530)\/"`, true},
 		{`"\/Date(1577836800000+0000)/"`, true},
 		{`"/Date(-1-0000)/"`, true},
+		{`"/Date(1-0000)/"`, true},
+		{`"2017-10-01T00:00:00"`, false},
 		{`"/Date(-62135596800000)/"`, true},
 		{`"/Date(0+2359)/"`, true},
 		{`"/Date(0-2359)/"`, true},
@@ -82,7 +84,8 @@ func TestDateTimeFastPathAgreesWithGeneralPath(t *testing.T) {
 }
 
 func TestDateTimeDecodingDoesNotAllocate(t *testing.T) {
-	for _, in := range []string{`"/Date(1577836800000+1000)/"`, `"/Date(1577836800000)/"`, `"\/Date(1577836800000-0330)\/"`} {
+	for _, in := range []string{`"/Date(1577836800000+1000)/"`, `"/Date(1577836800000)/"`, `"\/Date(1577836800000-0330)\/"`,
+		`"/Date(1577836800000-0000)/"`, `"/Date(1577836800000+0000)/"`} {
 		data := []byte(in)
 		var d DateTime
 		require.NoError(t, d.UnmarshalJSON(data)) // fills the zone cache
@@ -102,6 +105,9 @@ func TestFixedZoneIsSharedAndNamed(t *testing.T) {
 	assert.Equal(t, "+1000", a.String())
 	assert.Equal(t, "-0530", fixedZone(-(5*3600 + 30*60)).String())
 	assert.Same(t, utcOffsetZero, fixedZone(0))
+	assert.Same(t, utcOffsetZero, offsetZone(false, 0))
+	assert.Same(t, utcOffsetMinusZero, offsetZone(true, 0))
+	assert.Same(t, fixedZone(-3600), offsetZone(true, 3600))
 	// Offsets the cache does not hold still work.
 	_, off := time.Unix(0, 0).In(fixedZone(25 * 3600)).Zone()
 	assert.Equal(t, 25*3600, off)

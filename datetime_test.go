@@ -30,6 +30,13 @@ func TestDateTimeDecode(t *testing.T) {
 		{`"2020-01-01T10:00:00+10:00"`, 1577836800000, aest, false, `"/Date(1577836800000+1000)/"`},
 		{`"2020-01-01T00:00:00Z"`, 1577836800000, 0, true, `"/Date(1577836800000)/"`},
 		{`"2020-01-01T00:00:00.5+00:00"`, 1577836800500, 0, false, `"/Date(1577836800500+0000)/"`},
+		// "-0000" is written back as sent, not as "+0000".
+		{`"/Date(1577836800000-0000)/"`, 1577836800000, 0, false, `"/Date(1577836800000-0000)/"`},
+		{`"\/Date(-1-0000)\/"`, -1, 0, false, `"/Date(-1-0000)/"`},
+		// ISO 8601 without a zone, .NET's default: UTC, written without an offset.
+		{`"2017-10-01T00:00:00"`, 1506816000000, 0, true, `"/Date(1506816000000)/"`},
+		{`"2017-10-01T00:00:00.123"`, 1506816000123, 0, true, `"/Date(1506816000123)/"`},
+		{`"2017-10-01T00:00:00.1234567"`, 1506816000123, 0, true, `"/Date(1506816000123)/"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
@@ -71,7 +78,8 @@ func TestDateTimeRejectsGarbage(t *testing.T) {
 	for _, in := range []string{
 		`"/Date(abc)/"`, `"/Date()/"`, `"/Date(1+10)/"`, `"/Date(1+2400)/"`, `"/Date(1+1060)/"`,
 		`"/Date(1+10a0)/"`, `"/Date(1577836800000"`, `"yesterday"`, `12345`, `true`, `{}`,
-		`"/Date(99999999999999999999)/"`,
+		`"/Date(99999999999999999999)/"`, `"2017-10-01T00:00"`, `"2017-10-01T24:00:00"`, `"2017-10-01 00:00:00"`,
+		`"2017-10-01T00:00:00+1000"`,
 	} {
 		var d DateTime
 		err := json.Unmarshal([]byte(in), &d)
@@ -87,6 +95,53 @@ func TestDateTimeString(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/Date(1577836800000+1000)/", d.String())
 	assert.Equal(t, "2020-01-01T10:00:00+10:00", d.Format(time.RFC3339))
+}
+
+func TestDateTimeMinusZeroString(t *testing.T) {
+	t.Parallel()
+	for _, wire := range []string{"/Date(1577836800000-0000)/", "/Date(1577836800000+0000)/", "/Date(1577836800000)/"} {
+		d, err := ParseDateTime(wire)
+		require.NoError(t, err)
+		assert.Equal(t, wire, d.String())
+		assert.Equal(t, "2020-01-01T00:00:00Z", d.UTC().Format(time.RFC3339), wire)
+	}
+}
+
+func TestTimestampReadsDotNetForms(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		want Timestamp
+	}{
+		{`"2017-10-01T00:00:00"`, 1506816000},
+		{`"2017-10-01T00:00:00.123"`, 1506816000},
+		{`"2017-10-01T00:00:00.9999999"`, 1506816000},
+		{`"2017-10-01T10:00:00+10:00"`, 1506816000},
+		{`"2017-10-01T00:00:00Z"`, 1506816000},
+		{`"2017-10-01"`, 1506816000},
+		{`"/Date(1506816000000)/"`, 1506816000},
+		{`"/Date(1506816000999)/"`, 1506816000},
+		{`"/Date(1506816000000+1000)/"`, 1506816000},
+		{`"/Date(1506816000000-0000)/"`, 1506816000},
+		{`"\/Date(1506816000000-0530)\/"`, 1506816000},
+		{`"/Date(-1500)/"`, -2},          // rounded down, like time.Time.Unix
+		{`"/Date(-62135596800000)/"`, 0}, // .NET's DateTime.MinValue: unset
+		{`"0001-01-01T00:00:00"`, 0},     // the same, in ISO form
+		{`"1506816000"`, 1506816000},     // unchanged: an integer in a string
+		{`1506816000`, 1506816000},       // unchanged: the documented form
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			var ts Timestamp
+			require.NoError(t, json.Unmarshal([]byte(tc.in), &ts))
+			assert.Equal(t, tc.want, ts)
+		})
+	}
+	for _, bad := range []string{`"/Date(x)/"`, `"/Date(1+2400)/"`, `"2017-10-01T00:00"`, `"2017-13-01T00:00:00"`, `"/Date(1)"`} {
+		var ts Timestamp
+		assert.Error(t, json.Unmarshal([]byte(bad), &ts), bad)
+	}
 }
 
 func TestTimestamp(t *testing.T) {
@@ -122,6 +177,7 @@ func FuzzDateTime(f *testing.F) {
 	for _, s := range []string{
 		`"/Date(1577836800000+1000)/"`, `"/Date(1577836800000)/"`, `"/Date(-1)/"`,
 		`"\/Date(0-0000)\/"`, `"2020-01-01T00:00:00Z"`, `null`, `""`, `"/Date(+1)/"`, `"/Date(-+1000)/"`,
+		`"2017-10-01T00:00:00"`, `"2017-10-01T00:00:00.123"`, `"/Date(1577836800000-0000)/"`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -152,12 +208,18 @@ func FuzzDateTime(f *testing.F) {
 		if o1/60 != o2/60 {
 			t.Fatalf("offset changed: %s -> %s", in, out)
 		}
+		// The wire form is stable: what was written once is written again
+		// unchanged (a "-0000" stays "-0000").
+		if again, _ := json.Marshal(back); string(again) != string(out) {
+			t.Fatalf("wire form changed: %s -> %s -> %s", in, out, again)
+		}
 	})
 }
 
 // FuzzTimestamp: decoding never panics and an integer round-trips.
 func FuzzTimestamp(f *testing.F) {
-	for _, s := range []string{`1506038400`, `null`, `"1506038400"`, `-5`, `1.5`, `""`, `"x"`} {
+	for _, s := range []string{`1506038400`, `null`, `"1506038400"`, `-5`, `1.5`, `""`, `"x"`,
+		`"2017-10-01T00:00:00"`, `"2017-10-01T00:00:00.123"`, `"/Date(1506816000123+1000)/"`, `"\/Date(-1500-0000)\/"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {

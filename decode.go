@@ -2,7 +2,10 @@ package telco
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -15,6 +18,56 @@ import (
 // The common case costs one pass: every envelope key the service uses is a
 // typed field of one struct, so encoding/json fills the right one directly.
 // Only an answer in an unexpected shape takes the slower generic path.
+
+// A 2xx answer may still be a refusal: the service's documents show a
+// whole-request failure as {"ResponseStatus": {"ErrorCode": ..., "Message":
+// ...}} without naming its status, and a ServiceStack service can send that
+// with 200. When a body holds no resource and such an ErrorCode, the
+// envelopes below return a *refusal; doDecode turns it into the *APIError the
+// service meant, with the answer's status.
+
+// refusal is the service's error envelope found in a 2xx body that carried
+// no resource.
+type refusal struct{ s wireStatus }
+
+func (r *refusal) Error() string { return "the service refused the request: " + r.s.ErrorCode }
+
+// refusedIn returns a *refusal when b holds the service's error envelope
+// with an ErrorCode, under ResponseStatus or at the top level, and nil
+// otherwise. Only an ErrorCode counts: ServiceStack also attaches an empty
+// ResponseStatus to successes, and a message alone does not say the request
+// was refused. Callers use it only once no resource was found.
+func refusedIn(b []byte) error {
+	var w wireError
+	if json.Unmarshal(b, &w) != nil {
+		return nil
+	}
+	if w.ResponseStatus != nil && w.ResponseStatus.ErrorCode != "" {
+		return &refusal{*w.ResponseStatus}
+	}
+	if w.ErrorCode != "" {
+		return &refusal{w.wireStatus}
+	}
+	return nil
+}
+
+// doDecode is do for a call whose answer one of the envelopes in this file
+// reads. do reports a decoder's error as an undecodable body (which, for a
+// non-idempotent call, matches ErrMaybeSent); a refusal is instead the
+// service's own error with the answer's status, and does not match
+// ErrMaybeSent: the service says it did not act on the request.
+func (c *Client) doDecode(ctx context.Context, r *call, out bodyDecoder) error {
+	err := c.do(ctx, r, out)
+	// do returns a decoder's error as an *APIError itself, unwrapped. A type
+	// assertion, unlike errors.As, costs the common path no allocation.
+	if ae, ok := err.(*APIError); ok {
+		if rf, ok := ae.err.(*refusal); ok {
+			return &APIError{Op: r.op, StatusCode: ae.StatusCode,
+				Code: rf.s.ErrorCode, Message: rf.s.Message, Fields: rf.s.Errors}
+		}
+	}
+	return err
+}
 
 // bodyDecoder is implemented by the envelopes below; do hands them the body
 // itself rather than going through json.Unmarshal, which would validate the
@@ -100,7 +153,25 @@ func (o *one[T]) decodeSlow(b []byte) error {
 		o.ok = true
 		return json.Unmarshal(b, &o.val)
 	}
-	return nil
+	return refusedIn(b)
+}
+
+// idAnswer reads an answer that only names the resource acted on, such as
+// {"SipTrunkSid": "..."}; id is "" when the key is absent or null.
+type idAnswer struct {
+	key string
+	id  string
+}
+
+func (a *idAnswer) decodeBody(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	if raw, ok := field(m, a.key); ok {
+		return json.Unmarshal(raw, &a.id)
+	}
+	return refusedIn(b)
 }
 
 // list decodes a listing {"Key": [...], "TotalCount": n, "NextPageToken": s}
@@ -125,6 +196,9 @@ type listEnvelope[T any] struct {
 	Results         []T         `json:"Results"`
 	TotalCount      looseCount  `json:"TotalCount"`
 	NextPageToken   looseString `json:"NextPageToken"`
+	// Only seen when the service refused the request (see refusedIn).
+	ResponseStatus json.RawMessage `json:"ResponseStatus"`
+	ErrorCode      json.RawMessage `json:"ErrorCode"`
 }
 
 func (e *listEnvelope[T]) pick(key string) []T {
@@ -165,6 +239,11 @@ func (l *list[T]) decodeBody(b []byte) error {
 			break
 		}
 	}
+	if !l.ok && (env.ResponseStatus != nil || env.ErrorCode != nil) {
+		if err := refusedIn(b); err != nil {
+			return err
+		}
+	}
 	l.total, l.next = int(env.TotalCount), string(env.NextPageToken)
 	return nil
 }
@@ -189,6 +268,9 @@ func (l *list[T]) decodeSlow(b []byte) error {
 	if raw, ok := field(m, "NextPageToken"); ok {
 		_ = json.Unmarshal(raw, &l.next) // null or a non-string leaves it empty
 	}
+	if !l.ok {
+		return refusedIn(b)
+	}
 	return nil
 }
 
@@ -202,6 +284,30 @@ type looseCount int
 
 func (c *looseCount) UnmarshalJSON(b []byte) error {
 	*c = looseCount(looseInt(b))
+	return nil
+}
+
+// flexInt reads an integer field of a resource sent as a JSON number or,
+// tolerantly, as a string holding one; "" and null are 0. Anything else is
+// an error: unlike a count, an identifier must not silently become 0.
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	s := string(bytes.TrimSpace(b))
+	if s == "null" {
+		return nil
+	}
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		if s = strings.TrimSpace(s[1 : len(s)-1]); s == "" {
+			*n = 0
+			return nil
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("telco: want an integer, got %.40s", b)
+	}
+	*n = flexInt(v)
 	return nil
 }
 
@@ -274,9 +380,13 @@ type batchAnswer struct {
 	results []BatchResult
 }
 
+// errNoBatchResults is a batch answer with neither an array of results nor
+// the service's error envelope: an undecodable body.
+var errNoBatchResults = errors.New("no array of batch results")
+
 func (a *batchAnswer) decodeBody(b []byte) error {
 	fast := list[batchElement]{keys: batchKeys}
-	if fast.decodeBody(b) == nil && allMessages(fast.items) {
+	if fast.decodeBody(b) == nil && fast.ok && allMessages(fast.items) {
 		a.results = make([]BatchResult, len(fast.items))
 		for i := range fast.items {
 			a.results[i].Message = &fast.items[i].Message
@@ -285,7 +395,10 @@ func (a *batchAnswer) decodeBody(b []byte) error {
 	}
 	slow := list[json.RawMessage]{keys: batchKeys}
 	if err := slow.decodeBody(b); err != nil {
-		return err
+		return err // a *refusal when the service refused the whole batch
+	}
+	if !slow.ok {
+		return errNoBatchResults
 	}
 	a.results = make([]BatchResult, len(slow.items))
 	for i, raw := range slow.items {

@@ -10,11 +10,16 @@ import (
 )
 
 // referenceBatch is how a batch answer was read before the one-pass path:
-// every element on its own through decodeBatchElement.
+// every element on its own through decodeBatchElement. An answer without an
+// array of results is an error (a *refusal when it is the service's error
+// envelope).
 func referenceBatch(b []byte) ([]BatchResult, error) {
 	l := list[json.RawMessage]{keys: batchKeys}
 	if err := l.decodeBody(b); err != nil {
 		return nil, err
+	}
+	if !l.ok {
+		return nil, errNoBatchResults
 	}
 	out := make([]BatchResult, len(l.items))
 	for i, raw := range l.items {
@@ -37,6 +42,12 @@ var batchBodies = []string{
 	`{"Messages":null}`,
 	`{"Messages":"x"}`,
 	`not json`,
+	`{"ResponseStatus":{"ErrorCode":"SerializationException","Message":"Could not deserialize"}}`,
+	`{"ResponseStatus":{"ErrorCode":"","Message":"m"}}`,
+	`{"ErrorCode":"X","Message":"m","Errors":[{"FieldName":"Messages"}]}`,
+	`{"Messages":[{"MessageSid":"MG1"}],"ResponseStatus":{"ErrorCode":"X"}}`,
+	`{"Foo":1}`,
+	`{}`,
 }
 
 func TestBatchAnswerAgreesWithElementByElement(t *testing.T) {

@@ -86,7 +86,7 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	for start := 0; start < len(numbers); start += lookupBatch {
 		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
 		res := list[NumberDetail]{keys: []string{"numbers"}}
-		if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+		if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, &res); err != nil {
 			return nil, err
 		}

@@ -158,7 +158,7 @@ func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendM
 		return nil, err
 	}
 	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
-	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", body: p.wire()}, &out)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,9 @@ type BatchResult struct {
 // rejects messages one by one in the same way, with 200 for the batch. The
 // returned error is for the batch as a whole: a whole-request failure, or a
 // transport failure (matching ErrMaybeSent once the batch may have been
-// received, since a batch is never retried after that).
+// received, since a batch is never retried after that). A whole-request
+// failure is an *APIError with the service's code even when it comes with
+// a 2xx status, and does not match ErrMaybeSent: nothing was sent.
 func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error) {
 	const op = "Messages.SendBatch"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
@@ -211,7 +213,7 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 		return results, nil
 	}
 	out := batchAnswer{op: op}
-	err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/BatchMessages",
 		body: struct {
 			Messages []wireMessage `json:"Messages"`
@@ -289,7 +291,7 @@ func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindM
 	q := wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),
 		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
 	out := list[Message]{keys: []string{"Messages"}}
-	err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", query: &q}, &out)
 	if err != nil {
 		return nil, err
@@ -319,7 +321,7 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 		return nil, err
 	}
 	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/Messages/" + pathSegment(messageSid)}, &out); err != nil {
 		return nil, err
 	}

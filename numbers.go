@@ -122,7 +122,7 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	body.WebhookMethod = strings.ToUpper(body.WebhookMethod)
 	body.DeliveryReceiptWebhookMethod = strings.ToUpper(body.DeliveryReceiptWebhookMethod)
 	out := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost, idempotent: true,
 		path: "/v2/Numbers/" + pathSegment(digits), body: &body}, &out); err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 	body := wireCreateOnlineLogin{Email: p.Email, Password: p.Password, FirstName: p.FirstName,
 		LastName: p.LastName, Scopes: p.Scopes, Enabled: p.Enabled}
 	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/OnlineLogins", body: &body}, &out); err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 		return nil, err
 	}
 	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/OnlineLogins/" + pathSegment(onlineLoginSid)}, &out); err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (s *OnlineLoginsService) List(ctx context.Context, p *ListParams) (*Page[On
 		return nil, err
 	}
 	out := list[OnlineLogin]{keys: []string{"OnlineLogins"}}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/OnlineLogins", query: &lp}, &out); err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func (s *PortingService) Submit(ctx context.Context, propertySid string, p *Port
 		return nil, err
 	}
 	out := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/Porting", body: p.wire()}, &out); err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (s *PortingService) status(ctx context.Context, op, ownerName, owner, prefi
 	q := wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),
 		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
 	out := list[PortingRequest]{keys: []string{"PortingRequests"}}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: prefix + pathSegment(owner) + "/Porting/Status", query: &q}, &out); err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (s *PropertiesService) Create(ctx context.Context, p *CreatePropertyParams)
 		return nil, err
 	}
 	out := one[Property]{keys: propertyKeys, id: "PropertySid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost, path: "/v2/Properties", body: p}, &out); err != nil {
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost, path: "/v2/Properties", body: p}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {
@@ -98,7 +98,7 @@ func (s *PropertiesService) Get(ctx context.Context, propertySid string) (*Prope
 		return nil, err
 	}
 	out := one[Property]{keys: propertyKeys, id: "PropertySid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/Properties/" + pathSegment(propertySid)}, &out); err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *PropertiesService) List(ctx context.Context, p *ListParams) (*Page[Prop
 		return nil, err
 	}
 	out := list[Property]{keys: []string{"Properties", "Projects"}}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/Properties", query: &lp}, &out); err != nil {
 		return nil, err
 	}

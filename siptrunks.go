@@ -227,17 +227,15 @@ func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *Cr
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return "", err
 	}
-	var out struct {
-		SipTrunkSid string `json:"SipTrunkSid"`
-	}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	out := idAnswer{key: "SipTrunkSid"}
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire()}, &out); err != nil {
 		return "", err
 	}
-	if out.SipTrunkSid == "" {
+	if out.id == "" {
 		return "", missing(op, "SipTrunkSid", true)
 	}
-	return out.SipTrunkSid, nil
+	return out.id, nil
 }
 
 // ListSipTrunksParams filters a project's trunks; nil filters are not sent.
@@ -260,7 +258,7 @@ func (s *SipTrunksService) List(ctx context.Context, propertySid string, p *List
 		return nil, err
 	}
 	out := list[SipTrunk]{keys: []string{"SipTrunks"}}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunks", query: &q}, &out); err != nil {
 		return nil, err
 	}
@@ -298,7 +296,7 @@ func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pr
 		return nil, err
 	}
 	out := one[SipTrunk]{keys: []string{"SipTrunk"}, id: "SipTrunkSid"}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
+	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: prefix + pathSegment(owner) + "/SipTrunk/" + pathSegment(sipTrunkSid) + "/Details"}, &out); err != nil {
 		return nil, err
 	}
