@@ -454,6 +454,16 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 	if err != nil {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
+	if !r.idempotent {
+		// retryablehttp sets GetBody, and with it net/http's HTTP/2
+		// transport resends a request by itself after a GOAWAY,
+		// REFUSED_STREAM or a peer's RST_STREAM PROTOCOL_ERROR, which can
+		// come after the service acted. Without it such a failure reaches
+		// classify as ErrMaybeSent. The SDK's own retries rewind through
+		// retryablehttp's body function, not GetBody. A side effect: a
+		// 307/308 to a send is not followed but returned as an *APIError.
+		req.Request.GetBody = nil
+	}
 	h := req.Header
 	h.Set("Authorization", c.auth())
 	h.Set("Accept", "application/json")
@@ -642,8 +652,11 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // doubt. A connection closed or reset after the request was handed to it
 // is in doubt too, even when the server closed it before reading: the
 // client cannot tell that from a server that acted and then crashed.
-// (net/http itself resends on a reused connection only when nothing was
-// written, or for GET-like requests.) A 503, even with Retry-After, is in
+// Over HTTP/1 net/http itself resends a request on a reused connection
+// only when nothing was written, or when it is GET-like. Over HTTP/2 it
+// would also resend after a stream reset or GOAWAY that can follow the
+// service's work, whenever Request.GetBody is set; do clears GetBody for
+// non-idempotent calls so that such a failure arrives here. A 503, even with Retry-After, is in
 // doubt: the service does not document that it never acts first, and a
 // proxy in front of it may answer 503 after forwarding.
 func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, maybeSent bool) {

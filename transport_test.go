@@ -1,0 +1,188 @@
+package telco
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// getBodyRecorder answers every request with a canned success and records,
+// per method and path, whether net/http could rewind the request's body by
+// itself (Request.GetBody set).
+type getBodyRecorder struct {
+	mu      sync.Mutex
+	rewinds map[string]bool
+}
+
+func (g *getBodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		_ = req.Body.Close()
+	}
+	g.mu.Lock()
+	g.rewinds[req.Method+" "+req.URL.Path] = req.GetBody != nil
+	g.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{}`)), Request: req}, nil
+}
+
+// TestNonIdempotentRequestsCannotBeRewoundByNetHTTP: net/http's HTTP/2
+// transport resends a request on its own (RST_STREAM PROTOCOL_ERROR,
+// REFUSED_STREAM, GOAWAY) whenever GetBody can rewind its body, even after
+// the service acted on it. Sends and creates must not give it that means;
+// idempotent calls with a body may keep it.
+func TestNonIdempotentRequestsCannotBeRewoundByNetHTTP(t *testing.T) {
+	t.Parallel()
+	rec := &getBodyRecorder{rewinds: map[string]bool{}}
+	c, err := NewClient(testSid, testToken, WithBaseURL(testBase), WithHTTPClient(&http.Client{Transport: rec}),
+		WithClientValidation(false))
+	require.NoError(t, err)
+	ctx := context.Background()
+	_ = unsafeCall(c)
+	_, _ = c.Properties.Create(ctx, &CreatePropertyParams{Name: "P"})
+	_ = c.Properties.Update(ctx, testProp, &UpdatePropertyParams{Name: Ptr("Q")})
+
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, k := range []string{"POST /v2/Properties/" + testProp + "/Messages", "POST /v2/Properties"} {
+		v, ok := rec.rewinds[k]
+		require.True(t, ok, "%s was sent", k)
+		assert.False(t, v, "%s: GetBody is set, so net/http may resend it by itself", k)
+	}
+	v, ok := rec.rewinds["PATCH /v2/Properties/"+testProp]
+	require.True(t, ok, "the update was sent")
+	assert.True(t, v, "an idempotent update keeps GetBody (same-origin 307/308 are still followed)")
+}
+
+// h2Frame writes one HTTP/2 frame.
+func h2Frame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error {
+	h := make([]byte, 9, 9+len(payload))
+	h[0], h[1], h[2] = byte(len(payload)>>16), byte(len(payload)>>8), byte(len(payload))
+	h[3], h[4] = typ, flags
+	binary.BigEndian.PutUint32(h[5:], stream)
+	_, err := w.Write(append(h, payload...))
+	return err
+}
+
+// rstOnceServer is a minimal HTTP/2 server over TLS on loopback. It counts
+// every complete request as processed (the service sent the SMS), then
+// resets the first one's stream with PROTOCOL_ERROR, the way a proxy
+// choking on the answer might, and answers later ones 200.
+func rstOnceServer(t *testing.T) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+	t.Helper()
+	// httptest makes the certificate and a client configuration that trusts it.
+	certSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	certSrv.StartTLS()
+	cert := certSrv.TLS.Certificates
+	clientTLS := certSrv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	certSrv.Close()
+
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: cert, NextProtos: []string{"h2"}})
+	require.NoError(t, err)
+	processed = new(atomic.Int32)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer conn.Close()
+				serveRSTOnce(conn, processed)
+			}()
+		}
+	}()
+	tr := &http.Transport{TLSClientConfig: clientTLS, ForceAttemptHTTP2: true}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		_ = ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return "https://" + ln.Addr().String(), &http.Client{Transport: tr}, processed
+}
+
+func serveRSTOnce(conn net.Conn, processed *atomic.Int32) {
+	if _, err := io.ReadFull(conn, make([]byte, 24)); err != nil { // the client preface
+		return
+	}
+	if h2Frame(conn, 0x4, 0, 0, nil) != nil { // SETTINGS
+		return
+	}
+	for {
+		h := make([]byte, 9)
+		if _, err := io.ReadFull(conn, h); err != nil {
+			return
+		}
+		n := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+		typ, flags := h[3], h[4]
+		stream := binary.BigEndian.Uint32(h[5:]) & 0x7fffffff
+		p := make([]byte, n)
+		if _, err := io.ReadFull(conn, p); err != nil {
+			return
+		}
+		var err error
+		switch {
+		case typ == 0x4 && flags&0x1 == 0: // SETTINGS, not an ACK
+			err = h2Frame(conn, 0x4, 0x1, 0, nil)
+		case typ == 0x6 && flags&0x1 == 0: // PING
+			err = h2Frame(conn, 0x6, 0x1, 0, p)
+		case (typ == 0x0 || typ == 0x1) && flags&0x1 != 0: // DATA or HEADERS ending the request
+			if processed.Add(1) == 1 {
+				code := make([]byte, 4)
+				binary.BigEndian.PutUint32(code, 0x1) // PROTOCOL_ERROR
+				err = h2Frame(conn, 0x3, 0, stream, code)
+				break
+			}
+			// HEADERS: ":status: 200" from the static table, END_HEADERS.
+			if err = h2Frame(conn, 0x1, 0x4, stream, []byte{0x88}); err == nil {
+				err = h2Frame(conn, 0x0, 0x1, stream, []byte(`{"Message":{"MessageSid":"MG2"}}`))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// TestHTTP2StreamResetAfterProcessingIsNotResent: over HTTP/2 a send
+// whose stream is reset with PROTOCOL_ERROR after the service processed it
+// must not be resent by net/http behind the SDK's back; it fails with
+// ErrMaybeSent, and the service processed it once.
+func TestHTTP2StreamResetAfterProcessingIsNotResent(t *testing.T) {
+	t.Parallel()
+	base, hc, processed := rstOnceServer(t)
+	c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+	require.NoError(t, err)
+
+	err = unsafeCall(c)
+	require.Error(t, err, "the reset send must not be reported as a success")
+	assert.True(t, errors.Is(err, ErrMaybeSent), "the service may have acted: %v", err)
+	assert.EqualValues(t, 1, processed.Load(), "requests the service processed")
+}
