@@ -14,12 +14,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/go-querystring/query"
@@ -417,6 +419,24 @@ type attemptState struct {
 	reached bool
 	// body is a 2xx body checkRetry read whole, for decodeResponse.
 	body *bytes.Buffer
+	// traced is set for non-idempotent calls, whose context carries an
+	// httptrace.ClientTrace; connected is then set once the current
+	// attempt got a connection. An attempt that failed without one (its
+	// deadline ended the dial, the TLS handshake or the wait for a pooled
+	// connection) cannot have sent anything. connected is written by the
+	// transport's goroutines, hence atomic; a late GotConn of an earlier
+	// attempt can only make the verdict more cautious.
+	traced    bool
+	connected atomic.Bool
+}
+
+// gotConn is the httptrace GotConn hook of a non-idempotent call.
+func (st *attemptState) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
+
+// neverSent says whether a failed attempt's request cannot have reached
+// the service.
+func (st *attemptState) neverSent(err error) bool {
+	return neverSent(err) || (st.traced && !st.connected.Load())
 }
 
 // do is the one request path: every service method calls it. It encodes the
@@ -450,7 +470,15 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 	}
 
 	st := &attemptState{call: r}
-	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, attemptKey{}, st), r.method, u, body)
+	ctx = context.WithValue(ctx, attemptKey{}, st)
+	if !r.idempotent {
+		// Only a call that is not retried after it may have reached the
+		// service needs to know whether an attempt got that far; reads
+		// skip the trace's allocations.
+		st.traced = true
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
@@ -608,6 +636,7 @@ func encodeQuery(q any) (string, error) {
 func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
 		st.n, st.start = n, time.Now()
+		st.connected.Store(false)
 	}
 }
 
@@ -633,11 +662,12 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		}
 		st.body = buf
 	}
-	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err)
+	never := err != nil && st.neverSent(err)
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err, never)
 	if maybe {
 		st.maybeSent = true
 	}
-	if (err != nil && !neverSent(err) && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
+	if (err != nil && !never && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
 		st.reached = true
 	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
@@ -647,7 +677,8 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 // classify says whether a failed attempt may be retried and whether it may
 // have reached the service. Only a failed dial (or DNS lookup, or proxy
-// connect) proves the request was never sent, and a 408 or 429 that the
+// connect), or for a traced call an attempt that never got a connection
+// (never), proves the request was never sent, and a 408 or 429 that the
 // service did not act on it; anything else leaves a non-idempotent call in
 // doubt. A connection closed or reset after the request was handed to it
 // is in doubt too, even when the server closed it before reading: the
@@ -659,12 +690,12 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // non-idempotent calls so that such a failure arrives here. A 503, even with Retry-After, is in
 // doubt: the service does not document that it never acts first, and a
 // proxy in front of it may answer 503 after forwarding.
-func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, maybeSent bool) {
+func classify(idempotent, unsafe bool, resp *http.Response, err error, never bool) (retry, maybeSent bool) {
 	if err != nil {
 		switch {
 		case isCertError(err):
 			return false, false // the handshake failed before anything was sent; retrying cannot help
-		case neverSent(err):
+		case never:
 			return true, false
 		case idempotent:
 			return true, false

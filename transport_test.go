@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,4 +186,112 @@ func TestHTTP2StreamResetAfterProcessingIsNotResent(t *testing.T) {
 	require.Error(t, err, "the reset send must not be reported as a success")
 	assert.True(t, errors.Is(err, ErrMaybeSent), "the service may have acted: %v", err)
 	assert.EqualValues(t, 1, processed.Load(), "requests the service processed")
+}
+
+// countingTransport counts attempts: every RoundTrip the SDK makes.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(req)
+}
+
+// stalledTLSServer accepts TCP connections and never answers the TLS
+// handshake: an attempt against it never gets a connection.
+func stalledTLSServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		wg.Wait()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+	})
+	return "https://" + ln.Addr().String()
+}
+
+// blockingDialer never completes a dial before its context ends (or the
+// test does).
+func blockingDialer(t *testing.T) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	return func(ctx context.Context, _, _ string) (net.Conn, error) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-stop:
+			return nil, errors.New("test over")
+		}
+	}
+}
+
+// TestAttemptWithoutAConnectionNeverSentTheRequest: when an attempt ends
+// (attempt timeout or the caller's deadline) before the transport had a
+// connection, dialling or in the TLS handshake, nothing can have reached
+// the service: a send is retried like a failed dial, and its error does not
+// match ErrMaybeSent.
+func TestAttemptWithoutAConnectionNeverSentTheRequest(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		base func(t *testing.T) (string, http.RoundTripper)
+	}{
+		{"TLS handshake never completes", func(t *testing.T) (string, http.RoundTripper) {
+			return stalledTLSServer(t), &http.Transport{}
+		}},
+		{"dial never completes", func(t *testing.T) (string, http.RoundTripper) {
+			return "http://127.0.0.1:9", &http.Transport{DialContext: blockingDialer(t)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("attempt timeout", func(t *testing.T) {
+				base, tr := tc.base(t)
+				ct := &countingTransport{next: tr}
+				defer tr.(*http.Transport).CloseIdleConnections()
+				c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(&http.Client{Transport: ct}),
+					WithRetryPolicy(fastRetries), WithAttemptTimeout(50*time.Millisecond))
+				require.NoError(t, err)
+				err = unsafeCall(c)
+				require.Error(t, err)
+				assert.False(t, errors.Is(err, ErrMaybeSent), "no attempt had a connection: %v", err)
+				assert.EqualValues(t, fastRetries.MaxRetries+1, ct.n.Load(), "the send is retried like a failed dial")
+			})
+			t.Run("caller deadline", func(t *testing.T) {
+				base, tr := tc.base(t)
+				defer tr.(*http.Transport).CloseIdleConnections()
+				c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(&http.Client{Transport: tr}),
+					WithRetryPolicy(fastRetries))
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				defer cancel()
+				_, err = c.Messages.Send(ctx, testProp, &SendMessageParams{To: "+61499999999", Text: "hi"})
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+				assert.False(t, errors.Is(err, ErrMaybeSent), "no attempt had a connection: %v", err)
+			})
+		})
+	}
 }
