@@ -290,15 +290,26 @@ func withRedirectPolicy(hc *http.Client) *http.Client {
 			return http.ErrUseLastResponse
 		}
 		if next != nil {
-			return next(req, via)
+			if err := next(req, via); err != nil && !errors.Is(err, http.ErrUseLastResponse) {
+				return &redirectError{err}
+			}
+			return nil
 		}
 		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
+			return &redirectError{errors.New("stopped after 10 redirects")}
 		}
 		return nil
 	}
 	return &cp
 }
+
+// redirectError marks a redirect the client refused to follow. The
+// service's address answered it, and would answer another attempt the
+// same way, so classify never retries it.
+type redirectError struct{ err error }
+
+func (e *redirectError) Error() string { return e.err.Error() }
+func (e *redirectError) Unwrap() error { return e.err }
 
 func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
@@ -695,6 +706,10 @@ func classify(idempotent, unsafe bool, resp *http.Response, err error, never boo
 		switch {
 		case isCertError(err):
 			return false, false // the handshake failed before anything was sent; retrying cannot help
+		case errors.As(err, new(*redirectError)):
+			// The first hop, the service's address, got the request
+			// and answered with a redirect.
+			return false, !idempotent
 		case never:
 			return true, false
 		case idempotent:
@@ -713,6 +728,11 @@ func classify(idempotent, unsafe bool, resp *http.Response, err error, never boo
 			return true, false
 		}
 		return unsafe, true
+	case s >= 300 && s <= 399:
+		// A redirect that was not followed (to another origin, or a
+		// 307/308 of a send): the service or a proxy in front of it got
+		// the request, and what it did with it is unknown.
+		return false, !idempotent
 	}
 	return false, false
 }

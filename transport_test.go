@@ -295,3 +295,83 @@ func TestAttemptWithoutAConnectionNeverSentTheRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectFailuresAreNotRetried: a redirect loop, a redirect the
+// caller's CheckRedirect refuses, and a redirect that is not followed are
+// answers from the service's address, which another attempt would get
+// again. None is retried; a send that met one may have been acted on.
+func TestRedirectFailuresAreNotRetried(t *testing.T) {
+	t.Parallel()
+	retries := RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}
+	refuse := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+		return errors.New("no redirects here")
+	}}
+	elsewhere := httptest.NewServer(http.NotFoundHandler())
+	defer elsewhere.Close()
+	for _, tc := range []struct {
+		name     string
+		hc       *http.Client
+		redirect func(w http.ResponseWriter, r *http.Request)
+		requests int32 // per call, on the first server
+		status   int   // the *APIError's status, when the 3xx comes back
+	}{
+		{"loop", nil, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		}, 10, 0},
+		{"refused by the caller's CheckRedirect", refuse, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		}, 1, 0},
+		{"to another origin", nil, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
+		}, 1, http.StatusFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, n := retryServer(t, tc.redirect)
+			opts := []Option{WithBaseURL(srv.URL), WithRetryPolicy(retries)}
+			if tc.hc != nil {
+				opts = append(opts, WithHTTPClient(tc.hc))
+			}
+			c, err := NewClient(testSid, testToken, opts...)
+			require.NoError(t, err)
+
+			err = idempotentCall(c)
+			require.Error(t, err)
+			assert.Equal(t, tc.requests, n.Swap(0), "the read is not retried")
+			assert.False(t, errors.Is(err, ErrMaybeSent))
+
+			err = unsafeCall(c)
+			require.Error(t, err)
+			assert.Equal(t, tc.requests, n.Swap(0), "the send is not retried")
+			assert.True(t, errors.Is(err, ErrMaybeSent), "the service's address got the send: %v", err)
+			if tc.status != 0 {
+				var ae *APIError
+				require.ErrorAs(t, err, &ae)
+				assert.Equal(t, tc.status, ae.StatusCode)
+			}
+		})
+	}
+}
+
+// TestSameOriginTemporaryRedirectOfASendIsNotFollowed: following a 307 or
+// 308 means sending the body again, which is left to the caller.
+func TestSameOriginTemporaryRedirectOfASendIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		srv, n := retryServer(t, func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/moved") {
+				_, _ = w.Write([]byte(`{"Message":{"MessageSid":"MG1"}}`))
+				return
+			}
+			http.Redirect(w, r, r.URL.Path+"/moved", code)
+		})
+		c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(fastRetries))
+		require.NoError(t, err)
+		err = unsafeCall(c)
+		var ae *APIError
+		require.ErrorAs(t, err, &ae, "%d", code)
+		assert.Equal(t, code, ae.StatusCode)
+		assert.True(t, errors.Is(err, ErrMaybeSent), "%d", code)
+		assert.EqualValues(t, 1, n.Load(), "%d: one request, not followed, not retried", code)
+	}
+}
