@@ -408,9 +408,12 @@ type call struct {
 	body       any    // JSON-encoded when non-nil
 	idempotent bool
 	emptyOK    bool // a 2xx with no body is a success even when out is set
-	// goneOK makes a 404 a success once an earlier attempt may have reached
-	// the service: for a DELETE, that attempt removed the resource.
-	goneOK bool
+	// goneCode, when set, makes a 4xx with this service error code (for
+	// example ADDRESS_NOT_FOUND) a success once an earlier attempt may have
+	// reached the service: for a DELETE, that attempt removed the resource.
+	// It keys on the code, not the status: the service answers errors 400,
+	// and a 404 from elsewhere (a proxy, a wrong prefix) says nothing.
+	goneCode string
 }
 
 // attemptKey carries an *attemptState through retryablehttp's hooks, which
@@ -533,11 +536,11 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out any) error {
 	maybe := !r.idempotent
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if r.goneOK && st.reached && resp.StatusCode == http.StatusNotFound {
-			return nil
-		}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
 		ae := decodeAPIError(r.op, resp.StatusCode, data)
+		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
+			return nil
+		}
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
