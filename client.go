@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -414,6 +415,9 @@ type call struct {
 	// It keys on the code, not the status: the service answers errors 400,
 	// and a 404 from elsewhere (a proxy, a wrong prefix) says nothing.
 	goneCode string
+	// secrets are values the request carries that must not be kept from
+	// an error answer echoing it (a login or SIP password).
+	secrets []string
 }
 
 // attemptKey carries an *attemptState through retryablehttp's hooks, which
@@ -537,7 +541,7 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	maybe := !r.idempotent
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
-		ae := decodeAPIError(r.op, resp.StatusCode, data)
+		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, data)))
 		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
 			return nil
 		}
@@ -582,9 +586,69 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	}
 	if err != nil {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "undecodable response body",
-			Body: boundedCopy(data), err: err, maybeSent: maybe}
+			Body: boundedCopy(c.redact(r, data)), err: err, maybeSent: maybe}
 	}
 	return nil
+}
+
+// secretForms returns every form in which an answer echoing the request
+// could show one of its secrets: the Authorization value, the Basic
+// credentials in it and the token, then the call's own secrets, each raw,
+// JSON-escaped (as the request body carried it) and HTML-escaped (as an
+// error page shows either). Longer forms come first, so that the whole
+// Authorization value is replaced before its parts.
+func (c *Client) secretForms(r *call) []string {
+	header := c.auth()
+	creds := strings.TrimPrefix(header, "Basic ")
+	plain := []string{}
+	if b, err := base64.StdEncoding.DecodeString(creds); err == nil {
+		if _, token, ok := strings.Cut(string(b), ":"); ok {
+			plain = append(plain, token)
+		}
+	}
+	plain = append(plain, r.secrets...)
+	forms := []string{header, creds}
+	for _, p := range plain {
+		if p == "" {
+			continue
+		}
+		j, _ := json.Marshal(p)
+		js := string(j[1 : len(j)-1])
+		forms = append(forms, p, js, html.EscapeString(p), html.EscapeString(js))
+	}
+	return forms
+}
+
+// redact replaces in an answer's body every secret the request carried,
+// so that an error page echoing the request (a proxy's, a WAF's) keeps
+// none in APIError.Body or Message. It runs on error answers only.
+func (c *Client) redact(r *call, b []byte) []byte {
+	for _, f := range c.secretForms(r) {
+		if f != "" && bytes.Contains(b, []byte(f)) {
+			b = bytes.ReplaceAll(b, []byte(f), []byte(redacted))
+		}
+	}
+	return b
+}
+
+// redactAPIError redacts the strings decoded from an error body, which
+// may have spelt a secret with escapes redact could not see.
+func (c *Client) redactAPIError(r *call, ae *APIError) *APIError {
+	forms := c.secretForms(r)
+	clean := func(s string) string {
+		for _, f := range forms {
+			if f != "" && strings.Contains(s, f) {
+				s = strings.ReplaceAll(s, f, redacted)
+			}
+		}
+		return s
+	}
+	ae.Code, ae.Message = clean(ae.Code), clean(ae.Message)
+	for i := range ae.Fields {
+		fe := &ae.Fields[i]
+		fe.Code, fe.FieldName, fe.Message = clean(fe.Code), clean(fe.FieldName), clean(fe.Message)
+	}
+	return ae
 }
 
 // bodyBuffers holds buffers for success bodies: a page of 200 messages is

@@ -230,8 +230,12 @@ func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *Cr
 	var out struct {
 		SipTrunkSid string `json:"SipTrunkSid"`
 	}
+	var secrets []string
+	if p.Credentials != nil {
+		secrets = []string{p.Credentials.Password}
+	}
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire()}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire(), secrets: secrets}, &out); err != nil {
 		return "", err
 	}
 	if out.SipTrunkSid == "" {
