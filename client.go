@@ -598,16 +598,18 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 // error page shows either). Longer forms come first, so that the whole
 // Authorization value is replaced before its parts.
 func (c *Client) secretForms(r *call) []string {
-	header := c.auth()
-	creds := strings.TrimPrefix(header, "Basic ")
-	plain := []string{}
-	if b, err := base64.StdEncoding.DecodeString(creds); err == nil {
-		if _, token, ok := strings.Cut(string(b), ":"); ok {
-			plain = append(plain, token)
+	var forms, plain []string
+	if c.auth != nil { // always set by NewClient; tests build bare Clients
+		header := c.auth()
+		creds := strings.TrimPrefix(header, "Basic ")
+		forms = append(forms, header, creds)
+		if b, err := base64.StdEncoding.DecodeString(creds); err == nil {
+			if _, token, ok := strings.Cut(string(b), ":"); ok {
+				plain = append(plain, token)
+			}
 		}
 	}
 	plain = append(plain, r.secrets...)
-	forms := []string{header, creds}
 	for _, p := range plain {
 		if p == "" {
 			continue
