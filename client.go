@@ -505,7 +505,9 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 		// transport resends a request by itself after a GOAWAY,
 		// REFUSED_STREAM or a peer's RST_STREAM PROTOCOL_ERROR, which can
 		// come after the service acted. Without it such a failure reaches
-		// classify as ErrMaybeSent. The SDK's own retries rewind through
+		// classify: ErrMaybeSent, except for the two that promise the
+		// stream was not processed (h2NotProcessed), which the SDK
+		// retries itself. The SDK's own retries rewind through
 		// retryablehttp's body function, not GetBody. A side effect: a
 		// 307/308 to a send is not followed but returned as an *APIError.
 		req.Request.GetBody = nil
@@ -812,7 +814,25 @@ func neverSent(err error) bool {
 		return true
 	}
 	var dns *net.DNSError
-	return errors.As(err, &dns)
+	return errors.As(err, &dns) || h2NotProcessed(err)
+}
+
+// h2NotProcessed recognises the HTTP/2 failures that promise the server
+// did not process the request, which net/http would have resent by itself
+// had do not cleared GetBody: a stream refused with REFUSED_STREAM, and
+// a stream above the last one a GOAWAY covered. net/http reports them only
+// as text (its error types are unexported and it formats them with %v),
+// so the match is on the exact wording of its "cannot retry" error.
+func h2NotProcessed(err error) bool {
+	s := err.Error()
+	const pre = "http2: Transport: cannot retry err ["
+	i := strings.Index(s, pre)
+	if i < 0 {
+		return false
+	}
+	inner := s[i+len(pre):]
+	return (strings.HasPrefix(inner, "stream error: ") && strings.Contains(inner, "; REFUSED_STREAM; received from peer]")) ||
+		strings.HasPrefix(inner, "http2: Transport received Server's graceful shutdown GOAWAY]")
 }
 
 func isCertError(err error) bool {

@@ -77,11 +77,12 @@ func h2Frame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error 
 	return err
 }
 
-// rstOnceServer is a minimal HTTP/2 server over TLS on loopback. It counts
-// every complete request as processed (the service sent the SMS), then
-// resets the first one's stream with PROTOCOL_ERROR, the way a proxy
-// choking on the answer might, and answers later ones 200.
-func rstOnceServer(t *testing.T) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+// rstOnceServer is a minimal HTTP/2 server over TLS on loopback. It resets
+// the first complete request's stream with code and answers later ones 200.
+// Under PROTOCOL_ERROR (the way a proxy choking on the answer might) it
+// counts the first request as processed (the service sent the SMS); under
+// REFUSED_STREAM, which promises nothing was processed, it does not.
+func rstOnceServer(t *testing.T, code uint32) (baseURL string, hc *http.Client, processed *atomic.Int32) {
 	t.Helper()
 	// httptest makes the certificate and a client configuration that trusts it.
 	certSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
@@ -93,6 +94,7 @@ func rstOnceServer(t *testing.T) (baseURL string, hc *http.Client, processed *at
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: cert, NextProtos: []string{"h2"}})
 	require.NoError(t, err)
 	processed = new(atomic.Int32)
+	var seen atomic.Int32
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var conns []net.Conn
@@ -111,7 +113,7 @@ func rstOnceServer(t *testing.T) (baseURL string, hc *http.Client, processed *at
 			go func() {
 				defer wg.Done()
 				defer conn.Close()
-				serveRSTOnce(conn, processed)
+				serveRSTOnce(conn, code, processed, &seen)
 			}()
 		}
 	}()
@@ -129,7 +131,12 @@ func rstOnceServer(t *testing.T) (baseURL string, hc *http.Client, processed *at
 	return "https://" + ln.Addr().String(), &http.Client{Transport: tr}, processed
 }
 
-func serveRSTOnce(conn net.Conn, processed *atomic.Int32) {
+const (
+	h2ProtocolError = 0x1
+	h2RefusedStream = 0x7
+)
+
+func serveRSTOnce(conn net.Conn, code uint32, processed, seen *atomic.Int32) {
 	if _, err := io.ReadFull(conn, make([]byte, 24)); err != nil { // the client preface
 		return
 	}
@@ -155,10 +162,14 @@ func serveRSTOnce(conn net.Conn, processed *atomic.Int32) {
 		case typ == 0x6 && flags&0x1 == 0: // PING
 			err = h2Frame(conn, 0x6, 0x1, 0, p)
 		case (typ == 0x0 || typ == 0x1) && flags&0x1 != 0: // DATA or HEADERS ending the request
-			if processed.Add(1) == 1 {
-				code := make([]byte, 4)
-				binary.BigEndian.PutUint32(code, 0x1) // PROTOCOL_ERROR
-				err = h2Frame(conn, 0x3, 0, stream, code)
+			first := seen.Add(1) == 1
+			if !first || code != h2RefusedStream {
+				processed.Add(1)
+			}
+			if first {
+				rst := make([]byte, 4)
+				binary.BigEndian.PutUint32(rst, code)
+				err = h2Frame(conn, 0x3, 0, stream, rst) // RST_STREAM
 				break
 			}
 			// HEADERS: ":status: 200" from the static table, END_HEADERS.
@@ -178,7 +189,7 @@ func serveRSTOnce(conn net.Conn, processed *atomic.Int32) {
 // ErrMaybeSent, and the service processed it once.
 func TestHTTP2StreamResetAfterProcessingIsNotResent(t *testing.T) {
 	t.Parallel()
-	base, hc, processed := rstOnceServer(t)
+	base, hc, processed := rstOnceServer(t, h2ProtocolError)
 	c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
 	require.NoError(t, err)
 
@@ -373,5 +384,35 @@ func TestSameOriginTemporaryRedirectOfASendIsNotFollowed(t *testing.T) {
 		assert.Equal(t, code, ae.StatusCode)
 		assert.True(t, errors.Is(err, ErrMaybeSent), "%d", code)
 		assert.EqualValues(t, 1, n.Load(), "%d: one request, not followed, not retried", code)
+	}
+}
+
+// TestHTTP2RefusedStreamIsRetried: REFUSED_STREAM promises the service did
+// not process the stream, so a send is retried (by the SDK, now that
+// net/http may not) and succeeds, processed once.
+func TestHTTP2RefusedStreamIsRetried(t *testing.T) {
+	t.Parallel()
+	base, hc, processed := rstOnceServer(t, h2RefusedStream)
+	c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+	require.NoError(t, err)
+	m, err := c.Messages.Send(context.Background(), testProp, &SendMessageParams{To: "+61499999999", Text: "hi"})
+	require.NoError(t, err)
+	assert.Equal(t, "MG2", m.MessageSid)
+	assert.EqualValues(t, 1, processed.Load(), "requests the service processed")
+}
+
+func TestH2NotProcessed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg  string
+		want bool
+	}{
+		{"http2: Transport: cannot retry err [stream error: stream ID 1; REFUSED_STREAM; received from peer] after Request.Body was written; define Request.GetBody to avoid this error", true},
+		{"http2: Transport: cannot retry err [http2: Transport received Server's graceful shutdown GOAWAY] after Request.Body was written; define Request.GetBody to avoid this error", true},
+		{"http2: Transport: cannot retry err [stream error: stream ID 1; PROTOCOL_ERROR; received from peer] after Request.Body was written; define Request.GetBody to avoid this error", false},
+		{"stream error: stream ID 1; REFUSED_STREAM; received from peer", false},
+		{"read: connection reset by peer", false},
+	} {
+		assert.Equal(t, tc.want, h2NotProcessed(errors.New(tc.msg)), tc.msg)
 	}
 }
