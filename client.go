@@ -767,11 +767,13 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // client cannot tell that from a server that acted and then crashed.
 // Over HTTP/1 net/http itself resends a request on a reused connection
 // only when nothing was written, or when it is GET-like. Over HTTP/2 it
-// would also resend after a stream reset or GOAWAY that can follow the
-// service's work, whenever Request.GetBody is set; do clears GetBody for
-// non-idempotent calls so that such a failure arrives here. A 503, even with Retry-After, is in
-// doubt: the service does not document that it never acts first, and a
-// proxy in front of it may answer 503 after forwarding.
+// would also resend, whenever Request.GetBody is set, after a stream reset
+// with PROTOCOL_ERROR that can follow the service's work; do clears
+// GetBody for non-idempotent calls so that such a failure arrives here
+// (and neverSent picks out the HTTP/2 failures that promise nothing was
+// processed). A 503, even with Retry-After, is in doubt: the service does
+// not document that it never acts first, and a proxy in front of it may
+// answer 503 after forwarding.
 func classify(idempotent, unsafe bool, resp *http.Response, err error, never bool) (retry, maybeSent bool) {
 	if err != nil {
 		switch {
@@ -819,7 +821,7 @@ func neverSent(err error) bool {
 
 // h2NotProcessed recognises the HTTP/2 failures that promise the server
 // did not process the request, which net/http would have resent by itself
-// had do not cleared GetBody: a stream refused with REFUSED_STREAM, and
+// if do had not cleared GetBody: a stream refused with REFUSED_STREAM, and
 // a stream above the last one a GOAWAY covered. net/http reports them only
 // as text (its error types are unexported and it formats them with %v),
 // so the match is on the exact wording of its "cannot retry" error.
