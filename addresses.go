@@ -75,8 +75,9 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 // The service answers {AddressSid} of the removed address; it refuses with
 // 400 and ADDRESS_CANNOT_BE_DELETED (an *APIError) while numbers rely on
 // the address for registration. When an earlier attempt may have reached
-// the service (its connection broke, it timed out, or a 5xx came back), a
-// 404 on the retry means that attempt did the removal, and Delete succeeds.
+// the service (its connection broke, it timed out, or a 5xx came back), an
+// ADDRESS_NOT_FOUND on the retry (status 400 or 404) means that attempt did
+// the removal, and Delete succeeds.
 func (s *AddressesService) Delete(ctx context.Context, addressSid string) error {
 	const op = "Addresses.Delete"
 	if err := pathParam(op, "AddressSid", addressSid); err != nil {
@@ -84,6 +85,6 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 	}
 	// The answer is read so that a garbled one is reported; an empty one is
 	// accepted, since the removal is what matters.
-	return s.client.doDecode(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneOK: true,
+	return s.client.doDecode(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneCode: CodeAddressNotFound,
 		path: "/v2/Addresses/" + pathSegment(addressSid)}, &idAnswer{key: "AddressSid"})
 }

@@ -9,16 +9,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/go-querystring/query"
@@ -287,15 +290,26 @@ func withRedirectPolicy(hc *http.Client) *http.Client {
 			return http.ErrUseLastResponse
 		}
 		if next != nil {
-			return next(req, via)
+			if err := next(req, via); err != nil && !errors.Is(err, http.ErrUseLastResponse) {
+				return &redirectError{err}
+			}
+			return nil
 		}
 		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
+			return &redirectError{errors.New("stopped after 10 redirects")}
 		}
 		return nil
 	}
 	return &cp
 }
+
+// redirectError marks a redirect the client refused to follow. The
+// service's address answered it, and would answer another attempt the
+// same way, so classify never retries it.
+type redirectError struct{ err error }
+
+func (e *redirectError) Error() string { return e.err.Error() }
+func (e *redirectError) Unwrap() error { return e.err }
 
 func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
@@ -394,9 +408,15 @@ type call struct {
 	body       any    // JSON-encoded when non-nil
 	idempotent bool
 	emptyOK    bool // a 2xx with no body is a success even when out is set
-	// goneOK makes a 404 a success once an earlier attempt may have reached
-	// the service: for a DELETE, that attempt removed the resource.
-	goneOK bool
+	// goneCode, when set, makes a 4xx with this service error code (for
+	// example ADDRESS_NOT_FOUND) a success once an earlier attempt may have
+	// reached the service: for a DELETE, that attempt removed the resource.
+	// It keys on the code, not the status: the service answers errors 400,
+	// and a 404 from elsewhere (a proxy, a wrong prefix) says nothing.
+	goneCode string
+	// secrets are values the request carries that must not be kept from
+	// an error answer echoing it (a login or SIP password).
+	secrets []string
 }
 
 // attemptKey carries an *attemptState through retryablehttp's hooks, which
@@ -416,6 +436,24 @@ type attemptState struct {
 	reached bool
 	// body is a 2xx body checkRetry read whole, for decodeResponse.
 	body *bytes.Buffer
+	// traced is set for non-idempotent calls, whose context carries an
+	// httptrace.ClientTrace; connected is then set once the current
+	// attempt got a connection. An attempt that failed without one (its
+	// deadline ended the dial, the TLS handshake or the wait for a pooled
+	// connection) cannot have sent anything. connected is written by the
+	// transport's goroutines, hence atomic; a late GotConn of an earlier
+	// attempt can only make the verdict more cautious.
+	traced    bool
+	connected atomic.Bool
+}
+
+// gotConn is the httptrace GotConn hook of a non-idempotent call.
+func (st *attemptState) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
+
+// neverSent says whether a failed attempt's request cannot have reached
+// the service.
+func (st *attemptState) neverSent(err error) bool {
+	return neverSent(err) || (st.traced && !st.connected.Load())
 }
 
 // do is the one request path: every service method calls it. It encodes the
@@ -449,9 +487,29 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 	}
 
 	st := &attemptState{call: r}
-	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, attemptKey{}, st), r.method, u, body)
+	ctx = context.WithValue(ctx, attemptKey{}, st)
+	if !r.idempotent {
+		// Only a call that is not retried after it may have reached the
+		// service needs to know whether an attempt got that far; reads
+		// skip the trace's allocations.
+		st.traced = true
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
+	if !r.idempotent {
+		// retryablehttp sets GetBody, and with it net/http's HTTP/2
+		// transport resends a request by itself after a GOAWAY,
+		// REFUSED_STREAM or a peer's RST_STREAM PROTOCOL_ERROR, which can
+		// come after the service acted. Without it such a failure reaches
+		// classify: ErrMaybeSent, except for the two that promise the
+		// stream was not processed (h2NotProcessed), which the SDK
+		// retries itself. The SDK's own retries rewind through
+		// retryablehttp's body function, not GetBody. A side effect: a
+		// 307/308 to a send is not followed but returned as an *APIError.
+		req.Request.GetBody = nil
 	}
 	h := req.Header
 	h.Set("Authorization", c.auth())
@@ -483,11 +541,11 @@ func (c *Client) do(ctx context.Context, r *call, out any) error {
 func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out any) error {
 	maybe := !r.idempotent
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if r.goneOK && st.reached && resp.StatusCode == http.StatusNotFound {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
+		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, data)))
+		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
 			return nil
 		}
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
-		ae := decodeAPIError(r.op, resp.StatusCode, data)
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
@@ -529,9 +587,71 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	}
 	if err != nil {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "undecodable response body",
-			Body: boundedCopy(data), err: err, maybeSent: maybe}
+			Body: boundedCopy(c.redact(r, data)), err: err, maybeSent: maybe}
 	}
 	return nil
+}
+
+// secretForms returns every form in which an answer echoing the request
+// could show one of its secrets: the Authorization value, the Basic
+// credentials in it and the token, then the call's own secrets, each raw,
+// JSON-escaped (as the request body carried it) and HTML-escaped (as an
+// error page shows either). Longer forms come first, so that the whole
+// Authorization value is replaced before its parts.
+func (c *Client) secretForms(r *call) []string {
+	var forms, plain []string
+	if c.auth != nil { // always set by NewClient; tests build bare Clients
+		header := c.auth()
+		creds := strings.TrimPrefix(header, "Basic ")
+		forms = append(forms, header, creds)
+		if b, err := base64.StdEncoding.DecodeString(creds); err == nil {
+			if _, token, ok := strings.Cut(string(b), ":"); ok {
+				plain = append(plain, token)
+			}
+		}
+	}
+	plain = append(plain, r.secrets...)
+	for _, p := range plain {
+		if p == "" {
+			continue
+		}
+		j, _ := json.Marshal(p)
+		js := string(j[1 : len(j)-1])
+		forms = append(forms, p, js, html.EscapeString(p), html.EscapeString(js))
+	}
+	return forms
+}
+
+// redact replaces in an answer's body every secret the request carried,
+// so that an error page echoing the request (a proxy's, a WAF's) keeps
+// none in APIError.Body or Message. It runs on error answers only.
+func (c *Client) redact(r *call, b []byte) []byte {
+	for _, f := range c.secretForms(r) {
+		if f != "" && bytes.Contains(b, []byte(f)) {
+			b = bytes.ReplaceAll(b, []byte(f), []byte(redacted))
+		}
+	}
+	return b
+}
+
+// redactAPIError redacts the strings decoded from an error body, which
+// may have spelt a secret with escapes redact could not see.
+func (c *Client) redactAPIError(r *call, ae *APIError) *APIError {
+	forms := c.secretForms(r)
+	clean := func(s string) string {
+		for _, f := range forms {
+			if f != "" && strings.Contains(s, f) {
+				s = strings.ReplaceAll(s, f, redacted)
+			}
+		}
+		return s
+	}
+	ae.Code, ae.Message = clean(ae.Code), clean(ae.Message)
+	for i := range ae.Fields {
+		fe := &ae.Fields[i]
+		fe.Code, fe.FieldName, fe.Message = clean(fe.Code), clean(fe.FieldName), clean(fe.Message)
+	}
+	return ae
 }
 
 // bodyBuffers holds buffers for success bodies: a page of 200 messages is
@@ -597,6 +717,7 @@ func encodeQuery(q any) (string, error) {
 func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
 		st.n, st.start = n, time.Now()
+		st.connected.Store(false)
 	}
 }
 
@@ -622,11 +743,12 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		}
 		st.body = buf
 	}
-	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err)
+	never := err != nil && st.neverSent(err)
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err, never)
 	if maybe {
 		st.maybeSent = true
 	}
-	if (err != nil && !neverSent(err) && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
+	if (err != nil && !never && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
 		st.reached = true
 	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
@@ -636,21 +758,31 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 // classify says whether a failed attempt may be retried and whether it may
 // have reached the service. Only a failed dial (or DNS lookup, or proxy
-// connect) proves the request was never sent, and a 408 or 429 that the
+// connect), or for a traced call an attempt that never got a connection
+// (never), proves the request was never sent, and a 408 or 429 that the
 // service did not act on it; anything else leaves a non-idempotent call in
 // doubt. A connection closed or reset after the request was handed to it
 // is in doubt too, even when the server closed it before reading: the
 // client cannot tell that from a server that acted and then crashed.
-// (net/http itself resends on a reused connection only when nothing was
-// written, or for GET-like requests.) A 503, even with Retry-After, is in
-// doubt: the service does not document that it never acts first, and a
-// proxy in front of it may answer 503 after forwarding.
-func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, maybeSent bool) {
+// Over HTTP/1 net/http itself resends a request on a reused connection
+// only when nothing was written, or when it is GET-like. Over HTTP/2 it
+// would also resend, whenever Request.GetBody is set, after a stream reset
+// with PROTOCOL_ERROR that can follow the service's work; do clears
+// GetBody for non-idempotent calls so that such a failure arrives here
+// (and neverSent picks out the HTTP/2 failures that promise nothing was
+// processed). A 503, even with Retry-After, is in doubt: the service does
+// not document that it never acts first, and a proxy in front of it may
+// answer 503 after forwarding.
+func classify(idempotent, unsafe bool, resp *http.Response, err error, never bool) (retry, maybeSent bool) {
 	if err != nil {
 		switch {
 		case isCertError(err):
 			return false, false // the handshake failed before anything was sent; retrying cannot help
-		case neverSent(err):
+		case errors.As(err, new(*redirectError)):
+			// The first hop, the service's address, got the request
+			// and answered with a redirect.
+			return false, !idempotent
+		case never:
 			return true, false
 		case idempotent:
 			return true, false
@@ -668,6 +800,11 @@ func classify(idempotent, unsafe bool, resp *http.Response, err error) (retry, m
 			return true, false
 		}
 		return unsafe, true
+	case s >= 300 && s <= 399:
+		// A redirect that was not followed (to another origin, or a
+		// 307/308 of a send): the service or a proxy in front of it got
+		// the request, and what it did with it is unknown.
+		return false, !idempotent
 	}
 	return false, false
 }
@@ -678,7 +815,25 @@ func neverSent(err error) bool {
 		return true
 	}
 	var dns *net.DNSError
-	return errors.As(err, &dns)
+	return errors.As(err, &dns) || h2NotProcessed(err)
+}
+
+// h2NotProcessed recognises the HTTP/2 failures that promise the server
+// did not process the request, which net/http would have resent by itself
+// if do had not cleared GetBody: a stream refused with REFUSED_STREAM, and
+// a stream above the last one a GOAWAY covered. net/http reports them only
+// as text (its error types are unexported and it formats them with %v),
+// so the match is on the exact wording of its "cannot retry" error.
+func h2NotProcessed(err error) bool {
+	s := err.Error()
+	const pre = "http2: Transport: cannot retry err ["
+	i := strings.Index(s, pre)
+	if i < 0 {
+		return false
+	}
+	inner := s[i+len(pre):]
+	return (strings.HasPrefix(inner, "stream error: ") && strings.Contains(inner, "; REFUSED_STREAM; received from peer]")) ||
+		strings.HasPrefix(inner, "http2: Transport received Server's graceful shutdown GOAWAY]")
 }
 
 func isCertError(err error) bool {

@@ -44,11 +44,16 @@
 //
 //	var apiErr *telco.APIError
 //	switch {
-//	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound:
+//	case telco.ErrorCode(err) == telco.CodeAddressNotFound:
 //		// ...
 //	case telco.ErrorCode(err) == telco.CodeInvalidPhoneNumberFormat:
 //		// ...
+//	case errors.As(err, &apiErr):
+//		log.Printf("status %d: %s", apiErr.StatusCode, apiErr.Message)
 //	}
+//
+// Key on the code rather than the status: the service answers most errors
+// with 400, a not-found included.
 //
 // [MessagesService.SendBatch] reports each message's own rejection in its
 // [BatchResult], in input order, and fails as a whole only when the batch

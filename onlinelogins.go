@@ -195,7 +195,8 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 		LastName: p.LastName, Scopes: p.Scopes, Enabled: p.Enabled}
 	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
 	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/OnlineLogins", body: &body}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/OnlineLogins", body: &body,
+		secrets: []string{p.Password}}, &out); err != nil {
 		return nil, err
 	}
 	if !out.ok {

@@ -1,10 +1,13 @@
 package telco_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +26,11 @@ func waitForRequests(srv *telcotest.Server, n int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// writerFunc adapts a function to io.Writer.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // slowForever delays every request of op until its client hangs up.
 func slowForever(op string) func(method, path string) *telcotest.Fault {
@@ -151,14 +159,26 @@ func TestNoLeakCancelledRetryWait(t *testing.T) {
 	srv := telcotest.NewServer()
 	defer srv.Close()
 	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503, RetryAfter: "3600"})
-	c := srv.Client(telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Hour, MaxWait: time.Hour}))
+	// The client logs its decision to retry just before it starts to
+	// wait; cancelling only then (not as soon as the fake saw the
+	// request) tests the wait, not a race with the decision.
+	waiting := make(chan struct{})
+	var once sync.Once
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		if bytes.Contains(p, []byte("retry=true")) {
+			once.Do(func() { close(waiting) })
+		}
+		return len(p), nil
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := srv.Client(telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Hour, MaxWait: time.Hour}),
+		telco.WithLogger(logger))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Properties.List(ctx, nil)
 		done <- err
 	}()
-	waitForRequests(srv, 1)
+	<-waiting
 	cancel()
 	assert.ErrorIs(t, <-done, context.Canceled, "the hour-long wait ends with the context")
 	assert.Equal(t, 1, srv.Requests())

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -138,7 +140,7 @@ func TestAuthorizationNeverLogged(t *testing.T) {
 			// Echo the header back in an error body: it must not reach
 			// the log through the error either.
 			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":"X","Message":"got %s"}}`, "redacted-by-server")
+			fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":"X","Message":"got %s"}}`, r.Header.Get("Authorization"))
 		case 3:
 			hj, _ := w.(http.Hijacker)
 			conn, _, _ := hj.Hijack()
@@ -163,8 +165,14 @@ func TestAuthorizationNeverLogged(t *testing.T) {
 		c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithLogger(logger), WithRetryPolicy(fastRetries))
 		require.NoError(t, err)
 		ctx := context.Background()
-		_, err = c.Properties.Get(ctx, testProp) // 503, then 400
+		_, err = c.Properties.Get(ctx, testProp) // 503, then 400 echoing the header
 		require.Error(t, err)
+		assertNoSecret(t, fmt.Sprintf("%v %+v %#v", err, err, err), "the echoed error")
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		// Compared as a bool: a failure must not print the secret.
+		assert.True(t, ae.Message == "got [REDACTED]", "the echoed header is replaced")
+		logger.Debug("the call failed", "error", err)
 		_, err = c.Properties.Get(ctx, testProp) // a dropped connection, then 200
 		require.NoError(t, err)
 		logger.Debug("the client itself", "client", c)
@@ -374,4 +382,68 @@ func TestEverySuccessBodyReadIsBounded(t *testing.T) {
 	_, err := c.Properties.Get(context.Background(), testProp)
 	require.ErrorIs(t, err, ErrResponseTooLarge, "an endless body ends")
 	assert.LessOrEqual(t, body.n, int64(limit+1), "read %d bytes", body.n)
+}
+
+// TestErrorBodiesEchoingTheRequestKeepNoSecret: a proxy or WAF error page
+// may echo the request, headers and body. What the client keeps of it
+// (APIError.Body and Message) has the token, the Basic credentials, the
+// Authorization value and the call's password replaced, in their raw,
+// JSON-escaped and HTML-escaped forms.
+func TestErrorBodiesEchoingTheRequestKeepNoSecret(t *testing.T) {
+	t.Parallel()
+	const odd = `Odd<Pass>&"word"1!` // changed by JSON and HTML escaping
+	echo := map[string]func(w http.ResponseWriter, r *http.Request, body []byte){
+		"HTML page": func(w http.ResponseWriter, r *http.Request, body []byte) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprintf(w, "<html><pre>Authorization: %s\n%s\n%s</pre></html>",
+				r.Header.Get("Authorization"), body, html.EscapeString(string(body)))
+		},
+		"JSON error": func(w http.ResponseWriter, r *http.Request, body []byte) {
+			msg, _ := json.Marshal("refused " + r.Header.Get("Authorization") + " " + string(body))
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":"X","Message":%s,"Errors":[{"FieldName":"Password","Message":%s}]}}`,
+				msg, msg)
+		},
+	}
+	for name, f := range echo {
+		for _, pw := range []string{loginSecret, odd} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				f(w, r, body)
+			}))
+			c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithClientValidation(false))
+			require.NoError(t, err)
+			_, err1 := c.OnlineLogins.Create(context.Background(), testProp, &CreateOnlineLoginParams{
+				Email: "a@example.com", Password: pw, FirstName: "A", LastName: "B", Scopes: Scopes{ScopeManageSms}})
+			_, err2 := c.SipTrunks.Create(context.Background(), testProp, &CreateSipTrunkParams{Name: "PBX",
+				DefaultCallerID: "+61299999999", Type: SipTrunkAuthenticated,
+				Credentials: &SipCredentials{Realm: "r.example.com", Password: pw}})
+			srv.Close()
+			for i, err := range []error{err1, err2} {
+				what := fmt.Sprintf("%s, call %d, password %d", name, i, len(pw))
+				var ae *APIError
+				require.ErrorAs(t, err, &ae, what)
+				js, jerr := json.Marshal(ae)
+				require.NoError(t, jerr)
+				var fields strings.Builder
+				for _, fe := range ae.Fields {
+					fields.WriteString(fe.Message)
+				}
+				out := fmt.Sprintf("%v|%+v|%#v|%s|%s|%s|%s", err, err, err, ae.Body, ae.Message, fields.String(), js)
+				assertNoSecret(t, out, what)
+				for _, form := range []string{pw, html.EscapeString(pw), strings.Trim(string(must(json.Marshal(pw))), `"`)} {
+					assert.False(t, strings.Contains(out, form), "%s: a form of the password is kept", what)
+				}
+				assert.True(t, strings.Contains(out, "[REDACTED]"), "%s: nothing was redacted", what)
+			}
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

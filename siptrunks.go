@@ -228,8 +228,12 @@ func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *Cr
 		return "", err
 	}
 	out := idAnswer{key: "SipTrunkSid"}
+	var secrets []string
+	if p.Credentials != nil {
+		secrets = []string{p.Credentials.Password}
+	}
 	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire()}, &out); err != nil {
+		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire(), secrets: secrets}, &out); err != nil {
 		return "", err
 	}
 	if out.id == "" {

@@ -433,7 +433,7 @@ func TestSipTrunkPasswordNeverPrinted(t *testing.T) {
 	nested := fmt.Sprintf("%+v", struct{ C SipCredentials }{creds})
 	assert.NotContains(t, nested, pw)
 	assert.Contains(t, nested, "[REDACTED]")
-	assert.Equal(t, pw, creds.Password, "formatting does not change the value")
+	assert.True(t, creds.Password == pw, "formatting does not change the value")
 
 	// structured logs of the values, as a caller might write them
 	var logs bytes.Buffer
@@ -447,7 +447,7 @@ func TestSipTrunkPasswordNeverPrinted(t *testing.T) {
 		b, err := json.Marshal(v)
 		require.NoError(t, err)
 		assert.NotContains(t, string(b), pw, "json.Marshal(%s): %s", name, b)
-		assert.NotContains(t, string(b), "Password", "json.Marshal(%s): %s", name, b)
+		assert.False(t, strings.Contains(string(b), "Password"), "json.Marshal(%s) shows a Password", name)
 	}
 	b, err := json.Marshal(creds)
 	require.NoError(t, err)
@@ -473,9 +473,9 @@ func TestSipTrunkPasswordNotLogged(t *testing.T) {
 	p := sipTrunkAuthParams()
 	_, err := c.SipTrunks.Create(bg, testProp, &p)
 	require.NoError(t, err)
-	assert.Equal(t, p.Credentials.Password, got.bodyMap(t)["SipTrunkCredentials"].(map[string]any)["Password"], "the password is sent")
+	assert.True(t, got.bodyMap(t)["SipTrunkCredentials"].(map[string]any)["Password"] == any(p.Credentials.Password), "the password is sent")
 	assert.Contains(t, logs.String(), "SipTrunks.Create", "the attempt is logged")
-	assert.NotContains(t, logs.String(), p.Credentials.Password)
+	assert.False(t, strings.Contains(logs.String(), p.Credentials.Password), "a secret is shown")
 	assert.NotContains(t, logs.String(), "Tr0ub4dor", "not even JSON-escaped")
 }
 
@@ -711,8 +711,8 @@ func TestSipTrunkGetDetails(t *testing.T) {
 				// The planted password is dropped: nothing holds it.
 				out, err := json.Marshal(tr)
 				require.NoError(t, err)
-				assert.NotContains(t, string(out), sipTrunkFixturePassword)
-				assert.NotContains(t, fmt.Sprintf("%+v %#v", tr, tr.SipTrunkCredentials), sipTrunkFixturePassword)
+				assert.False(t, strings.Contains(string(out), sipTrunkFixturePassword), "a secret is shown")
+				assert.False(t, strings.Contains(fmt.Sprintf("%+v %#v", tr, tr.SipTrunkCredentials), sipTrunkFixturePassword), "a secret is shown")
 			})
 		}
 	}
