@@ -255,7 +255,7 @@ type failure struct {
 }
 
 const (
-	matrixAttemptTimeout = time.Second
+	matrixAttemptTimeout = 3 * time.Second // room for a loaded machine: the retry must finish within it
 	matrixDelay          = 2 * matrixAttemptTimeout
 )
 
