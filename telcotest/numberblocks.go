@@ -1,6 +1,7 @@
 package telcotest
 
 import (
+	"math"
 	"net/http"
 	"sort"
 	"strings"
@@ -49,6 +50,12 @@ func parseBlockQuery(w http.ResponseWriter, r *http.Request) (*blockQuery, bool)
 	}
 	if bq.size == 0 {
 		bq.size = 10
+	}
+	// The first item's offset must fit in an int: a page past any
+	// possible store is a bad parameter, not a crash.
+	if bq.index > math.MaxInt/bq.size {
+		writeField(w, telco.CodeParameterInvalid, "PageIndex", "PageIndex is too large for this PageSize")
+		return nil, false
 	}
 	if bq.sortBy == "" {
 		bq.sortBy = "Id"
@@ -121,8 +128,8 @@ func (s *Server) answerBlocks(w http.ResponseWriter, bq *blockQuery) {
 		}
 		return less
 	})
-	start := min(bq.index*bq.size, len(found))
-	end := min(start+bq.size, len(found))
+	start := min(bq.index*bq.size, len(found)) // no overflow: parseBlockQuery bounds index
+	end := start + min(bq.size, len(found)-start)
 	total := 0
 	if bq.total {
 		total = len(found)

@@ -1,6 +1,7 @@
 package telcotest
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -235,10 +236,16 @@ func skipPage[T any](w http.ResponseWriter, q url.Values, items []T, defCount in
 	if count == 0 {
 		count = defCount
 	}
+	// skip+count must fit in an int, as the service's own arithmetic
+	// would need it to; a crash here would drop the connection.
+	if skip > math.MaxInt-count {
+		writeField(w, telco.CodeParameterInvalid, "Results_Count", "Results_Skip plus Results_Count is too large")
+		return nil, "", false
+	}
 	if skip >= len(items) {
 		return []T{}, "", true
 	}
-	end := min(skip+count, len(items))
+	end := skip + min(count, len(items)-skip)
 	next := ""
 	if end < len(items) {
 		next = strconv.Itoa(end)
