@@ -152,7 +152,7 @@ func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pa
 			forbidden(w, "account")
 			return
 		}
-		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
+		writeError(w, http.StatusBadRequest, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
 	if bq.propertySid != "" {

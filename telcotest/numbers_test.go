@@ -24,11 +24,11 @@ func createAddress(t *testing.T, srv *telcotest.Server, c *telco.Client, line1 s
 	return a
 }
 
-func TestNumbers_ConfigureUnknownNumber404(t *testing.T) {
+func TestNumbers_ConfigureUnknownNumber400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	_, err := srv.Client().Numbers.Configure(testCtx(t), "+61299999999", &telco.NumberConfigParams{Friendly: "x"})
-	requireAPIError(t, err, http.StatusNotFound, "NUMBER_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "NUMBER_NOT_FOUND")
 }
 
 func TestNumbers_ConfigureMergesAndReturnsConfig(t *testing.T) {
@@ -156,7 +156,7 @@ func TestAddresses_CreateAndDeleteWhileInUse(t *testing.T) {
 
 	// It is gone: deleting it again, or using it, fails.
 	err = c.Addresses.Delete(ctx, first.AddressSid)
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 	_, err = c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{AddressSid: first.AddressSid})
 	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 
@@ -176,11 +176,11 @@ func TestAddresses_RawDeleteAnswersAddressSid(t *testing.T) {
 	assert.Equal(t, a.AddressSid, body.AddressSid)
 }
 
-func TestAddresses_DeleteUnknown404(t *testing.T) {
+func TestAddresses_DeleteUnknown400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	err := srv.Client().Addresses.Delete(testCtx(t), "AD"+strings.Repeat("9", 30))
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 }
 
 func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
@@ -275,7 +275,7 @@ func TestNumberBlocks_SearchNeedsAccountOrProject(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, telco.CodeParameterRequired)
 
 	_, err = srv.Client().NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{AccountSid: "AC" + strings.Repeat("X", 30)})
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 }
 
 func TestNumberBlocks_Filters(t *testing.T) {
@@ -457,7 +457,7 @@ func TestNumberBlocks_ListByPropertyAndAccount(t *testing.T) {
 	assert.Equal(t, []string{"Sydney sales", "Melbourne support", "Other block"}, blockNames(page))
 
 	_, err = c.NumberBlocks.ListByProperty(ctx, "PR"+strings.Repeat("N", 30), nil)
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func TestNumberBlocks_AllIteratorsYieldEveryBlockOnce(t *testing.T) {

@@ -210,7 +210,7 @@ func TestProperties_UpdateRejected(t *testing.T) {
 	assert.True(t, prop.SmsEnabled, "a rejected patch changes nothing")
 
 	err = c.Properties.Update(ctx, "PR"+strings.Repeat("N", 30), &telco.UpdatePropertyParams{Name: telco.Ptr("x")})
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func TestProperties_PatchNeedsMergePatchContentType(t *testing.T) {

@@ -121,7 +121,7 @@ func (st *store) id() int {
 }
 
 // withProperty runs f with the project named in the path, under the lock,
-// or answers 404 when there is none and 403 when it belongs to another
+// or answers 400 *_NOT_FOUND when there is none and 403 when it belongs to another
 // account than the caller's.
 func (s *Server) withProperty(w http.ResponseWriter, r *http.Request, p pathParams, f func(prop *telco.Property)) {
 	s.mu.Lock()
@@ -131,7 +131,7 @@ func (s *Server) withProperty(w http.ResponseWriter, r *http.Request, p pathPara
 	}
 }
 
-// ownProperty returns the caller's project with the SID, or answers 404 or
+// ownProperty returns the caller's project with the SID, or answers 400 (not found) or
 // 403 and returns nil. The caller holds s.mu.
 func (s *Server) ownProperty(w http.ResponseWriter, r *http.Request, sid string) *telco.Property {
 	prop := s.st.property(sid)

@@ -201,8 +201,8 @@ func TestAccounts_ListingsAreScopedToTheCaller(t *testing.T) {
 }
 
 // The same requests without the SDK's validation, as raw HTTP: the 403 is
-// the server's, and an unknown account is still 404.
-func TestAccounts_Raw403And404(t *testing.T) {
+// the server's, and an unknown account is 400 ACCOUNT_NOT_FOUND.
+func TestAccounts_Raw403And400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	b := srv.AddAccount("", "")
@@ -211,7 +211,7 @@ func TestAccounts_Raw403And404(t *testing.T) {
 		sid    string
 		status int
 		code   string
-	}{{b.AccountSid, http.StatusForbidden, telco.CodeForbidden}, {"AC" + strings.Repeat("X", 30), http.StatusNotFound, telco.CodeAccountNotFound}} {
+	}{{b.AccountSid, http.StatusForbidden, telco.CodeForbidden}, {"AC" + strings.Repeat("X", 30), http.StatusBadRequest, telco.CodeAccountNotFound}} {
 		for _, path := range []string{
 			"/v2/Accounts/" + tc.sid + "/numberblocks",
 			fmt.Sprintf("/v2/Accounts/%s/Porting/Status?From=%d&To=%d", tc.sid, now-60, now+60),

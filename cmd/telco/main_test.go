@@ -392,7 +392,7 @@ func TestExitCodes(t *testing.T) {
 		{"validation: weak SIP password", []string{"sip-trunks", "create", "--name", "T", "--caller-id", "+61299990000",
 			"--type", "auth", "--password", "short"}, nil, 2, []string{"Password"}},
 		{"service: unknown project", []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, nil, 1,
-			[]string{"404", "code:    PROPERTY_NOT_FOUND", "message:"}},
+			[]string{"400", "code:    PROPERTY_NOT_FOUND", "message:"}},
 		{"service: unknown time zone", []string{"projects", "create", "--name", "X", "--domain", "x.example",
 			"--time-zone", "Mars Standard Time"}, nil, 1, []string{"code:    UNKNOWN_TIME_ZONE", "field:   TimeZone"}},
 		{"service: wrong token", []string{"projects", "list"},
