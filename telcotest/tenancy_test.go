@@ -223,3 +223,60 @@ func TestAccounts_Raw403And400(t *testing.T) {
 		}
 	}
 }
+
+// A send From another project's number is refused, so its configured
+// delivery-receipt URL never sees another account's message; a From no
+// project holds is accepted (the service may own it, e.g. a verified
+// caller ID).
+func TestSend_FromAnotherProjectsNumber(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	ctx := testCtx(t)
+	a := srv.Client()
+	b := srv.AddAccount("", "")
+	theirs := srv.ClientFor(b.AccountSid)
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := a.Numbers.Configure(ctx, "+61255550001", &telco.NumberConfigParams{
+		DeliveryReceiptWebhookURL: rc.URL + "/a-dr"})
+	require.NoError(t, err)
+
+	_, err = theirs.Messages.Send(ctx, b.PropertySid, &telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "secret"})
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeNumberBelongsToDifferentProperty)
+	require.Len(t, ae.Fields, 1)
+	assert.Equal(t, "From", ae.Fields[0].FieldName)
+	res, err := theirs.Messages.SendBatch(ctx, b.PropertySid, []telco.SendMessageParams{{From: "+61255550001", To: "+61400000001", Text: "secret"}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.NotNil(t, res[0].Err)
+	assert.Equal(t, telco.CodeNumberBelongsToDifferentProperty, res[0].Err.Code)
+
+	// Another project of the same account is another property too.
+	other, err := a.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "Other", MainDomain: "o.example.com", TimeZone: "UTC", SmsEnabled: true})
+	require.NoError(t, err)
+	_, err = a.Messages.Send(ctx, other.PropertySid, &telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "x"})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeNumberBelongsToDifferentProperty)
+
+	// The owner and an unowned number are fine.
+	send(t, a, srv.PropertySid, telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "mine"})
+	send(t, theirs, b.PropertySid, telco.SendMessageParams{From: "+61299998888", To: "+61400000001", Text: "unowned"})
+
+	// A receipt goes to the number's URL only while the message's own
+	// project holds the number: moved to account B, it is not A's to see.
+	srv.AddNumber(srv.PropertySid, "+61255550002")
+	_, err = a.Numbers.Configure(ctx, "+61255550002", &telco.NumberConfigParams{DeliveryReceiptWebhookURL: rc.URL + "/a-dr2"})
+	require.NoError(t, err)
+	send(t, a, srv.PropertySid, telco.SendMessageParams{From: "+61255550002", To: "+61400000002", Text: "moved"})
+	srv.AddNumber(b.PropertySid, "+61255550002")
+	_, err = theirs.Numbers.Configure(ctx, "+61255550002", &telco.NumberConfigParams{DeliveryReceiptWebhookURL: rc.URL + "/b-dr"})
+	require.NoError(t, err)
+
+	clock.Advance(telcotest.SubmitDelay + telcotest.DeliverDelay)
+	srv.Flush()
+	var paths []string
+	for _, h := range rc.got() {
+		paths = append(paths, h.Path)
+		assert.NotEqual(t, "/b-dr", h.Path, "B's URL got A's message: %s", h.Body)
+	}
+	assert.Equal(t, []string{"/a-dr"}, paths, "only A's own message from its own number reached A's URL")
+}
