@@ -499,6 +499,27 @@ func TestMockServesTheFake(t *testing.T) {
 	require.NoError(t, json.Unmarshal(got.Bytes(), &p))
 	assert.True(t, p.SmsEnabled)
 
+	// The seeded number and block make the number commands usable, and
+	// the address-in-use rule reachable.
+	assert.Equal(t, "+61299990000", info.Number)
+	env := envOf(map[string]string{"TELCO_ACCOUNT_SID": info.AccountSid, "TELCO_TOKEN": info.Token, "TELCO_BASE_URL": info.URL})
+	cli := func(want int, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append(args, "-o", "json"), strings.NewReader(""), &out, &errOut, env)
+		require.Equal(t, want, code, "%v: %s %s", args, out.String(), errOut.String())
+		return out.String() + errOut.String()
+	}
+	var addr telco.Address
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "addresses", "create", "--line1", "1 Mock St", "--city", "Sydney", "--country", "AU")), &addr))
+	cli(0, "numbers", "configure", info.Number, "--friendly", "Front desk", "--address", addr.AddressSid)
+	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid), "ADDRESS_CANNOT_BE_DELETED")
+	var blocks telco.NumberBlockPage
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "number-blocks", "search", "--property", info.PropertySid)), &blocks))
+	require.Len(t, blocks.Data, 1)
+	assert.Equal(t, "Mock block", blocks.Data[0].Name)
+	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
+
 	cancel()
 	select {
 	case code := <-done:
