@@ -753,3 +753,43 @@ func TestSipTrunkGetByAccount(t *testing.T) {
 	r = h.run("sms", "get", "MGXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
 	assert.Equal(t, 1, r.code, r.stderr)
 }
+
+// An explicit --account wins over $TELCO_PROPERTY_SID, and a command
+// given both --property and --account refuses to guess.
+func TestScopeFlags(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t) // sets TELCO_PROPERTY_SID
+	other := h.srv.AddAccount("", "")
+	h.srv.AddNumberBlock(h.srv.PropertySid, telco.NumberBlock{Name: "Mine"})
+	wrong := "AC" + strings.Repeat("W", 30)
+
+	r := h.run("porting", "status", "--account", wrong)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound, "--account was used, not the environment's project")
+	r = h.run("porting", "status", "--account", other.AccountSid)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeForbidden)
+	h.ok("porting", "status", "--account", h.srv.AccountSid)
+	h.ok("porting", "status") // the environment's project
+
+	r = h.run("sip-trunks", "get", "STXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	var page telco.NumberBlockPage
+	h.jsonOf(&page, "number-blocks", "search") // the environment's project
+	require.Len(t, page.Data, 1)
+	r = h.run("number-blocks", "search", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	for _, args := range [][]string{
+		{"porting", "status", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"number-blocks", "search", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"sip-trunks", "get", "ST1", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+	} {
+		r := h.run(args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "not both", args)
+	}
+}
