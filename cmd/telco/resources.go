@@ -530,7 +530,7 @@ func (a *app) sipCreateCmd() *cobra.Command {
 authenticated trunk (--type auth) needs a password: --password-stdin (first line
 of standard input), else $TELCO_SIP_PASSWORD, else --password (visible to other
 users of this machine). The password is never printed.`,
-		Example: `  telco sip-trunks create --property PR... --name Office --caller-id +61299999999 --type ip --ip 203.0.113.0/24`,
+		Example: `  telco sip-trunks create --property PR... --name Office --caller-id +61299999999 --type ip --ip 8.8.8.0/24`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			prop, err := a.property(prop)
