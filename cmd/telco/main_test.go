@@ -793,3 +793,36 @@ func TestScopeFlags(t *testing.T) {
 		assert.Contains(t, r.stderr, "not both", args)
 	}
 }
+
+// Mistakes on the command line exit 2, whatever part of the tool meets
+// them.
+func TestUsageEdgeCasesExit2(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	// An already ended context: a mock that did start returns at once
+	// instead of serving until the test times out.
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, addr := range []string{"nonsense", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000"} {
+		var out, errOut bytes.Buffer
+		code := run(ended, []string{"mock", "--addr", addr}, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+		assert.Equal(t, 2, code, "--addr %s: %s", addr, errOut.String())
+		assert.Contains(t, errOut.String(), "host:port", addr)
+		assert.Empty(t, out.String(), "no mock line for %s", addr)
+	}
+
+	r := h.run("completion", "tcsh")
+	assert.Equal(t, 2, r.code, r.stdout)
+	assert.Contains(t, r.stderr, `unknown command "tcsh"`)
+
+	// Every line refused before sending: nothing was sent, a validation
+	// error. One accepted line makes it a service answer again.
+	r = h.runIn("To,Text\n0400000001,a\n+61400000002,\n", "sms", "batch")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "2 of 2 messages refused before sending")
+	assert.Contains(t, r.stdout, "INVALID_PHONENUMBER_FORMAT", "each line's result is still printed")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+	r = h.runIn("To,Text\n0400000001,a\n+61400000002,b\n", "sms", "batch")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 2 messages rejected")
+}

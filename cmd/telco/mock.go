@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -54,6 +56,9 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			if (sid == "") != (token == "") {
 				return usagef("mock: give both --account-sid and --token, or neither")
 			}
+			if err := checkListenAddr(addr); err != nil {
+				return err
+			}
 			defer func() {
 				if r := recover(); r != nil { // NewServer panics when it cannot listen
 					err = fmt.Errorf("mock: %v", r)
@@ -83,6 +88,20 @@ credentials are never reused. The token is printed because it is the fake's.`,
 		return nil
 	}
 	return c
+}
+
+// checkListenAddr refuses an --addr that is not host:port with a port
+// number, a usage error (exit 2); an address that parses but cannot be
+// listened on (in use, not local) is left to the listener (exit 1).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil {
+		return usagef("mock: --addr must be host:port, e.g. 127.0.0.1:8080 (got %q)", addr)
+	}
+	return nil
 }
 
 func (a *app) versionCmd() *cobra.Command {

@@ -226,7 +226,8 @@ The format is taken from --format, else the file's extension, else the
 first character (a '{' means JSON lines). FILE - or no FILE reads standard
 input. Messages go in chunks of --chunk-size; a progress bar is drawn on
 standard error when it is a terminal. Every line's result is printed; the
-exit status is 1 when any message was rejected.`,
+exit status is 1 when any message was rejected, 2 when every line was
+refused before sending (invalid parameters: nothing was sent).`,
 		Example: `  printf 'To,Text,ExternalId\n+61499999999,Hello,c-1\n' | telco sms batch --property PR... -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -312,11 +313,20 @@ func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines 
 	if failed != nil {
 		return failed
 	}
-	rejected := 0
-	for _, r := range rows {
+	rejected, local := 0, 0
+	for i, r := range rows {
 		if r.Err != nil {
 			rejected++
+			// The SDK refuses a line that fails Validate without sending
+			// it; rows align with lines, as every chunk's results do.
+			if lines[i].p.Validate() != nil {
+				local++
+			}
 		}
+	}
+	if rejected > 0 && local == len(rows) {
+		// Nothing was sent: as with one invalid sms send, a validation error.
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", rejected, len(rows))}
 	}
 	if rejected > 0 {
 		return &exitError{code: exitService, msg: fmt.Sprintf("%d of %d messages rejected", rejected, len(rows))}
