@@ -336,6 +336,13 @@ func TestBatchInputErrors(t *testing.T) {
 		{"empty input", "", "", "no messages"},
 		{"header only", "To,Text\n", "csv", "no messages"},
 		{"unknown format", "To,Text\n", "xml", "--format must be csv or jsonl"},
+		{"number for To", `{"To":61400000001,"Text":"hi"}`, "", `line 1: field "To" must be a JSON string, not 61400000001`},
+		{"object for Text", `{"To":"+61400000001","Text":{"a":1}}`, "jsonl", `field "Text" must be a JSON string`},
+		{"bool for ExternalId", "\n" + `{"To":"+61400000001","Text":"hi"}` + "\n" + `{"To":"+61400000001","Text":"hi","ExternalId":true}`, "", `line 3: field "ExternalId"`},
+		{"array element not an object", `[{"To":"+61400000001","Text":"hi"}, 5]`, "", "array element 2: not a JSON object"},
+		{"array element with a number", `[{"To":"+61400000001","Text":7}]`, "", `array element 1: field "Text" must be a JSON string`},
+		{"broken array", `[{"To":"+61400000001","Text":"hi"}`, "", "batch JSON array"},
+		{"input after the array", `[{"To":"+61400000001","Text":"hi"}] {}`, "", "more input after the array"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -825,4 +832,32 @@ func TestUsageEdgeCasesExit2(t *testing.T) {
 	r = h.runIn("To,Text\n0400000001,a\n+61400000002,b\n", "sms", "batch")
 	assert.Equal(t, 1, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "1 of 2 messages rejected")
+}
+
+// A JSON array, as jq -s writes, is read as JSON whatever the format
+// hint; Schedule may be a number and DeliveryReceipt a boolean.
+func TestBatchJSONArray(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	in := `  [{"To":"+61400000001","Text":"one","ExternalId":"a-1","DeliveryReceipt":false},
+ {"To":"+61400000002","Text":"two","ExternalId":"a-2","Schedule":null}]`
+	for _, args := range [][]string{{"sms", "batch"}, {"sms", "batch", "--format", "jsonl"}} {
+		var rows []struct {
+			Line    int
+			Message *telco.Message
+		}
+		r := h.runIn(in, append(args, "-o", "json")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+		require.Len(t, rows, 2)
+		assert.Equal(t, 1, rows[0].Line)
+		assert.Equal(t, "a-1", rows[0].Message.ExternalID)
+		assert.False(t, rows[0].Message.DeliveryReceipt)
+		assert.Equal(t, 2, rows[1].Line)
+		assert.Equal(t, "two", rows[1].Message.Text)
+	}
+	file := filepath.Join(t.TempDir(), "msgs.json")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
 }
