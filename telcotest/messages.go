@@ -30,6 +30,17 @@ type wireMessage struct {
 	WebhookMethod                string `json:"WebhookMethod"`
 }
 
+// messageOut is a message as the service writes it, in answers and
+// callbacks alike: ErrorCode is always there, "" when nothing failed (the
+// spec: "empty string otherwise"), where telco.Message's omitempty would
+// leave it out. The outer field hides the embedded one when encoding.
+type messageOut struct {
+	telco.Message
+	ErrorCode string `json:"ErrorCode"`
+}
+
+func wireOut(m telco.Message) messageOut { return messageOut{Message: m, ErrorCode: m.ErrorCode} }
+
 func (m *wireMessage) params() *telco.SendMessageParams {
 	p := &telco.SendMessageParams{
 		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt,
@@ -119,10 +130,10 @@ func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	}, final: true}
 	s.st.messages = append(s.st.messages, m)
 	if n := s.st.numbers[strings.TrimPrefix(to, "+")]; n != nil {
-		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, m.Message)
+		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, wireOut(m.Message))
 	}
 	if sent := s.st.leasedSend(from, to, now); sent != nil {
-		s.hooks.send(CallbackLeaseResponse, sent.leaseURL, sent.leaseMethod, m.Message)
+		s.hooks.send(CallbackLeaseResponse, sent.leaseURL, sent.leaseMethod, wireOut(m.Message))
 	}
 	return m.Message
 }
@@ -311,7 +322,7 @@ func (s *Server) advanceAll(now time.Time) {
 	for _, m := range s.st.pending {
 		if s.st.step(m, now) {
 			u, method := s.st.receiptTarget(m)
-			s.hooks.send(CallbackDeliveryReceipt, u, method, m.Message)
+			s.hooks.send(CallbackDeliveryReceipt, u, method, wireOut(m.Message))
 		}
 		if !m.final {
 			kept = append(kept, m)
@@ -406,7 +417,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 			return
 		}
 		m := s.accept(prop, p)
-		writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
+		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 	})
 }
 
@@ -451,7 +462,7 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 				out[i] = elementError(p, err)
 				continue
 			}
-			out[i] = s.accept(prop, p).Message
+			out[i] = wireOut(s.accept(prop, p).Message)
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -490,14 +501,14 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 	}
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		s.advanceAll(s.now())
-		var found []telco.Message
+		var found []messageOut
 		for _, m := range s.st.messages {
 			c := m.Created.Time()
 			if m.PropertySid != prop.PropertySid || c.Before(p.DateFrom) || !c.Before(p.DateTo) {
 				continue
 			}
 			if (p.Status == "" || m.Status == p.Status) && (p.Direction == "" || m.Direction == p.Direction) {
-				found = append(found, m.Message)
+				found = append(found, wireOut(m.Message))
 			}
 		}
 		page, _, ok := skipPage(w, q, found, 200)
@@ -518,7 +529,7 @@ func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParam
 				return
 			}
 			s.advanceAll(s.now())
-			writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
+			writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 			return
 		}
 	}
