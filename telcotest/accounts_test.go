@@ -689,12 +689,13 @@ func TestPorting_StatusHistoryChains(t *testing.T) {
 	req := submit(t, c, srv.PropertySid, portingParams("+61298765432"))
 	require.True(t, srv.SetPortingStatus(req.PortingNo, "Approved"))
 	require.True(t, srv.SetPortingStatus(req.PortingNo, "Completed"))
+	require.True(t, srv.SetPortingStatus(req.PortingNo, "Completed"), "the request exists")
 
 	page, err := c.Porting.StatusByProperty(testCtx(t), srv.PropertySid, portingWindow())
 	require.NoError(t, err)
 	require.Len(t, page.Items, 1)
 	h := page.Items[0].PortingNumbers[0].StatusHistory
-	require.Len(t, h, 3)
+	require.Len(t, h, 3, "setting Completed again adds no entry")
 	for i := 1; i < len(h); i++ {
 		assert.Equal(t, h[i-1].FdxStatusTo, h[i].FdxStatusFrom, "entry %d FdxStatusFrom", i)
 		assert.Equal(t, h[i-1].CarrierPortingStatusTo, h[i].CarrierPortingStatusFrom, "entry %d CarrierPortingStatusFrom", i)
