@@ -96,10 +96,14 @@ type PortingEvent struct {
 // Content-Type application/json, or none), or a form POSTed with
 // application/x-www-form-urlencoded (a POST with an empty body is read from
 // its query string). Names match without regard to case,
-// as encoding/json matches them; unknown fields are ignored; an empty or
-// null value counts as absent; numbers and booleans may be quoted (a query
-// string has nothing else); timestamps are Unix seconds; a list in a query
-// or form (PortingNumbers) is JSON text.
+// as encoding/json matches them; when several keys differ only in case
+// (Text and text), the one spelled as the field is read, else the first in
+// sorted order. Unknown fields are ignored; an empty or null value counts
+// as absent (a string of spaces is kept: it is a real SMS text); Status
+// and Direction are given as the SDK's constants when they match one
+// without regard to case ("delivered" is MessageDelivered); numbers and
+// booleans may be quoted (a query string has nothing else); timestamps are
+// Unix seconds; a list in a query or form (PortingNumbers) is JSON text.
 //
 // Because the service sends no event-type field, one URL for every kind
 // relies on telling them apart by their fields:
@@ -255,6 +259,7 @@ func (h *WebhookHandler) serve(w http.ResponseWriter, r *http.Request) *webhookE
 	if ev.Message.MessageSid == "" {
 		return reject(http.StatusBadRequest, "message callback without MessageSid")
 	}
+	canonicalMessage(&ev.Message)
 	return userResult(f(r.Context(), ev))
 }
 
@@ -359,21 +364,54 @@ func formFields(q url.Values) map[string]json.RawMessage {
 
 // webhookField returns the value of a field named case-insensitively, as the JSON
 // decoder matches names, and whether it is present and not empty or null.
+// Of several keys that differ only in case, pickKey chooses one.
 func webhookField(fields map[string]json.RawMessage, name string) (string, bool) {
-	for k, v := range fields {
-		if !strings.EqualFold(k, name) {
-			continue
-		}
+	if k, ok := pickKey(fields, name); ok {
+		v := fields[k]
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			s = string(v) // a number or a literal
 		}
-		if s == "" || s == "null" {
+		if s = strings.TrimSpace(s); s == "" || s == "null" {
 			return "", false
 		}
 		return s, true
 	}
 	return "", false
+}
+
+// pickKey chooses which of the keys equal to name without regard to case
+// to read, so that a callback with both "Text" and "text" decodes the same
+// on every run: the key spelled exactly as name wins, else the first of
+// them in sorted order (upper case sorts before lower).
+func pickKey(fields map[string]json.RawMessage, name string) (string, bool) {
+	if _, ok := fields[name]; ok {
+		return name, true
+	}
+	best, found := "", false
+	for k := range fields {
+		if strings.EqualFold(k, name) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	return best, found
+}
+
+// canonicalMessage spells Status and Direction as the SDK's constants when
+// they name one without regard to case or surrounding space ("delivered"
+// in a query string is MessageDelivered), so that callers can compare
+// with ==. Other values are left as sent.
+func canonicalMessage(m *Message) {
+	for _, c := range []MessageStatus{MessageProcessing, MessageSubmitted, MessageDelivered, MessageFailed, MessageReceived} {
+		if strings.EqualFold(strings.TrimSpace(string(m.Status)), string(c)) {
+			m.Status = c
+		}
+	}
+	for _, c := range []Direction{DirectionTransmit, DirectionReceive} {
+		if strings.EqualFold(strings.TrimSpace(string(m.Direction)), string(c)) {
+			m.Direction = c
+		}
+	}
 }
 
 // classifyWebhook tells a callback's kind from its fields; see WebhookHandler.
@@ -411,12 +449,15 @@ func classifyWebhook(fields map[string]json.RawMessage) WebhookKind {
 // string is expected is kept as its text.
 func decodeFields(fields map[string]json.RawMessage, v any) error {
 	kinds := jsonKinds(reflect.TypeOf(v).Elem())
-	fixed := make(map[string]json.RawMessage, len(fields))
-	for k, raw := range fields {
-		raw = bytes.TrimSpace(raw)
-		kind, known := kinds[strings.ToLower(k)]
-		if !known || len(raw) == 0 || string(raw) == "null" {
-			continue // unknown fields are ignored
+	fixed := make(map[string]json.RawMessage, len(kinds))
+	for name, kind := range kinds { // unknown fields are ignored
+		k, present := pickKey(fields, name)
+		if !present {
+			continue
+		}
+		raw := bytes.TrimSpace(fields[k])
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
 		}
 		var s string
 		isString := raw[0] == '"'
@@ -424,8 +465,15 @@ func decodeFields(fields map[string]json.RawMessage, v any) error {
 			if err := json.Unmarshal(raw, &s); err != nil {
 				return reject(http.StatusBadRequest, "field %.40s: %v", k, err)
 			}
-			if s = strings.TrimSpace(s); s == "" {
+			if s == "" {
 				continue
+			}
+			// Space around a number or a boolean is noise; in a string
+			// field it is the value (an SMS of "  " is a real SMS).
+			if kind != reflect.String {
+				if s = strings.TrimSpace(s); s == "" {
+					continue
+				}
 			}
 		}
 		switch {
@@ -445,7 +493,7 @@ func decodeFields(fields map[string]json.RawMessage, v any) error {
 			// rather than refuse the callback.
 			continue
 		}
-		fixed[k] = raw
+		fixed[name] = raw
 	}
 	b, err := json.Marshal(fixed)
 	if err != nil {
@@ -457,8 +505,8 @@ func decodeFields(fields map[string]json.RawMessage, v any) error {
 	return nil
 }
 
-// jsonKinds maps the lower-cased JSON names of a struct's fields to their
-// kinds.
+// jsonKinds maps the JSON names of a struct's fields, as the struct spells
+// them, to their kinds.
 func jsonKinds(t reflect.Type) map[string]reflect.Kind {
 	out := make(map[string]reflect.Kind, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
@@ -470,7 +518,7 @@ func jsonKinds(t reflect.Type) map[string]reflect.Kind {
 		if name == "" {
 			name = f.Name
 		}
-		out[strings.ToLower(name)] = f.Type.Kind()
+		out[name] = f.Type.Kind()
 	}
 	return out
 }

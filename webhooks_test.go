@@ -503,3 +503,64 @@ func FuzzWebhookHandler(f *testing.F) {
 		}
 	})
 }
+
+// A text of spaces is a real SMS and is kept; space around a number is
+// still noise.
+func TestWebhookWhitespaceText(t *testing.T) {
+	t.Parallel()
+	var rc recorder
+	w := serveWebhook(rc.all(), "POST", "/in", "application/json",
+		`{"MessageSid":"MGS","Direction":"Receive","Text":"   ","NumSegments":" 1 "}`)
+	require.Equal(t, http.StatusNoContent, w.Code, w.Body.String())
+	require.Len(t, rc.messages, 1)
+	assert.Equal(t, "   ", rc.messages[0].Message.Text)
+	assert.Equal(t, 1, rc.messages[0].Message.NumSegments)
+
+	w = serveWebhook(rc.all(), "GET", "/in?MessageSid=MGT&Direction=Receive&Text=%20%20", "", "")
+	require.Equal(t, http.StatusNoContent, w.Code, w.Body.String())
+	require.Len(t, rc.messages, 2)
+	assert.Equal(t, "  ", rc.messages[1].Message.Text)
+}
+
+// Status and Direction in any case are the SDK's constants, so that
+// ev.Message.Status == MessageDelivered holds for a lower-case query.
+func TestWebhookCanonicalEnums(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		query     string
+		status    MessageStatus
+		direction Direction
+	}{
+		{"MessageSid=MG1&Status=delivered", MessageDelivered, ""},
+		{"MessageSid=MG2&Status=FAILED&Direction=transmit", MessageFailed, DirectionTransmit},
+		{"MessageSid=MG3&Status=received&Direction=RECEIVE", MessageReceived, DirectionReceive},
+		{"MessageSid=MG4&Status=%20Submitted%20", MessageSubmitted, ""},
+	} {
+		var rc recorder
+		w := serveWebhook(rc.all(), "GET", "/hook?"+tc.query, "", "")
+		require.Equal(t, http.StatusNoContent, w.Code, "%s: %s", tc.query, w.Body.String())
+		require.Len(t, rc.messages, 1, tc.query)
+		assert.Equal(t, tc.status, rc.messages[0].Message.Status, tc.query)
+		assert.Equal(t, tc.direction, rc.messages[0].Message.Direction, tc.query)
+	}
+}
+
+// Keys that differ only in case decode the same on every run: the one
+// spelled as the field wins, else the first in sorted order.
+func TestWebhookDuplicateKeysDeterministic(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ body, text, status string }{
+		{`{"MessageSid":"MG1","Direction":"Receive","text":"lower","Text":"exact","TEXT":"upper"}`, "exact", ""},
+		{`{"MessageSid":"MG1","Direction":"Receive","text":"lower","TEXT":"upper","tExt":"mixed"}`, "upper", ""},
+		{`{"MessageSid":"MG1","status":"Failed","STATUS":"Delivered"}`, "", "Delivered"},
+	} {
+		for range 20 { // map order varies from run to run
+			var rc recorder
+			w := serveWebhook(rc.all(), "POST", "/hook", "application/json", tc.body)
+			require.Equal(t, http.StatusNoContent, w.Code, w.Body.String())
+			require.Len(t, rc.messages, 1)
+			assert.Equal(t, tc.text, rc.messages[0].Message.Text, tc.body)
+			assert.Equal(t, MessageStatus(tc.status), rc.messages[0].Message.Status, tc.body)
+		}
+	}
+}

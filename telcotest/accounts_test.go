@@ -172,14 +172,14 @@ func TestOnlineLogins_ServiceRejectsBadLogins(t *testing.T) {
 	assert.Zero(t, page.TotalCount)
 }
 
-func TestOnlineLogins_UnknownIs404(t *testing.T) {
+func TestOnlineLogins_UnknownIs400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	c := srv.Client()
 	_, err := c.OnlineLogins.Get(testCtx(t), "00000000-0000-4000-8000-000000000000")
-	requireAPIError(t, err, http.StatusNotFound, "ONLINE_LOGIN_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "ONLINE_LOGIN_NOT_FOUND")
 	_, err = c.OnlineLogins.Create(testCtx(t), "PR"+strings.Repeat("N", 30), loginParams("x@example.com"))
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func ipTrunk(name string) *telco.CreateSipTrunkParams {
@@ -363,7 +363,7 @@ func TestSipTrunks_PasswordNeverReturned(t *testing.T) {
 	}
 }
 
-func TestSipTrunks_OtherProjectOrUnknown404(t *testing.T) {
+func TestSipTrunks_OtherProjectOrUnknown400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	c := srv.Client()
@@ -373,13 +373,13 @@ func TestSipTrunks_OtherProjectOrUnknown404(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = c.SipTrunks.GetByProperty(ctx, prop.PropertySid, sid)
-	requireAPIError(t, err, http.StatusNotFound, "SIP_TRUNK_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "SIP_TRUNK_NOT_FOUND")
 	_, err = c.SipTrunks.GetByProperty(ctx, srv.PropertySid, "ST"+strings.Repeat("0", 30))
-	requireAPIError(t, err, http.StatusNotFound, "SIP_TRUNK_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "SIP_TRUNK_NOT_FOUND")
 	_, err = c.SipTrunks.GetByAccount(ctx, "AC"+strings.Repeat("X", 30), sid)
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 	_, err = c.SipTrunks.Create(ctx, "PR"+strings.Repeat("N", 30), ipTrunk("Nowhere"))
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func TestSipTrunks_ServiceRejectsBadTrunks(t *testing.T) {
@@ -570,9 +570,9 @@ func TestPorting_SubmitAndStatus(t *testing.T) {
 	assert.Equal(t, []string{req.PortingNo, req2.PortingNo}, all)
 
 	_, err = c.Porting.StatusByProperty(ctx, "PR"+strings.Repeat("N", 30), portingWindow())
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 	_, err = c.Porting.StatusByAccount(ctx, "AC"+strings.Repeat("X", 30), portingWindow())
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 }
 
 func TestPorting_SubmitOnDate(t *testing.T) {
@@ -689,12 +689,13 @@ func TestPorting_StatusHistoryChains(t *testing.T) {
 	req := submit(t, c, srv.PropertySid, portingParams("+61298765432"))
 	require.True(t, srv.SetPortingStatus(req.PortingNo, "Approved"))
 	require.True(t, srv.SetPortingStatus(req.PortingNo, "Completed"))
+	require.True(t, srv.SetPortingStatus(req.PortingNo, "Completed"), "the request exists")
 
 	page, err := c.Porting.StatusByProperty(testCtx(t), srv.PropertySid, portingWindow())
 	require.NoError(t, err)
 	require.Len(t, page.Items, 1)
 	h := page.Items[0].PortingNumbers[0].StatusHistory
-	require.Len(t, h, 3)
+	require.Len(t, h, 3, "setting Completed again adds no entry")
 	for i := 1; i < len(h); i++ {
 		assert.Equal(t, h[i-1].FdxStatusTo, h[i].FdxStatusFrom, "entry %d FdxStatusFrom", i)
 		assert.Equal(t, h[i-1].CarrierPortingStatusTo, h[i].CarrierPortingStatusFrom, "entry %d CarrierPortingStatusFrom", i)

@@ -94,7 +94,7 @@ func TestInject_TruncateLeavesErrorAnswersWhole(t *testing.T) {
 	srv := newServer(t)
 	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultTruncateBody})
 	r := raw(t, srv, http.MethodGet, "/v2/Properties/PRNOSUCHPROJECT", "")
-	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
 	assert.NotEmpty(t, errorBody(t, r).ResponseStatus.ErrorCode)
 }
 

@@ -1,6 +1,8 @@
 package telcotest_test
 
 import (
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -226,8 +228,12 @@ func TestLeases_AtMostFivePerRecipient(t *testing.T) {
 		seen[s] = true
 		clock.Advance(time.Hour)
 	}
-	assert.Equal(t, first, leaseSend(t, c, projects[5], to), "a 6th project shares the oldest valid lease")
-	assert.Equal(t, first, leaseSend(t, c, projects[0], to))
+	// A 6th project is refused rather than given another project's sender.
+	_, err := c.Messages.Send(ctx, projects[5], &telco.SendMessageParams{To: to, Text: "leased"})
+	ae := requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	require.Len(t, ae.Fields, 1)
+	assert.Equal(t, "From", ae.Fields[0].FieldName)
+	assert.Equal(t, first, leaseSend(t, c, projects[0], to), "a project with a lease keeps it")
 
 	// Once the first lease expires, a slot is free again.
 	clock.Advance(telcotest.LeaseValidity - 5*time.Hour)
@@ -240,4 +246,45 @@ func TestLeases_AlphanumericToNorthAmericaIsLeased(t *testing.T) {
 	srv := newServer(t)
 	m := send(t, srv.Client(), srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+12025550123", Text: "hi"})
 	assert.Regexp(t, leasePattern, m.From)
+}
+
+// Leases never cross accounts: a sixth account is refused, and a response
+// to a lease reaches only the project that leased it.
+func TestLeases_NeverSharedAcrossAccounts(t *testing.T) {
+	t.Parallel()
+	srv, _ := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	ctx := testCtx(t)
+	to := "+61400000077"
+	type acct struct {
+		c      *telco.Client
+		prop   string
+		sender string
+	}
+	var accts []acct
+	for i := range 6 {
+		a := srv.AddAccount("", "")
+		accts = append(accts, acct{c: srv.ClientFor(a.AccountSid), prop: a.PropertySid})
+		if i == 5 {
+			break
+		}
+		m := send(t, accts[i].c, a.PropertySid, telco.SendMessageParams{To: to, Text: "reply?",
+			WebhookURI: fmt.Sprintf("%s/acct%d", rc.URL, i), DeliveryReceipt: telco.Ptr(false)})
+		accts[i].sender = m.From
+	}
+	_, err := accts[5].c.Messages.Send(ctx, accts[5].prop, &telco.SendMessageParams{To: to, Text: "reply?",
+		WebhookURI: rc.URL + "/acct5"})
+	requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	// The batch refuses the element the same way.
+	res, err := accts[5].c.Messages.SendBatch(ctx, accts[5].prop, []telco.SendMessageParams{{To: to, Text: "b"}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.NotNil(t, res[0].Err)
+	assert.Equal(t, telcotest.CodeLeaseLimitReached, res[0].Err.Code)
+
+	srv.Receive(accts[5].prop, to, accts[0].sender, "YES")
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1)
+	assert.Equal(t, "/acct0", hits[0].Path, "the response goes to the leasing account's webhook only")
 }

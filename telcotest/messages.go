@@ -30,6 +30,17 @@ type wireMessage struct {
 	WebhookMethod                string `json:"WebhookMethod"`
 }
 
+// messageOut is a message as the service writes it, in answers and
+// callbacks alike: ErrorCode is always there, "" when nothing failed (the
+// spec: "empty string otherwise"), where telco.Message's omitempty would
+// leave it out. The outer field hides the embedded one when encoding.
+type messageOut struct {
+	telco.Message
+	ErrorCode string `json:"ErrorCode"`
+}
+
+func wireOut(m telco.Message) messageOut { return messageOut{Message: m, ErrorCode: m.ErrorCode} }
+
 func (m *wireMessage) params() *telco.SendMessageParams {
 	p := &telco.SendMessageParams{
 		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt,
@@ -119,26 +130,30 @@ func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	}, final: true}
 	s.st.messages = append(s.st.messages, m)
 	if n := s.st.numbers[strings.TrimPrefix(to, "+")]; n != nil {
-		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, m.Message)
+		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, wireOut(m.Message))
 	}
 	if sent := s.st.leasedSend(from, to, now); sent != nil {
-		s.hooks.send(CallbackLeaseResponse, sent.leaseURL, sent.leaseMethod, m.Message)
+		s.hooks.send(CallbackLeaseResponse, sent.leaseURL, sent.leaseMethod, wireOut(m.Message))
 	}
 	return m.Message
 }
 
-// leasedSend is the latest message sent from a valid lease of recipient to
-// sender, whose webhook gets the recipient's responses.
+// leasedSend is the latest message the leasing project sent from a valid
+// lease of recipient to sender, whose webhook gets the recipient's
+// responses. Only that project's messages count: a response never reaches
+// another project or account.
 func (st *store) leasedSend(recipient, sender string, now time.Time) *messageRec {
-	valid := false
+	owner := ""
 	for _, l := range st.leases[recipient] {
-		valid = valid || (l.sender == sender && now.Before(l.expires))
+		if l.sender == sender && now.Before(l.expires) {
+			owner = l.propertySid
+		}
 	}
-	if !valid {
+	if owner == "" {
 		return nil
 	}
 	for i := len(st.messages) - 1; i >= 0; i-- {
-		if m := st.messages[i]; m.leased && m.From == sender && m.To == recipient {
+		if m := st.messages[i]; m.leased && m.PropertySid == owner && m.From == sender && m.To == recipient {
 			return m
 		}
 	}
@@ -152,7 +167,7 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 	st := &s.st
 	now := s.now()
 	from, leased := p.From, false
-	if from == "" || (!strings.HasPrefix(from, "+") && strings.HasPrefix(p.To, "+1")) {
+	if needsLease(p) {
 		from, leased = st.lease(prop.PropertySid, p.To, now), true
 	}
 	dr := true
@@ -182,13 +197,15 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 	return m
 }
 
-// lease returns the sender leased to the recipient for the project,
-// leasing a new one when there is no valid one. Expired leases are dropped
-// first. Once the recipient has MaxLeasesPerRecipient valid leases (for as
-// many projects), a further project shares the oldest of them instead of a
-// sixth. A leased sender is a fresh Australian mobile number, never leased
-// to another recipient.
-func (st *store) lease(propertySid, to string, now time.Time) string {
+// CodeLeaseLimitReached is the fake's answer to a leased send when the
+// recipient already has MaxLeasesPerRecipient valid leases, none of them
+// the sending project's. The spec states the limit but not the error; the
+// fake refuses the send (status 400, field From) rather than share another
+// project's sender, whose responses would then reach the wrong project.
+const CodeLeaseLimitReached = "LEASE_LIMIT_REACHED"
+
+// validLeases drops the recipient's expired leases and returns the rest.
+func (st *store) validLeases(to string, now time.Time) []*leaseRec {
 	var valid []*leaseRec
 	for _, l := range st.leases[to] {
 		if now.Before(l.expires) {
@@ -196,13 +213,59 @@ func (st *store) lease(propertySid, to string, now time.Time) string {
 		}
 	}
 	st.leases[to] = valid
+	return valid
+}
+
+// needsLease reports whether the send goes from a leased sender: From is
+// blank, or alphanumeric to the US or Canada, where those are not
+// supported.
+func needsLease(p *telco.SendMessageParams) bool {
+	return p.From == "" || (!strings.HasPrefix(p.From, "+") && strings.HasPrefix(p.To, "+1"))
+}
+
+// senderRefusal checks what only the service can know about From: an E.164
+// From must not be a number of another project (the service may own
+// numbers the fake has not been told about, such as verified caller IDs,
+// so a number no project holds is accepted), and a leased send needs a
+// free lease slot. It returns nil when the send may go ahead.
+func (st *store) senderRefusal(prop *telco.Property, p *telco.SendMessageParams, now time.Time) error {
+	var fe telco.FieldError
+	switch {
+	case strings.HasPrefix(p.From, "+"):
+		n := st.numbers[strings.TrimPrefix(p.From, "+")]
+		if n == nil || n.propertySid == prop.PropertySid {
+			return nil
+		}
+		fe = fieldError(telco.CodeNumberBelongsToDifferentProperty, "From", "The number belongs to a different project.")
+	case needsLease(p):
+		valid := st.validLeases(p.To, now)
+		for _, l := range valid {
+			if l.propertySid == prop.PropertySid {
+				return nil
+			}
+		}
+		if len(valid) < MaxLeasesPerRecipient {
+			return nil
+		}
+		fe = fieldError(CodeLeaseLimitReached, "From",
+			fmt.Sprintf("The recipient already has %d leased sender IDs; try again when one expires.", MaxLeasesPerRecipient))
+	default:
+		return nil
+	}
+	return &telco.ValidationError{Op: "Messages.Send", Fields: []telco.FieldError{fe}}
+}
+
+// lease returns the sender leased to the recipient for the project,
+// leasing a new one when there is no valid one. Expired leases are dropped
+// first. senderRefusal has checked that the recipient has a free slot. A
+// leased sender is a fresh Australian mobile number, never leased to
+// another recipient or project.
+func (st *store) lease(propertySid, to string, now time.Time) string {
+	valid := st.validLeases(to, now)
 	for _, l := range valid {
 		if l.propertySid == propertySid {
 			return l.sender
 		}
-	}
-	if len(valid) >= MaxLeasesPerRecipient {
-		return valid[0].sender
 	}
 	var sender string
 	for sender == "" || st.leased[sender] {
@@ -259,7 +322,7 @@ func (s *Server) advanceAll(now time.Time) {
 	for _, m := range s.st.pending {
 		if s.st.step(m, now) {
 			u, method := s.st.receiptTarget(m)
-			s.hooks.send(CallbackDeliveryReceipt, u, method, m.Message)
+			s.hooks.send(CallbackDeliveryReceipt, u, method, wireOut(m.Message))
 		}
 		if !m.final {
 			kept = append(kept, m)
@@ -349,8 +412,12 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 			writeError(w, http.StatusBadRequest, telco.CodeForbidden, msg)
 			return
 		}
+		if err := s.st.senderRefusal(prop, p, s.now()); err != nil {
+			writeInvalid(w, err)
+			return
+		}
 		m := s.accept(prop, p)
-		writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
+		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 	})
 }
 
@@ -387,11 +454,15 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 		out := make([]any, len(body.Messages))
 		for i := range body.Messages {
 			p := body.Messages[i].params()
-			if err := validateSend(p, s.now()); err != nil {
+			err := validateSend(p, s.now())
+			if err == nil {
+				err = s.st.senderRefusal(prop, p, s.now())
+			}
+			if err != nil {
 				out[i] = elementError(p, err)
 				continue
 			}
-			out[i] = s.accept(prop, p).Message
+			out[i] = wireOut(s.accept(prop, p).Message)
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -430,14 +501,14 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 	}
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		s.advanceAll(s.now())
-		var found []telco.Message
+		var found []messageOut
 		for _, m := range s.st.messages {
 			c := m.Created.Time()
 			if m.PropertySid != prop.PropertySid || c.Before(p.DateFrom) || !c.Before(p.DateTo) {
 				continue
 			}
 			if (p.Status == "" || m.Status == p.Status) && (p.Direction == "" || m.Direction == p.Direction) {
-				found = append(found, m.Message)
+				found = append(found, wireOut(m.Message))
 			}
 		}
 		page, _, ok := skipPage(w, q, found, 200)
@@ -458,7 +529,7 @@ func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParam
 				return
 			}
 			s.advanceAll(s.now())
-			writeJSON(w, http.StatusOK, map[string]any{"Message": m.Message})
+			writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 			return
 		}
 	}

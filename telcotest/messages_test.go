@@ -314,11 +314,11 @@ func TestMessages_FindPaging(t *testing.T) {
 	assert.Equal(t, sids, all, "FindAll yields every message once, in order")
 }
 
-func TestMessages_GetUnknown404(t *testing.T) {
+func TestMessages_GetUnknown400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	_, err := srv.Client().Messages.Get(testCtx(t), "MG"+strings.Repeat("0", 30))
-	requireAPIError(t, err, http.StatusNotFound, "MESSAGE_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "MESSAGE_NOT_FOUND")
 }
 
 func TestMessages_ServiceRejectsBadSends(t *testing.T) {

@@ -1,6 +1,7 @@
 package telcotest
 
 import (
+	"math"
 	"net/http"
 	"sort"
 	"strings"
@@ -50,6 +51,12 @@ func parseBlockQuery(w http.ResponseWriter, r *http.Request) (*blockQuery, bool)
 	if bq.size == 0 {
 		bq.size = 10
 	}
+	// The first item's offset must fit in an int: a page past any
+	// possible store is a bad parameter, not a crash.
+	if bq.index > math.MaxInt/bq.size {
+		writeField(w, telco.CodeParameterInvalid, "PageIndex", "PageIndex is too large for this PageSize")
+		return nil, false
+	}
 	if bq.sortBy == "" {
 		bq.sortBy = "Id"
 	}
@@ -86,7 +93,49 @@ func (bq *blockQuery) matches(st *store, rec *blockRec) bool {
 			return true
 		}
 	}
+	// The spec also searches Source, Medium, Campaign and Content: the call
+	// attribution set on the block's numbers (Numbers.Configure).
+	for _, n := range st.numbers {
+		if n.propertySid != rec.propertySid || !blockHolds(b, n.cfg.Number) {
+			continue
+		}
+		for _, v := range []string{n.cfg.AttributionSource, n.cfg.AttributionMedium, n.cfg.AttributionCampaign, n.cfg.AttributionContent} {
+			if strings.Contains(strings.ToLower(v), t) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// blockHolds reports whether the block's pattern covers the number (E.164
+// digits, with or without +): each digit of the pattern must match, any
+// other character (X, ?, *) stands for any digit, and a pattern without a
+// '*' has the number's length.
+func blockHolds(b *telco.NumberBlock, number string) bool {
+	pat := strings.TrimPrefix(firstNonEmpty(b.NumberPattern, b.Number), "+")
+	digits := strings.TrimPrefix(number, "+")
+	if pat == "" {
+		return false
+	}
+	for i := 0; i < len(pat); i++ {
+		switch {
+		case pat[i] == '*':
+			return true
+		case i >= len(digits):
+			return false
+		case pat[i] >= '0' && pat[i] <= '9' && pat[i] != digits[i]:
+			return false
+		}
+	}
+	return len(pat) == len(digits)
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // answer writes the paged envelope of the blocks that match.
@@ -103,26 +152,32 @@ func (s *Server) answerBlocks(w http.ResponseWriter, bq *blockQuery) {
 			found = append(found, b)
 		}
 	}
-	sort.SliceStable(found, func(i, j int) bool {
-		a, b := &found[i], &found[j]
-		var less bool
+	// A strict order on the sort field, ties in ascending Id either way,
+	// so that equal names page the same on every request.
+	cmp := func(a, b *telco.NumberBlock) int {
 		switch strings.ToLower(bq.sortBy) {
 		case "name":
-			less = a.Name < b.Name
+			return strings.Compare(a.Name, b.Name)
 		case "number":
-			less = a.Number < b.Number
+			return strings.Compare(a.Number, b.Number)
 		case "created":
-			less = a.Created.Before(b.Created.Time)
-		default:
-			less = a.ID < b.ID
+			return a.Created.Compare(b.Created.Time)
 		}
+		return a.ID - b.ID
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := &found[i], &found[j]
+		c := cmp(a, b)
 		if bq.sortDir == "desc" {
-			return !less && a.ID != b.ID
+			c = -c
 		}
-		return less
+		if c != 0 {
+			return c < 0
+		}
+		return a.ID < b.ID
 	})
-	start := min(bq.index*bq.size, len(found))
-	end := min(start+bq.size, len(found))
+	start := min(bq.index*bq.size, len(found)) // no overflow: parseBlockQuery bounds index
+	end := start + min(bq.size, len(found)-start)
 	total := 0
 	if bq.total {
 		total = len(found)
@@ -145,7 +200,7 @@ func (s *Server) searchNumberBlocks(w http.ResponseWriter, r *http.Request, _ pa
 			forbidden(w, "account")
 			return
 		}
-		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
+		writeError(w, http.StatusBadRequest, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
 	if bq.propertySid != "" {

@@ -80,7 +80,11 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 		writeField(w, telco.CodeParameterRequired, "Numbers", "Numbers is required")
 		return
 	}
+	// "+61..., 0299..." is a list a person writes: each item is trimmed.
 	numbers := strings.Split(raw, ",")
+	for i := range numbers {
+		numbers[i] = strings.TrimSpace(numbers[i])
+	}
 	if err := telco.ValidateLookupNumbers(numbers); err != nil {
 		writeInvalid(w, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,11 +25,11 @@ func createAddress(t *testing.T, srv *telcotest.Server, c *telco.Client, line1 s
 	return a
 }
 
-func TestNumbers_ConfigureUnknownNumber404(t *testing.T) {
+func TestNumbers_ConfigureUnknownNumber400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	_, err := srv.Client().Numbers.Configure(testCtx(t), "+61299999999", &telco.NumberConfigParams{Friendly: "x"})
-	requireAPIError(t, err, http.StatusNotFound, "NUMBER_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "NUMBER_NOT_FOUND")
 }
 
 func TestNumbers_ConfigureMergesAndReturnsConfig(t *testing.T) {
@@ -156,7 +157,7 @@ func TestAddresses_CreateAndDeleteWhileInUse(t *testing.T) {
 
 	// It is gone: deleting it again, or using it, fails.
 	err = c.Addresses.Delete(ctx, first.AddressSid)
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 	_, err = c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{AddressSid: first.AddressSid})
 	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 
@@ -176,11 +177,11 @@ func TestAddresses_RawDeleteAnswersAddressSid(t *testing.T) {
 	assert.Equal(t, a.AddressSid, body.AddressSid)
 }
 
-func TestAddresses_DeleteUnknown404(t *testing.T) {
+func TestAddresses_DeleteUnknown400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	err := srv.Client().Addresses.Delete(testCtx(t), "AD"+strings.Repeat("9", 30))
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAddressNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAddressNotFound)
 }
 
 func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
@@ -275,7 +276,7 @@ func TestNumberBlocks_SearchNeedsAccountOrProject(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, telco.CodeParameterRequired)
 
 	_, err = srv.Client().NumberBlocks.Search(testCtx(t), &telco.NumberBlockSearchParams{AccountSid: "AC" + strings.Repeat("X", 30)})
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 }
 
 func TestNumberBlocks_Filters(t *testing.T) {
@@ -457,7 +458,7 @@ func TestNumberBlocks_ListByPropertyAndAccount(t *testing.T) {
 	assert.Equal(t, []string{"Sydney sales", "Melbourne support", "Other block"}, blockNames(page))
 
 	_, err = c.NumberBlocks.ListByProperty(ctx, "PR"+strings.Repeat("N", 30), nil)
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func TestNumberBlocks_AllIteratorsYieldEveryBlockOnce(t *testing.T) {
@@ -568,4 +569,68 @@ func TestLookup_ServiceRejectsBadNumbers(t *testing.T) {
 	r := raw(t, srv, http.MethodGet, "/v2/Numbers/Details", "")
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	assert.Equal(t, telco.CodeParameterRequired, errorBody(t, r).ResponseStatus.ErrorCode)
+}
+
+// Blocks with the same name sort in Id order both ways, so that pages of
+// a descending listing neither repeat nor skip a block.
+func TestNumberBlocks_DescendingTiesAreStable(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	for _, name := range []string{"Same", "Same", "Other", "Same", "Zed"} {
+		srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Name: name})
+	}
+	c := srv.Client()
+	var ids []int
+	var names []string
+	for i := range 5 {
+		page, err := c.NumberBlocks.ListByProperty(testCtx(t), srv.PropertySid,
+			&telco.NumberBlockListParams{PageIndex: i, PageSize: 1, SortBy: "Name", SortDir: "desc"})
+		require.NoError(t, err)
+		require.Len(t, page.Data, 1)
+		ids = append(ids, page.Data[0].ID)
+		names = append(names, page.Data[0].Name)
+	}
+	assert.Equal(t, []string{"Zed", "Same", "Same", "Same", "Other"}, names)
+	assert.Less(t, ids[1], ids[2], "ties in Id order")
+	assert.Less(t, ids[2], ids[3], "ties in Id order")
+}
+
+// Text search also looks at the call attribution of the block's numbers,
+// as the spec lists Source, Medium, Campaign and Content.
+func TestNumberBlocks_TextSearchMatchesAttribution(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Name: "Campaign block", NumberPattern: "+6128888000X"})
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Name: "Other block", NumberPattern: "+6127777000X"})
+	srv.AddNumber(srv.PropertySid, "+61288880005")
+	srv.AddNumber(srv.PropertySid, "+61266660001") // in no block
+	_, err := c.Numbers.Configure(ctx, "+61288880005", &telco.NumberConfigParams{AttributionSource: "Google",
+		AttributionMedium: "cpc", AttributionCampaign: "Spring-Sale", AttributionContent: "banner-a"})
+	require.NoError(t, err)
+	_, err = c.Numbers.Configure(ctx, "+61266660001", &telco.NumberConfigParams{AttributionCampaign: "Orphan"})
+	require.NoError(t, err)
+
+	for _, text := range []string{"google", "CPC", "spring-sale", "banner"} {
+		page, err := c.NumberBlocks.SearchText(ctx, text, nil)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"Campaign block"}, blockNames(page), text)
+	}
+	page, err := c.NumberBlocks.SearchText(ctx, "orphan", nil)
+	require.NoError(t, err)
+	assert.Empty(t, page.Data, "a number outside every block makes no block match")
+}
+
+// "+61..., 0299..." with spaces after the commas is a list a person
+// writes; each number is trimmed.
+func TestLookup_SpacesAfterCommas(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	r := raw(t, srv, http.MethodGet, "/v2/Numbers/Details?Numbers="+url.QueryEscape("+61299999999, 0412345678 ,+61400000001"), "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var body struct{ Numbers []telco.NumberDetail }
+	require.NoError(t, json.Unmarshal(r.Body, &body))
+	require.Len(t, body.Numbers, 3)
+	assert.Equal(t, int64(61412345678), body.Numbers[1].E164)
 }

@@ -79,7 +79,9 @@ func (s *Server) submitPorting(w http.ResponseWriter, r *http.Request, pp pathPa
 
 // SetPortingStatus moves a porting request and its numbers to status,
 // recording the change in each number's history, as the service does when
-// the carriers report progress. It reports whether the request exists.
+// the carriers report progress. Setting the status it already has changes
+// nothing (no history entry, no webhook). It reports whether the request
+// exists.
 func (s *Server) SetPortingStatus(portingNo, status string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -87,8 +89,10 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 		if rec.req.PortingNo != portingNo {
 			continue
 		}
+		if rec.req.Status == status {
+			return true // no change: no history entry and no webhook
+		}
 		now := s.now()
-		changed := rec.req.Status != status
 		rec.req.Status, rec.updated = status, now
 		for i := range rec.req.PortingNumbers {
 			n := &rec.req.PortingNumbers[i]
@@ -101,9 +105,7 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 				CarrierPortingStatusTo: status, Created: telco.TimestampOf(now)})
 			n.Status = status
 		}
-		if changed {
-			s.hooks.send(CallbackPortingStatus, rec.req.WebhookURL, http.MethodPost, rec.req)
-		}
+		s.hooks.send(CallbackPortingStatus, rec.req.WebhookURL, http.MethodPost, rec.req)
 		return true
 	}
 	return false

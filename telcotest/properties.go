@@ -69,12 +69,14 @@ func (s *Server) listProperties(w http.ResponseWriter, r *http.Request, _ pathPa
 	writeJSON(w, http.StatusOK, listing("Properties", page, len(all), next))
 }
 
-// updateProperty applies a JSON merge patch; the service requires its
-// media type and answers 204.
+// updateProperty applies a JSON merge patch and answers 204. The body
+// must be JSON: application/merge-patch+json (what the SDK sends) or plain
+// application/json. Anything else is refused as the service refuses every
+// bad request, 400 in its error shape, naming Content-Type.
 func (s *Server) updateProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/merge-patch+json" {
-		writeError(w, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
-			"Content-Type must be application/merge-patch+json.")
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/merge-patch+json" && mt != "application/json" {
+		writeField(w, telco.CodeParameterInvalid, "Content-Type",
+			"Content-Type must be application/merge-patch+json or application/json.")
 		return
 	}
 	var p telco.UpdatePropertyParams

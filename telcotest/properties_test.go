@@ -210,19 +210,22 @@ func TestProperties_UpdateRejected(t *testing.T) {
 	assert.True(t, prop.SmsEnabled, "a rejected patch changes nothing")
 
 	err = c.Properties.Update(ctx, "PR"+strings.Repeat("N", 30), &telco.UpdatePropertyParams{Name: telco.Ptr("x")})
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
-func TestProperties_PatchNeedsMergePatchContentType(t *testing.T) {
+func TestProperties_PatchNeedsAJSONContentType(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	path := "/v2/Properties/" + srv.PropertySid
 	auth := basicAuth(srv.AccountSid, srv.Token)
 
-	for _, ct := range []string{"application/json", "text/plain", ""} {
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
 		r := rawDo(t, srv, auth, http.MethodPatch, path, ct, `{"Name":"Nope"}`)
-		assert.Equal(t, http.StatusUnsupportedMediaType, r.Status, "Content-Type %q", ct)
-		errorBody(t, r)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "Content-Type %q", ct)
+		e := errorBody(t, r)
+		assert.Equal(t, telco.CodeParameterInvalid, e.ResponseStatus.ErrorCode)
+		require.Len(t, e.ResponseStatus.Errors, 1)
+		assert.Equal(t, "Content-Type", e.ResponseStatus.Errors[0].FieldName)
 	}
 	prop, err := srv.Client().Properties.Get(testCtx(t), srv.PropertySid)
 	require.NoError(t, err)
@@ -234,4 +237,11 @@ func TestProperties_PatchNeedsMergePatchContentType(t *testing.T) {
 	prop, err = srv.Client().Properties.Get(testCtx(t), srv.PropertySid)
 	require.NoError(t, err)
 	assert.Equal(t, "Yes", prop.Name)
+
+	// Plain JSON is a JSON body too.
+	r = rawDo(t, srv, auth, http.MethodPatch, path, "application/json", `{"Name":"Plain"}`)
+	assert.Equal(t, http.StatusNoContent, r.Status, "%s", r.Body)
+	prop, err = srv.Client().Properties.Get(testCtx(t), srv.PropertySid)
+	require.NoError(t, err)
+	assert.Equal(t, "Plain", prop.Name)
 }

@@ -389,7 +389,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			forbidden(w, "account")
 			return
 		}
-		writeError(w, http.StatusNotFound, telco.CodeAccountNotFound, "The account was not found.")
+		writeError(w, http.StatusBadRequest, telco.CodeAccountNotFound, "The account was not found.")
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), callerKey{}, acct.AccountSid))
@@ -447,9 +447,12 @@ func writeField(w http.ResponseWriter, code, field, msg string) {
 	writeError(w, http.StatusBadRequest, code, msg, fieldError(code, field, msg))
 }
 
+// notFound answers a missing resource as the service answers every failed
+// operation: status 400, with the resource's *_NOT_FOUND code. Only a path
+// that names no operation at all is a 404.
 func notFound(w http.ResponseWriter, what string) {
 	code := strings.ToUpper(strings.ReplaceAll(what, " ", "_")) + "_NOT_FOUND"
-	writeError(w, http.StatusNotFound, code, "The "+what+" was not found.")
+	writeError(w, http.StatusBadRequest, code, "The "+what+" was not found.")
 }
 
 // decodeBody reads a JSON object into v, answering 400 with a

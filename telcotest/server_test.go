@@ -332,7 +332,7 @@ func TestRouting_WrongMethod405(t *testing.T) {
 	}
 }
 
-func TestRouting_OtherAccount404(t *testing.T) {
+func TestRouting_OtherAccountNotFound(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	other := "AC" + strings.Repeat("X", 30)
@@ -345,7 +345,7 @@ func TestRouting_OtherAccount404(t *testing.T) {
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			r := raw(t, srv, tc.method, tc.path, tc.body)
-			assert.Equal(t, http.StatusNotFound, r.Status, "%s", r.Body)
+			assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
 			assert.Equal(t, telco.CodeAccountNotFound, errorBody(t, r).ResponseStatus.ErrorCode)
 		})
 	}
@@ -353,12 +353,12 @@ func TestRouting_OtherAccount404(t *testing.T) {
 	// Through the SDK too.
 	c := srv.Client()
 	_, err := c.NumberBlocks.ListByAccount(testCtx(t), other, nil)
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 	_, err = c.Addresses.Create(testCtx(t), other, &telco.CreateAddressParams{Line1: "1 St", City: "Sydney", CountryCode: "AU"})
-	requireAPIError(t, err, http.StatusNotFound, telco.CodeAccountNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeAccountNotFound)
 }
 
-func TestRouting_UnknownProject404(t *testing.T) {
+func TestRouting_UnknownProjectIs400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	c := srv.Client()
@@ -366,13 +366,13 @@ func TestRouting_UnknownProject404(t *testing.T) {
 	nope := "PR" + strings.Repeat("N", 30)
 
 	_, err := c.Properties.Get(ctx, nope)
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 	_, err = c.Messages.Send(ctx, nope, &telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x"})
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 	_, err = c.Messages.Find(ctx, nope, window())
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 	_, err = c.SipTrunks.List(ctx, nope, nil)
-	requireAPIError(t, err, http.StatusNotFound, "PROPERTY_NOT_FOUND")
+	requireAPIError(t, err, http.StatusBadRequest, "PROPERTY_NOT_FOUND")
 }
 
 func TestWithCredentials(t *testing.T) {

@@ -1,6 +1,7 @@
 package telcotest
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -120,7 +121,7 @@ func (st *store) id() int {
 }
 
 // withProperty runs f with the project named in the path, under the lock,
-// or answers 404 when there is none and 403 when it belongs to another
+// or answers 400 *_NOT_FOUND when there is none and 403 when it belongs to another
 // account than the caller's.
 func (s *Server) withProperty(w http.ResponseWriter, r *http.Request, p pathParams, f func(prop *telco.Property)) {
 	s.mu.Lock()
@@ -130,7 +131,7 @@ func (s *Server) withProperty(w http.ResponseWriter, r *http.Request, p pathPara
 	}
 }
 
-// ownProperty returns the caller's project with the SID, or answers 404 or
+// ownProperty returns the caller's project with the SID, or answers 400 (not found) or
 // 403 and returns nil. The caller holds s.mu.
 func (s *Server) ownProperty(w http.ResponseWriter, r *http.Request, sid string) *telco.Property {
 	prop := s.st.property(sid)
@@ -235,10 +236,16 @@ func skipPage[T any](w http.ResponseWriter, q url.Values, items []T, defCount in
 	if count == 0 {
 		count = defCount
 	}
+	// skip+count must fit in an int, as the service's own arithmetic
+	// would need it to; a crash here would drop the connection.
+	if skip > math.MaxInt-count {
+		writeField(w, telco.CodeParameterInvalid, "Results_Count", "Results_Skip plus Results_Count is too large")
+		return nil, "", false
+	}
 	if skip >= len(items) {
 		return []T{}, "", true
 	}
-	end := min(skip+count, len(items))
+	end := skip + min(count, len(items)-skip)
 	next := ""
 	if end < len(items) {
 		next = strconv.Itoa(end)

@@ -201,8 +201,8 @@ func TestAccounts_ListingsAreScopedToTheCaller(t *testing.T) {
 }
 
 // The same requests without the SDK's validation, as raw HTTP: the 403 is
-// the server's, and an unknown account is still 404.
-func TestAccounts_Raw403And404(t *testing.T) {
+// the server's, and an unknown account is 400 ACCOUNT_NOT_FOUND.
+func TestAccounts_Raw403And400(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	b := srv.AddAccount("", "")
@@ -211,7 +211,7 @@ func TestAccounts_Raw403And404(t *testing.T) {
 		sid    string
 		status int
 		code   string
-	}{{b.AccountSid, http.StatusForbidden, telco.CodeForbidden}, {"AC" + strings.Repeat("X", 30), http.StatusNotFound, telco.CodeAccountNotFound}} {
+	}{{b.AccountSid, http.StatusForbidden, telco.CodeForbidden}, {"AC" + strings.Repeat("X", 30), http.StatusBadRequest, telco.CodeAccountNotFound}} {
 		for _, path := range []string{
 			"/v2/Accounts/" + tc.sid + "/numberblocks",
 			fmt.Sprintf("/v2/Accounts/%s/Porting/Status?From=%d&To=%d", tc.sid, now-60, now+60),
@@ -222,4 +222,61 @@ func TestAccounts_Raw403And404(t *testing.T) {
 			assert.Equal(t, tc.code, errorBody(t, r).ResponseStatus.ErrorCode, path)
 		}
 	}
+}
+
+// A send From another project's number is refused, so its configured
+// delivery-receipt URL never sees another account's message; a From no
+// project holds is accepted (the service may own it, e.g. a verified
+// caller ID).
+func TestSend_FromAnotherProjectsNumber(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	ctx := testCtx(t)
+	a := srv.Client()
+	b := srv.AddAccount("", "")
+	theirs := srv.ClientFor(b.AccountSid)
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := a.Numbers.Configure(ctx, "+61255550001", &telco.NumberConfigParams{
+		DeliveryReceiptWebhookURL: rc.URL + "/a-dr"})
+	require.NoError(t, err)
+
+	_, err = theirs.Messages.Send(ctx, b.PropertySid, &telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "secret"})
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeNumberBelongsToDifferentProperty)
+	require.Len(t, ae.Fields, 1)
+	assert.Equal(t, "From", ae.Fields[0].FieldName)
+	res, err := theirs.Messages.SendBatch(ctx, b.PropertySid, []telco.SendMessageParams{{From: "+61255550001", To: "+61400000001", Text: "secret"}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.NotNil(t, res[0].Err)
+	assert.Equal(t, telco.CodeNumberBelongsToDifferentProperty, res[0].Err.Code)
+
+	// Another project of the same account is another property too.
+	other, err := a.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "Other", MainDomain: "o.example.com", TimeZone: "UTC", SmsEnabled: true})
+	require.NoError(t, err)
+	_, err = a.Messages.Send(ctx, other.PropertySid, &telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "x"})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeNumberBelongsToDifferentProperty)
+
+	// The owner and an unowned number are fine.
+	send(t, a, srv.PropertySid, telco.SendMessageParams{From: "+61255550001", To: "+61400000001", Text: "mine"})
+	send(t, theirs, b.PropertySid, telco.SendMessageParams{From: "+61299998888", To: "+61400000001", Text: "unowned"})
+
+	// A receipt goes to the number's URL only while the message's own
+	// project holds the number: moved to account B, it is not A's to see.
+	srv.AddNumber(srv.PropertySid, "+61255550002")
+	_, err = a.Numbers.Configure(ctx, "+61255550002", &telco.NumberConfigParams{DeliveryReceiptWebhookURL: rc.URL + "/a-dr2"})
+	require.NoError(t, err)
+	send(t, a, srv.PropertySid, telco.SendMessageParams{From: "+61255550002", To: "+61400000002", Text: "moved"})
+	srv.AddNumber(b.PropertySid, "+61255550002")
+	_, err = theirs.Numbers.Configure(ctx, "+61255550002", &telco.NumberConfigParams{DeliveryReceiptWebhookURL: rc.URL + "/b-dr"})
+	require.NoError(t, err)
+
+	clock.Advance(telcotest.SubmitDelay + telcotest.DeliverDelay)
+	srv.Flush()
+	var paths []string
+	for _, h := range rc.got() {
+		paths = append(paths, h.Path)
+		assert.NotEqual(t, "/b-dr", h.Path, "B's URL got A's message: %s", h.Body)
+	}
+	assert.Equal(t, []string{"/a-dr"}, paths, "only A's own message from its own number reached A's URL")
 }

@@ -211,7 +211,9 @@ func (st *store) receiptTarget(m *messageRec) (string, string) {
 	if m.receiptURL != "" {
 		return m.receiptURL, m.receiptMethod
 	}
-	if n := st.numbers[strings.TrimPrefix(m.From, "+")]; n != nil {
+	// Only the message's own project's number: another project's
+	// configuration must never see this message.
+	if n := st.numbers[strings.TrimPrefix(m.From, "+")]; n != nil && n.propertySid == m.PropertySid {
 		return n.cfg.DeliveryReceiptWebhookURL, n.cfg.DeliveryReceiptWebhookMethod
 	}
 	return "", ""

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -175,4 +176,72 @@ func TestConcurrency_AccountsClockAndWebhooks(t *testing.T) {
 			assert.Len(t, s, 1, "one lease reused for %s", to)
 		}
 	}
+}
+
+// Paging values whose offsets overflow an int are refused naming the
+// field, never a dropped connection.
+func TestPaging_OverflowIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	srv.AddNumberBlock(srv.PropertySid, telco.NumberBlock{Name: "B"})
+	huge := "9223372036854775807"
+	for _, tc := range []struct{ path, field string }{
+		{"/v2/numberblocks?AccountSid=" + srv.AccountSid + "&PageIndex=4611686018427387904&PageSize=2", "PageIndex"},
+		{"/v2/Accounts/" + srv.AccountSid + "/numberblocks?PageIndex=" + huge + "&PageSize=10", "PageIndex"},
+		{"/v2/Properties?Results_Skip=1&Results_Count=" + huge, "Results_Count"},
+		{"/v2/OnlineLogins?Results_Skip=" + huge + "&Results_Count=5", "Results_Count"},
+		{"/v2/Properties/" + srv.PropertySid + "/SipTrunks?Results_Skip=2&Results_Count=" + huge, "Results_Count"},
+		{"/v2/Properties/" + srv.PropertySid + "/Messages?Date_From=0&Date_To=4000000000&Results_Skip=2&Results_Count=" + huge, "Results_Count"},
+		{"/v2/Properties/" + srv.PropertySid + "/Porting/Status?From=0&To=4000000000&Results_Skip=2&Results_Count=" + huge, "Results_Count"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			r := raw(t, srv, http.MethodGet, tc.path, "")
+			require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+			e := errorBody(t, r)
+			assert.Equal(t, telco.CodeParameterInvalid, e.ResponseStatus.ErrorCode)
+			require.Len(t, e.ResponseStatus.Errors, 1)
+			assert.Equal(t, tc.field, e.ResponseStatus.Errors[0].FieldName)
+		})
+	}
+	// A huge but representable count still answers, clamped to the store.
+	r := raw(t, srv, http.MethodGet, "/v2/Properties?Results_Skip=0&Results_Count=9223372036854775806", "")
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	r = raw(t, srv, http.MethodGet, "/v2/numberblocks?AccountSid="+srv.AccountSid+"&PageIndex=1&PageSize=9223372036854775807", "")
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+}
+
+// ErrorCode is written as "" when nothing failed, as the spec says, in
+// every answer that carries a message and in its callbacks; a failure's
+// code is kept.
+func TestMessages_ErrorCodeAlwaysWritten(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	srv.FailMessagesTo("+61400000666")
+	r := raw(t, srv, http.MethodPost, "/v2/Properties/"+srv.PropertySid+"/Messages",
+		`{"From":"Acme","To":"+61400000001","Text":"hi","DeliveryReceiptWebhookUri":"`+rc.URL+`/dr"}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Contains(t, string(r.Body), `"ErrorCode":""`)
+	var sent struct{ Message telco.Message }
+	require.NoError(t, json.Unmarshal(r.Body, &sent))
+	send(t, srv.Client(), srv.PropertySid, telco.SendMessageParams{From: "Acme", To: "+61400000666", Text: "x"})
+
+	r = raw(t, srv, http.MethodPost, "/v2/Properties/"+srv.PropertySid+"/BatchMessages", `{"Messages":[{"From":"Acme","To":"+61400000002","Text":"b"}]}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Contains(t, string(r.Body), `"ErrorCode":""`)
+
+	r = raw(t, srv, http.MethodGet, "/v2/Messages/"+sent.Message.MessageSid, "")
+	assert.Contains(t, string(r.Body), `"ErrorCode":""`)
+
+	clock.Advance(telcotest.SubmitDelay + telcotest.DeliverDelay)
+	now := clock.Now().Unix()
+	r = raw(t, srv, http.MethodGet, fmt.Sprintf("/v2/Properties/%s/Messages?Date_From=%d&Date_To=%d", srv.PropertySid, now-3600, now+3600), "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, 2, strings.Count(string(r.Body), `"ErrorCode":""`), "%s", r.Body)
+	assert.Equal(t, 1, strings.Count(string(r.Body), `"ErrorCode":"UNDELIVERABLE"`), "%s", r.Body)
+
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1)
+	assert.Contains(t, string(hits[0].Body), `"ErrorCode":""`)
 }

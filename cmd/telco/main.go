@@ -94,6 +94,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	a.strictCompletion(root)
 	err := root.ExecuteContext(ctx)
 	return a.report(err)
 }
@@ -196,6 +197,19 @@ Exit status: 0 success, 1 service or network error, 2 usage or validation error.
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 	)
 	return root
+}
+
+// strictCompletion adds cobra's completion command now (it would add it in
+// Execute) so as to change one thing: for a shell it does not know
+// (completion tcsh) it printed its help and succeeded; that is a usage
+// error. Call it after SetOut, which the scripts are written to.
+func (a *app) strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args, c.RunE = a.noArgs, a.needSubcommand
+		}
+	}
 }
 
 // noArgs refuses arguments where a subcommand was expected, suggesting

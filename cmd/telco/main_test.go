@@ -336,6 +336,13 @@ func TestBatchInputErrors(t *testing.T) {
 		{"empty input", "", "", "no messages"},
 		{"header only", "To,Text\n", "csv", "no messages"},
 		{"unknown format", "To,Text\n", "xml", "--format must be csv or jsonl"},
+		{"number for To", `{"To":61400000001,"Text":"hi"}`, "", `line 1: field "To" must be a JSON string, not 61400000001`},
+		{"object for Text", `{"To":"+61400000001","Text":{"a":1}}`, "jsonl", `field "Text" must be a JSON string`},
+		{"bool for ExternalId", "\n" + `{"To":"+61400000001","Text":"hi"}` + "\n" + `{"To":"+61400000001","Text":"hi","ExternalId":true}`, "", `line 3: field "ExternalId"`},
+		{"array element not an object", `[{"To":"+61400000001","Text":"hi"}, 5]`, "", "array element 2: not a JSON object"},
+		{"array element with a number", `[{"To":"+61400000001","Text":7}]`, "", `array element 1: field "Text" must be a JSON string`},
+		{"broken array", `[{"To":"+61400000001","Text":"hi"}`, "", "batch JSON array"},
+		{"input after the array", `[{"To":"+61400000001","Text":"hi"}] {}`, "", "more input after the array"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,7 +399,7 @@ func TestExitCodes(t *testing.T) {
 		{"validation: weak SIP password", []string{"sip-trunks", "create", "--name", "T", "--caller-id", "+61299990000",
 			"--type", "auth", "--password", "short"}, nil, 2, []string{"Password"}},
 		{"service: unknown project", []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, nil, 1,
-			[]string{"404", "code:    PROPERTY_NOT_FOUND", "message:"}},
+			[]string{"400", "code:    PROPERTY_NOT_FOUND", "message:"}},
 		{"service: unknown time zone", []string{"projects", "create", "--name", "X", "--domain", "x.example",
 			"--time-zone", "Mars Standard Time"}, nil, 1, []string{"code:    UNKNOWN_TIME_ZONE", "field:   TimeZone"}},
 		{"service: wrong token", []string{"projects", "list"},
@@ -498,6 +505,27 @@ func TestMockServesTheFake(t *testing.T) {
 	var p telco.Property
 	require.NoError(t, json.Unmarshal(got.Bytes(), &p))
 	assert.True(t, p.SmsEnabled)
+
+	// The seeded number and block make the number commands usable, and
+	// the address-in-use rule reachable.
+	assert.Equal(t, "+61299990000", info.Number)
+	env := envOf(map[string]string{"TELCO_ACCOUNT_SID": info.AccountSid, "TELCO_TOKEN": info.Token, "TELCO_BASE_URL": info.URL})
+	cli := func(want int, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append(args, "-o", "json"), strings.NewReader(""), &out, &errOut, env)
+		require.Equal(t, want, code, "%v: %s %s", args, out.String(), errOut.String())
+		return out.String() + errOut.String()
+	}
+	var addr telco.Address
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "addresses", "create", "--line1", "1 Mock St", "--city", "Sydney", "--country", "AU")), &addr))
+	cli(0, "numbers", "configure", info.Number, "--friendly", "Front desk", "--address", addr.AddressSid)
+	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid), "ADDRESS_CANNOT_BE_DELETED")
+	var blocks telco.NumberBlockPage
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "number-blocks", "search", "--property", info.PropertySid)), &blocks))
+	require.Len(t, blocks.Data, 1)
+	assert.Equal(t, "Mock block", blocks.Data[0].Name)
+	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
 
 	cancel()
 	select {
@@ -731,4 +759,105 @@ func TestSipTrunkGetByAccount(t *testing.T) {
 	assert.Equal(t, 1, r.code, r.stderr)
 	r = h.run("sms", "get", "MGXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
 	assert.Equal(t, 1, r.code, r.stderr)
+}
+
+// An explicit --account wins over $TELCO_PROPERTY_SID, and a command
+// given both --property and --account refuses to guess.
+func TestScopeFlags(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t) // sets TELCO_PROPERTY_SID
+	other := h.srv.AddAccount("", "")
+	h.srv.AddNumberBlock(h.srv.PropertySid, telco.NumberBlock{Name: "Mine"})
+	wrong := "AC" + strings.Repeat("W", 30)
+
+	r := h.run("porting", "status", "--account", wrong)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound, "--account was used, not the environment's project")
+	r = h.run("porting", "status", "--account", other.AccountSid)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeForbidden)
+	h.ok("porting", "status", "--account", h.srv.AccountSid)
+	h.ok("porting", "status") // the environment's project
+
+	r = h.run("sip-trunks", "get", "STXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	var page telco.NumberBlockPage
+	h.jsonOf(&page, "number-blocks", "search") // the environment's project
+	require.Len(t, page.Data, 1)
+	r = h.run("number-blocks", "search", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	for _, args := range [][]string{
+		{"porting", "status", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"number-blocks", "search", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"sip-trunks", "get", "ST1", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+	} {
+		r := h.run(args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "not both", args)
+	}
+}
+
+// Mistakes on the command line exit 2, whatever part of the tool meets
+// them.
+func TestUsageEdgeCasesExit2(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	// An already ended context: a mock that did start returns at once
+	// instead of serving until the test times out.
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, addr := range []string{"nonsense", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000"} {
+		var out, errOut bytes.Buffer
+		code := run(ended, []string{"mock", "--addr", addr}, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+		assert.Equal(t, 2, code, "--addr %s: %s", addr, errOut.String())
+		assert.Contains(t, errOut.String(), "host:port", addr)
+		assert.Empty(t, out.String(), "no mock line for %s", addr)
+	}
+
+	r := h.run("completion", "tcsh")
+	assert.Equal(t, 2, r.code, r.stdout)
+	assert.Contains(t, r.stderr, `unknown command "tcsh"`)
+
+	// Every line refused before sending: nothing was sent, a validation
+	// error. One accepted line makes it a service answer again.
+	r = h.runIn("To,Text\n0400000001,a\n+61400000002,\n", "sms", "batch")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "2 of 2 messages refused before sending")
+	assert.Contains(t, r.stdout, "INVALID_PHONENUMBER_FORMAT", "each line's result is still printed")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+	r = h.runIn("To,Text\n0400000001,a\n+61400000002,b\n", "sms", "batch")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 2 messages rejected")
+}
+
+// A JSON array, as jq -s writes, is read as JSON whatever the format
+// hint; Schedule may be a number and DeliveryReceipt a boolean.
+func TestBatchJSONArray(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	in := `  [{"To":"+61400000001","Text":"one","ExternalId":"a-1","DeliveryReceipt":false},
+ {"To":"+61400000002","Text":"two","ExternalId":"a-2","Schedule":null}]`
+	for _, args := range [][]string{{"sms", "batch"}, {"sms", "batch", "--format", "jsonl"}} {
+		var rows []struct {
+			Line    int
+			Message *telco.Message
+		}
+		r := h.runIn(in, append(args, "-o", "json")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+		require.Len(t, rows, 2)
+		assert.Equal(t, 1, rows[0].Line)
+		assert.Equal(t, "a-1", rows[0].Message.ExternalID)
+		assert.False(t, rows[0].Message.DeliveryReceipt)
+		assert.Equal(t, 2, rows[1].Line)
+		assert.Equal(t, "two", rows[1].Message.Text)
+	}
+	file := filepath.Join(t.TempDir(), "msgs.json")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
 }

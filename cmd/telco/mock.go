@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -15,6 +17,19 @@ type mockInfo struct {
 	AccountSid  string `json:"account_sid"`
 	Token       string `json:"token"`
 	PropertySid string `json:"property_sid"`
+	// Number is the seeded project's number, for `numbers configure`
+	// and the address-in-use rule; a number block holding it is seeded too.
+	Number string `json:"number"`
+}
+
+// mockNumber is the number `telco mock` gives its project, in the
+// seeded number block mockBlock: without them the number and number-block
+// commands would have nothing to work on, since only Go code can add them.
+const mockNumber = "+61299990000"
+
+var mockBlock = telco.NumberBlock{
+	Name: "Mock block", FriendlyName: "Sydney test numbers", NumberPattern: "+6129999000X",
+	BlockSize: 10, Active: true, SupportsSms: true, SupportsVoice: true, RoutingMethod: "endpoint",
 }
 
 func (a *app) mockCmd() *cobra.Command {
@@ -24,8 +39,9 @@ func (a *app) mockCmd() *cobra.Command {
 		Short: "Serve the in-memory fake service until interrupted",
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
 interrupted (SIGINT or SIGTERM), and prints one JSON line with its url,
-account_sid, token and property_sid (a project enabled for SMS), so that any
-client can be pointed at it:
+account_sid, token, property_sid (a project enabled for SMS) and number (a
+number of that project, in a seeded number block), so that any client can be
+pointed at it:
 
   telco mock --addr 127.0.0.1:8080 > mock.json &
   sleep 1
@@ -40,6 +56,9 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			if (sid == "") != (token == "") {
 				return usagef("mock: give both --account-sid and --token, or neither")
 			}
+			if err := checkListenAddr(addr); err != nil {
+				return err
+			}
 			defer func() {
 				if r := recover(); r != nil { // NewServer panics when it cannot listen
 					err = fmt.Errorf("mock: %v", r)
@@ -51,7 +70,10 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			}
 			srv := telcotest.NewServer(opts...)
 			defer srv.Close()
-			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token, PropertySid: srv.PropertySid})
+			srv.AddNumber(srv.PropertySid, mockNumber)
+			srv.AddNumberBlock(srv.PropertySid, mockBlock)
+			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token,
+				PropertySid: srv.PropertySid, Number: mockNumber})
 			fmt.Fprintf(a.stdout, "%s\n", line)
 			<-cmd.Context().Done()
 			return nil
@@ -66,6 +88,20 @@ credentials are never reused. The token is printed because it is the fake's.`,
 		return nil
 	}
 	return c
+}
+
+// checkListenAddr refuses an --addr that is not host:port with a port
+// number, a usage error (exit 2); an address that parses but cannot be
+// listened on (in use, not local) is left to the listener (exit 1).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil {
+		return usagef("mock: --addr must be host:port, e.g. 127.0.0.1:8080 (got %q)", addr)
+	}
+	return nil
 }
 
 func (a *app) versionCmd() *cobra.Command {

@@ -83,6 +83,27 @@ func (a *app) property(p string) (string, error) {
 	return "", usagef("give --property or set TELCO_PROPERTY_SID")
 }
 
+// scope picks a project or an account for a command that takes either:
+// an explicit flag wins over $TELCO_PROPERTY_SID (else setting the variable,
+// as the mock recipe does, would silently override --account), and giving
+// both flags is a usage error. With neither, it is $TELCO_PROPERTY_SID when
+// set, else the caller's own account. Exactly one result is non-empty,
+// unless the account is unknown too.
+func (a *app) scope(prop, acct string) (string, string, error) {
+	switch {
+	case prop != "" && acct != "":
+		return "", "", usagef("give --property or --account, not both")
+	case acct != "":
+		return "", acct, nil
+	case prop != "":
+		return prop, "", nil
+	}
+	if p := a.env("TELCO_PROPERTY_SID"); p != "" {
+		return p, "", nil
+	}
+	return "", a.account(), nil
+}
+
 // secret reads a password without echoing it anywhere: from its flag, its
 // environment variable, or the first line of standard input. It is never
 // printed.
@@ -332,7 +353,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		return c
 	}
 	var acct, prop, text string
-	search := blockCmd("search --account SID | --property SID", "Search number blocks by account or project (operation 1)",
+	search := blockCmd("search [--account SID | --property SID]", "Search number blocks by account or project (operation 1)",
 		exactArgs(0, "no arguments"),
 		func(fs *pflag.FlagSet) {
 			fs.StringVar(&acct, "account", "", "account SID to search")
@@ -345,6 +366,11 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		func(cmd *cobra.Command, c *telco.Client, _ []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool) {
 			return c.NumberBlocks.SearchAll(cmd.Context(), &telco.NumberBlockSearchParams{AccountSid: acct, PropertySid: prop, Text: text, NumberBlockListParams: *p})
 		})
+	// The same scope rule as porting status, resolved before the request.
+	search.PreRunE = func(*cobra.Command, []string) (err error) {
+		prop, acct, err = a.scope(prop, acct)
+		return err
+	}
 	searchText := blockCmd("search-text TEXT", "Search number blocks by free text", exactArgs(1, "one TEXT"), nil,
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.SearchText(cmd.Context(), args[0], p)
@@ -504,7 +530,7 @@ func (a *app) sipCreateCmd() *cobra.Command {
 authenticated trunk (--type auth) needs a password: --password-stdin (first line
 of standard input), else $TELCO_SIP_PASSWORD, else --password (visible to other
 users of this machine). The password is never printed.`,
-		Example: `  telco sip-trunks create --property PR... --name Office --caller-id +61299999999 --type ip --ip 203.0.113.0/24`,
+		Example: `  telco sip-trunks create --property PR... --name Office --caller-id +61299999999 --type ip --ip 8.8.8.0/24`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			prop, err := a.property(prop)
@@ -601,9 +627,9 @@ func (a *app) sipListCmd() *cobra.Command {
 }
 
 func (a *app) sipGetCmd() *cobra.Command {
-	var prop string
+	var prop, acct string
 	c := &cobra.Command{
-		Use:   "get SIP_TRUNK_SID [--property SID]",
+		Use:   "get SIP_TRUNK_SID [--property SID | --account SID]",
 		Short: "Show a SIP trunk with its details, by project (--property) or else by account",
 		Args:  exactArgs(1, "one SIP_TRUNK_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -611,11 +637,15 @@ func (a *app) sipGetCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			prop, acct, err := a.scope(prop, acct)
+			if err != nil {
+				return err
+			}
 			var t *telco.SipTrunk
-			if prop = firstNonEmpty(prop, a.env("TELCO_PROPERTY_SID")); prop != "" {
+			if prop != "" {
 				t, err = c.SipTrunks.GetByProperty(cmd.Context(), prop, args[0])
 			} else {
-				t, err = c.SipTrunks.GetByAccount(cmd.Context(), a.account(), args[0])
+				t, err = c.SipTrunks.GetByAccount(cmd.Context(), acct, args[0])
 			}
 			if err != nil {
 				return err
@@ -624,6 +654,7 @@ func (a *app) sipGetCmd() *cobra.Command {
 		},
 	}
 	a.propertyFlag(c.Flags(), &prop)
+	c.Flags().StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
 	return c
 }
 
@@ -726,18 +757,21 @@ func (a *app) portingStatusCmd() *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			prop = firstNonEmpty(prop, a.env("TELCO_PROPERTY_SID"))
+			prop, acct, err := a.scope(prop, acct)
+			if err != nil {
+				return err
+			}
 			if lf.all {
 				if prop != "" {
 					return printAll(a, c.Porting.StatusByPropertyAll(ctx, prop, &p), portingCols, nil)
 				}
-				return printAll(a, c.Porting.StatusByAccountAll(ctx, firstNonEmpty(acct, a.account()), &p), portingCols, nil)
+				return printAll(a, c.Porting.StatusByAccountAll(ctx, acct, &p), portingCols, nil)
 			}
 			var page *telco.Page[telco.PortingRequest]
 			if prop != "" {
 				page, err = c.Porting.StatusByProperty(ctx, prop, &p)
 			} else {
-				page, err = c.Porting.StatusByAccount(ctx, firstNonEmpty(acct, a.account()), &p)
+				page, err = c.Porting.StatusByAccount(ctx, acct, &p)
 			}
 			if err != nil {
 				return err
@@ -747,7 +781,7 @@ func (a *app) portingStatusCmd() *cobra.Command {
 	}
 	fs := c.Flags()
 	a.propertyFlag(fs, &prop)
-	fs.StringVar(&acct, "account", "", "account SID (default your own), when no --property")
+	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
 	fs.StringVar(&since, "since", "-720h", "from this time (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)")
 	fs.StringVar(&until, "until", "+1h", "to this time")
 	fs.StringSliceVar(&numbers, "porting-no", nil, "only these porting request numbers (repeatable)")

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -215,7 +216,9 @@ func (a *app) smsBatchCmd() *cobra.Command {
 		Use:   "batch [FILE|-]",
 		Short: "Send many SMS from a CSV or JSON-lines file (or standard input)",
 		Long: `Send many SMS in batches. The input is CSV with a header row naming the
-columns, or JSON lines (one object per line) with the same names:
+columns, or JSON lines (one object per line) or a JSON array of objects,
+with the same names (string values; Schedule may be a number and
+DeliveryReceipt a boolean):
 
   From, To, Text, ExternalId, Schedule (Unix seconds or RFC 3339),
   DeliveryReceipt (true/false), DeliveryReceiptWebhookUri,
@@ -223,10 +226,11 @@ columns, or JSON lines (one object per line) with the same names:
   ForwardFromEmail, WebhookUri, WebhookMethod
 
 The format is taken from --format, else the file's extension, else the
-first character (a '{' means JSON lines). FILE - or no FILE reads standard
+first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no FILE reads standard
 input. Messages go in chunks of --chunk-size; a progress bar is drawn on
 standard error when it is a terminal. Every line's result is printed; the
-exit status is 1 when any message was rejected.`,
+exit status is 1 when any message was rejected, 2 when every line was
+refused before sending (invalid parameters: nothing was sent).`,
 		Example: `  printf 'To,Text,ExternalId\n+61499999999,Hello,c-1\n' | telco sms batch --property PR... -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -312,11 +316,20 @@ func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines 
 	if failed != nil {
 		return failed
 	}
-	rejected := 0
-	for _, r := range rows {
+	rejected, local := 0, 0
+	for i, r := range rows {
 		if r.Err != nil {
 			rejected++
+			// The SDK refuses a line that fails Validate without sending
+			// it; rows align with lines, as every chunk's results do.
+			if lines[i].p.Validate() != nil {
+				local++
+			}
 		}
+	}
+	if rejected > 0 && local == len(rows) {
+		// Nothing was sent: as with one invalid sms send, a validation error.
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", rejected, len(rows))}
 	}
 	if rejected > 0 {
 		return &exitError{code: exitService, msg: fmt.Sprintf("%d of %d messages rejected", rejected, len(rows))}
@@ -328,7 +341,7 @@ func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines 
 // readBatch reads a batch file in the format given, or detected from the
 // file name, or else from its first character.
 func readBatch(r io.Reader, format, name string) ([]batchLine, error) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReaderSize(r, 64<<10) // room for firstByte to look ahead
 	switch strings.ToLower(format) {
 	case "csv", "jsonl":
 	case "":
@@ -339,19 +352,8 @@ func readBatch(r io.Reader, format, name string) ([]batchLine, error) {
 			format = "jsonl"
 		default:
 			format = "csv"
-			for {
-				b, err := br.Peek(1)
-				if err != nil {
-					break
-				}
-				if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xEF || b[0] == 0xBB || b[0] == 0xBF {
-					_, _ = br.ReadByte() // blank space or a UTF-8 byte-order mark
-					continue
-				}
-				if b[0] == '{' {
-					format = "jsonl"
-				}
-				break
+			if c := firstByte(br); c == '{' || c == '[' {
+				format = "jsonl"
 			}
 		}
 	default:
@@ -454,7 +456,15 @@ func readCSV(r io.Reader) ([]batchLine, error) {
 	}
 }
 
-func readJSONL(r io.Reader) ([]batchLine, error) {
+// readJSONL reads JSON lines, one object per line, or a JSON array of
+// objects (what jq -s and many tools write), detected by its leading '['.
+func readJSONL(r *bufio.Reader) ([]batchLine, error) {
+	if firstByte(r) == '[' {
+		if b, _ := r.Peek(3); string(b) == "\uFEFF" {
+			_, _ = r.Discard(3)
+		}
+		return readJSONArray(r)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var out []batchLine
@@ -471,21 +481,8 @@ func readJSONL(r io.Reader) ([]batchLine, error) {
 			return nil, usagef("batch JSON line %d: not a JSON object", n)
 		}
 		bl := batchLine{line: n}
-		for k, raw := range obj {
-			f, ok := batchFields[strings.ToLower(k)]
-			if !ok {
-				return nil, usagef("batch JSON line %d: unknown field %q", n, k)
-			}
-			var v string
-			if err := json.Unmarshal(raw, &v); err != nil {
-				v = string(raw) // a number (Schedule) or a boolean (DeliveryReceipt)
-			}
-			if string(raw) == "null" {
-				continue
-			}
-			if err := f(&bl.p, v); err != nil {
-				return nil, usagef("batch JSON line %d: %v", n, err)
-			}
+		if err := setJSONFields(&bl.p, obj); err != nil {
+			return nil, usagef("batch JSON line %d: %v", n, err)
 		}
 		out = append(out, bl)
 	}
@@ -493,4 +490,82 @@ func readJSONL(r io.Reader) ([]batchLine, error) {
 		return nil, usagef("batch JSON: %v", err)
 	}
 	return out, nil
+}
+
+// firstByte is the first byte of r after blank space and a UTF-8
+// byte-order mark, looked at without reading it (so that line numbers
+// still count from the start), or 0 when there is none in the first 64 KiB.
+func firstByte(r *bufio.Reader) byte {
+	b, _ := r.Peek(64 << 10)
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 {
+		return t[0]
+	}
+	return 0
+}
+
+// readJSONArray reads one JSON array of message objects; a message's line
+// number is its position in the array, from 1.
+func readJSONArray(r io.Reader) ([]batchLine, error) {
+	var items []json.RawMessage
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&items); err != nil {
+		return nil, usagef("batch JSON array: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, usagef("batch JSON array: more input after the array")
+	}
+	out := make([]batchLine, 0, len(items))
+	for i, raw := range items {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			return nil, usagef("batch JSON array element %d: not a JSON object", i+1)
+		}
+		bl := batchLine{line: i + 1}
+		if err := setJSONFields(&bl.p, obj); err != nil {
+			return nil, usagef("batch JSON array element %d: %v", i+1, err)
+		}
+		out = append(out, bl)
+	}
+	return out, nil
+}
+
+// setJSONFields sets p from one JSON object. Every field is a JSON string,
+// except that Schedule may also be a number (Unix seconds) and
+// DeliveryReceipt a boolean; null leaves a field unset. A number where
+// text is expected is an error rather than its digits, so that {"To": 61400000001}
+// does not quietly become a recipient without its +.
+func setJSONFields(p *telco.SendMessageParams, obj map[string]json.RawMessage) error {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the first error found is the same on every run
+	for _, k := range keys {
+		raw := obj[k]
+		f, ok := batchFields[strings.ToLower(k)]
+		if !ok {
+			return fmt.Errorf("unknown field %q", k)
+		}
+		if string(raw) == "null" {
+			continue
+		}
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			var num json.Number
+			var b bool
+			switch lk := strings.ToLower(k); {
+			case lk == "schedule" && json.Unmarshal(raw, &num) == nil:
+				v = num.String()
+			case lk == "deliveryreceipt" && json.Unmarshal(raw, &b) == nil:
+				v = strconv.FormatBool(b)
+			default:
+				return fmt.Errorf("field %q must be a JSON string, not %s", k, raw)
+			}
+		}
+		if err := f(p, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -9,6 +9,9 @@
 // project TELCO_PROPERTY_SID, to the numbers given with -to (required then):
 //
 //	TELCO_PROPERTY_SID=PR... go run ./examples/batch -to +61400000000,+61400000001
+//
+// TELCO_BASE_URL, when set, is used instead of the real service's address,
+// as with the README's `telco mock` recipe.
 package main
 
 import (
@@ -33,8 +36,16 @@ type config struct {
 	to                            []string
 }
 
+// envConfig reads the TELCO_* variables the README's mock recipe exports:
+// TELCO_BASE_URL points the example at `telco mock` (or any other
+// address) instead of the real service.
+func envConfig(getenv func(string) string) config {
+	return config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+		propertySid: getenv("TELCO_PROPERTY_SID")}
+}
+
 func main() {
-	cfg := config{sid: os.Getenv("TELCO_ACCOUNT_SID"), token: os.Getenv("TELCO_TOKEN"), propertySid: os.Getenv("TELCO_PROPERTY_SID")}
+	cfg := envConfig(os.Getenv)
 	to := flag.String("to", "", "comma-separated E.164 recipients (required with credentials)")
 	flag.Parse()
 	if *to != "" {
@@ -70,6 +81,7 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())
 	}
 
 	// An ExternalId per message lets us find each one again.

@@ -9,6 +9,9 @@
 //
 // Without TELCO_ACCOUNT_SID and TELCO_TOKEN, main runs Notifier on the
 // fake. With them it sends for real, from TELCO_PROPERTY_SID, to -to.
+//
+// TELCO_BASE_URL, when set, is used instead of the real service's address,
+// as with the README's `telco mock` recipe.
 package main
 
 import (
@@ -95,14 +98,16 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err := run(ctx, os.Stdout, os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"), os.Getenv("TELCO_PROPERTY_SID"), *to)
+	err := run(ctx, os.Stdout, os.Getenv, *to)
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-// run sends one notice: on the fake without credentials, for real with them.
-func run(ctx context.Context, out io.Writer, sid, token, propertySid, to string) error {
+// run sends one notice: on the fake without credentials, for real with
+// them, at TELCO_BASE_URL when set (`telco mock`, say).
+func run(ctx context.Context, out io.Writer, getenv func(string) string, to string) error {
+	sid, token, propertySid := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN"), getenv("TELCO_PROPERTY_SID")
 	var client *telco.Client
 	if sid == "" || token == "" {
 		srv := telcotest.NewServer()
@@ -110,10 +115,15 @@ func run(ctx context.Context, out io.Writer, sid, token, propertySid, to string)
 		client, propertySid = srv.Client(), srv.PropertySid
 		fmt.Fprintf(out, "No credentials: notifying on the fake service at %s\n", srv.URL)
 	} else {
+		var opts []telco.Option
+		if base := getenv("TELCO_BASE_URL"); base != "" {
+			opts = append(opts, telco.WithBaseURL(base))
+		}
 		var err error
-		if client, err = telco.NewClient(sid, token); err != nil {
+		if client, err = telco.NewClient(sid, token, opts...); err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())
 	}
 	n := &Notifier{Messages: client.Messages, PropertySid: propertySid, From: "Acme"}
 	msgSid, err := n.OrderShipped(ctx, to, "A-1001")

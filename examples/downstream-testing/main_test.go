@@ -13,7 +13,7 @@ import (
 func TestRunOnTheFake(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, "", "", "", "+61400000000"))
+	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }, "+61400000000"))
 	assert.Contains(t, out.String(), "No credentials")
 	assert.Contains(t, out.String(), "notice for order A-1001 sent as MG")
 }

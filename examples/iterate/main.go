@@ -7,6 +7,9 @@
 // in-memory fake of the service, seeded with a few dozen messages. With
 // them it only reads: the account's projects and the last day's messages
 // of TELCO_PROPERTY_SID (or of the first project).
+//
+// TELCO_BASE_URL, when set, is used instead of the real service's address,
+// as with the README's `telco mock` recipe.
 package main
 
 import (
@@ -28,9 +31,16 @@ type config struct {
 	pageSize                      int
 }
 
+// envConfig reads the TELCO_* variables the README's mock recipe exports:
+// TELCO_BASE_URL points the example at `telco mock` (or any other
+// address) instead of the real service.
+func envConfig(getenv func(string) string) config {
+	return config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+		propertySid: getenv("TELCO_PROPERTY_SID"), pageSize: 20}
+}
+
 func main() {
-	cfg := config{sid: os.Getenv("TELCO_ACCOUNT_SID"), token: os.Getenv("TELCO_TOKEN"),
-		propertySid: os.Getenv("TELCO_PROPERTY_SID"), pageSize: 20}
+	cfg := envConfig(os.Getenv)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := run(ctx, os.Stdout, cfg); err != nil {
@@ -59,6 +69,7 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())
 	}
 
 	// Every project of the account, whatever the number of pages.

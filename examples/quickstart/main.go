@@ -10,6 +10,9 @@
 // when asked to with -send:
 //
 //	go run ./examples/quickstart -send +61400000000
+//
+// TELCO_BASE_URL, when set, is used instead of the real service's address,
+// as with the README's `telco mock` recipe.
 package main
 
 import (
@@ -31,14 +34,16 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout, os.Getenv("TELCO_ACCOUNT_SID"), os.Getenv("TELCO_TOKEN"), *sendTo); err != nil {
+	if err := run(ctx, os.Stdout, os.Getenv, *sendTo); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// run tours the fake without credentials and the real service with them.
-// sendTo is the -send flag: the only way to make the real tour write.
-func run(ctx context.Context, out io.Writer, sid, token, sendTo string) error {
+// run tours the fake without credentials and the real service with them,
+// at TELCO_BASE_URL when set (`telco mock`, say). sendTo is the -send flag:
+// the only way to make the real tour write.
+func run(ctx context.Context, out io.Writer, getenv func(string) string, sendTo string) error {
+	sid, token := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN")
 	if sid == "" || token == "" {
 		// A manual clock lets the tour show a message's whole life at once.
 		clock := telcotest.NewClock(time.Time{})
@@ -47,7 +52,7 @@ func run(ctx context.Context, out io.Writer, sid, token, sendTo string) error {
 		fmt.Fprintf(out, "No TELCO_ACCOUNT_SID/TELCO_TOKEN: touring the embedded fake service at %s\n\n", srv.URL)
 		return tourFake(ctx, out, srv, clock, srv.Client())
 	}
-	return runWithBase(ctx, out, sid, token, "", sendTo)
+	return runWithBase(ctx, out, sid, token, getenv("TELCO_BASE_URL"), sendTo)
 }
 
 // runWithBase tours the real service at base (DefaultBaseURL when empty),

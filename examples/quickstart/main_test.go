@@ -17,7 +17,7 @@ import (
 // on a fresh machine: the tour of every service against the embedded fake.
 func TestTourWithoutCredentials(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, "", "", ""))
+	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }, ""))
 	s := out.String()
 	for _, want := range []string{
 		"== Properties", "== Messages", "== NumberBlocks", "== Addresses and Numbers", "== OnlineLogins",

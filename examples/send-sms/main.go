@@ -8,6 +8,9 @@
 // given with -to (required then, so that nothing is sent by accident):
 //
 //	TELCO_PROPERTY_SID=PR... go run ./examples/send-sms -to +61400000000 -text "Hello"
+//
+// TELCO_BASE_URL, when set, is used instead of the real service's address,
+// as with the README's `telco mock` recipe.
 package main
 
 import (
@@ -32,9 +35,16 @@ type config struct {
 	poll                          time.Duration // how often to read the message back
 }
 
+// envConfig reads the TELCO_* variables the README's mock recipe exports:
+// TELCO_BASE_URL points the example at `telco mock` (or any other
+// address) instead of the real service.
+func envConfig(getenv func(string) string) config {
+	return config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+		propertySid: getenv("TELCO_PROPERTY_SID"), poll: 2 * time.Second}
+}
+
 func main() {
-	cfg := config{sid: os.Getenv("TELCO_ACCOUNT_SID"), token: os.Getenv("TELCO_TOKEN"),
-		propertySid: os.Getenv("TELCO_PROPERTY_SID"), poll: 2 * time.Second}
+	cfg := envConfig(os.Getenv)
 	flag.StringVar(&cfg.to, "to", "", "recipient, E.164 (required with credentials)")
 	flag.StringVar(&cfg.from, "from", "", "sender: E.164 or an alphanumeric ID; empty for a leased sender")
 	flag.StringVar(&cfg.text, "text", "Hello from telco-go", "message text")
@@ -69,6 +79,7 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())
 	}
 
 	seg := telco.Segments(cfg.text)

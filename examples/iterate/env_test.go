@@ -1,0 +1,26 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// The README's mock recipe exports TELCO_BASE_URL with the credentials:
+// the example must read there, never from the real service.
+func TestEnvConfigHonoursBaseURL(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	env := map[string]string{"TELCO_ACCOUNT_SID": srv.AccountSid, "TELCO_TOKEN": srv.Token,
+		"TELCO_BASE_URL": srv.URL, "TELCO_PROPERTY_SID": srv.PropertySid}
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), &out, envConfig(func(k string) string { return env[k] })))
+	assert.Contains(t, out.String(), "Using the service at "+srv.URL)
+	assert.Positive(t, srv.Requests(), "the example read from the mock")
+}
