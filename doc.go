@@ -108,7 +108,10 @@
 // [Timestamp] is Unix seconds in UTC (messages, projects, SIP trunks,
 // porting), with [Timestamp.Time] and [TimestampOf] to convert; [DateTime]
 // is the "/Date(ms+hhmm)/" form of number blocks, which keeps the offset it
-// was written with and writes the same form back. Request fields take
+// was written with and writes the same form back. Decoding is tolerant
+// where the service's documents disagree: both types also read RFC 3339
+// and .NET's zone-less "2017-10-01T00:00:00" (as UTC), and a Timestamp
+// also reads numeric strings and the "/Date(ms)/" form. Request fields take
 // [time.Time]; a zero time means "not set".
 //
 // # Time zones
