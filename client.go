@@ -612,7 +612,7 @@ func (c *Client) secretForms(r *call) []string {
 	}
 	plain = append(plain, r.secrets...)
 	for _, p := range plain {
-		if p == "" {
+		if len(p) < minRedacted {
 			continue
 		}
 		j, _ := json.Marshal(p)
@@ -621,6 +621,12 @@ func (c *Client) secretForms(r *call) []string {
 	}
 	return forms
 }
+
+// minRedacted is the shortest token or password redact looks for: a
+// shorter one is no real secret (the service's tokens are 32 characters,
+// login passwords at least 12) and would mostly match ordinary words of an
+// error message, such as a test's token "token" in "Invalid token".
+const minRedacted = 8
 
 // redact replaces in an answer's body every secret the request carried,
 // so that an error page echoing the request (a proxy's, a WAF's) keeps
@@ -646,10 +652,10 @@ func (c *Client) redactAPIError(r *call, ae *APIError) *APIError {
 		}
 		return s
 	}
-	ae.Code, ae.Message = clean(ae.Code), clean(ae.Message)
+	// Codes and field names are the service's identifiers, never an echo.
+	ae.Message = clean(ae.Message)
 	for i := range ae.Fields {
-		fe := &ae.Fields[i]
-		fe.Code, fe.FieldName, fe.Message = clean(fe.Code), clean(fe.FieldName), clean(fe.Message)
+		ae.Fields[i].Message = clean(ae.Fields[i].Message)
 	}
 	return ae
 }

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -446,4 +447,21 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A short token is no real secret and would match ordinary words: an
+// error message that happens to contain it is kept as the service wrote it.
+func TestShortTokenLeavesErrorMessagesAlone(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	c, err := NewClient(testSid, "token", WithBaseURL(testBase), WithHTTPClient(&http.Client{Transport: mt}),
+		WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+	require.NoError(t, err)
+	mt.RegisterResponder(http.MethodGet, testBase+"/v2/Properties/"+testProp, httpmock.NewStringResponder(401,
+		`{"ResponseStatus":{"ErrorCode":"UNAUTHORIZED","Message":"Invalid token","Errors":[{"FieldName":"token","Message":"token expired"}]}}`))
+	_, err = c.Properties.Get(context.Background(), testProp)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "Invalid token", ae.Message)
+	require.Len(t, ae.Fields, 1)
+	assert.Equal(t, FieldError{FieldName: "token", Message: "token expired"}, ae.Fields[0])
 }
