@@ -64,10 +64,10 @@ func (m *wireMessage) params() *telco.SendMessageParams {
 const (
 	// SubmitDelay is how long after going out a message is Submitted (or
 	// Failed).
-	SubmitDelay = time.Second
+	SubmitDelay = 250 * time.Millisecond
 	// DeliverDelay is how long after Submitted a message with a delivery
 	// receipt is Delivered.
-	DeliverDelay = time.Second
+	DeliverDelay = 250 * time.Millisecond
 	// LeaseValidity is how long a leased sender lasts, from its first use.
 	LeaseValidity = 30 * 24 * time.Hour
 	// MaxLeasesPerRecipient is how many valid leases one recipient may

@@ -23,7 +23,7 @@ func TestTourWithoutCredentials(t *testing.T) {
 		"== Properties", "== Messages", "== NumberBlocks", "== Addresses and Numbers", "== OnlineLogins",
 		"== SipTrunks", "== Porting", "== Lookup", "== Errors",
 		"batch 1 rejected: INVALID_PHONENUMBER_FORMAT (To)",
-		"1s later, message", "is Submitted", "is Delivered",
+		"250ms later, message", "is Submitted", "is Delivered",
 		"found Receive Received +614",
 		"1 login(s) on the account",
 		"deleting the address while in use: ADDRESS_CANNOT_BE_DELETED",

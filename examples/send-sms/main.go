@@ -66,7 +66,7 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		if cfg.to == "" {
 			cfg.to = "+61400000000"
 		}
-		cfg.poll = 500 * time.Millisecond
+		cfg.poll = telcotest.SubmitDelay / 2
 	} else {
 		if cfg.to == "" || cfg.propertySid == "" {
 			return errors.New("with credentials, set -to and TELCO_PROPERTY_SID")

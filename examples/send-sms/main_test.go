@@ -19,7 +19,8 @@ func TestSendOnTheEmbeddedFake(t *testing.T) {
 	s := out.String()
 	assert.Contains(t, s, "No credentials")
 	assert.Contains(t, s, "to +61400000000: Processing")
-	assert.Contains(t, s, "now Submitted")
+	// Submitted lasts DeliverDelay on the fake: a loaded machine may poll
+	// past it, so only the final status is certain.
 	assert.Contains(t, s, "now Delivered")
 }
 
