@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +72,60 @@ func (l *listFlags) add(fs *pflag.FlagSet) {
 }
 
 func (l *listFlags) params() telco.ListParams { return telco.ListParams{Count: l.count, Skip: l.skip} }
+
+// getCmd is a command that reads one resource by its SID and prints it.
+func getCmd[T any](a *app, use, short, arg string, cols []column[T],
+	get func(ctx context.Context, c *telco.Client, sid string) (*T, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  exactArgs(1, "one "+arg),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			v, err := get(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			return printOne(a, v, cols)
+		},
+	}
+}
+
+// pager is a service listing with plain ListParams: one page, or all.
+type pager[T any] interface {
+	List(ctx context.Context, p *telco.ListParams) (*telco.Page[T], error)
+	ListAll(ctx context.Context, p *telco.ListParams) iter.Seq2[T, error]
+}
+
+// listCmd is "list [--count N] [--skip N] [--all]" over such a listing.
+func listCmd[T any](a *app, short string, cols []column[T], service func(c *telco.Client) pager[T]) *cobra.Command {
+	var lf listFlags
+	c := &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.getClient()
+			if err != nil {
+				return err
+			}
+			lp := lf.params()
+			if lf.all {
+				return printAll(a, service(c).ListAll(cmd.Context(), &lp), cols, nil)
+			}
+			page, err := service(c).List(cmd.Context(), &lp)
+			if err != nil {
+				return err
+			}
+			return printList(a, page, page.Items, cols)
+		},
+	}
+	lf.add(c.Flags())
+	return c
+}
 
 // propertyFlag adds --property, defaulting to $TELCO_PROPERTY_SID.
 func (a *app) propertyFlag(fs *pflag.FlagSet, p *string) {
@@ -163,48 +219,15 @@ func (a *app) projectCreateCmd() *cobra.Command {
 }
 
 func (a *app) projectGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get PROPERTY_SID",
-		Short: "Show a project",
-		Args:  exactArgs(1, "one PROPERTY_SID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			prop, err := c.Properties.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printOne(a, prop, propertyCols)
-		},
-	}
+	return getCmd(a, "get PROPERTY_SID", "Show a project", "PROPERTY_SID", propertyCols,
+		func(ctx context.Context, c *telco.Client, sid string) (*telco.Property, error) {
+			return c.Properties.Get(ctx, sid)
+		})
 }
 
 func (a *app) projectListCmd() *cobra.Command {
-	var lf listFlags
-	c := &cobra.Command{
-		Use:   "list",
-		Short: "List the account's projects",
-		Args:  exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			lp := lf.params()
-			if lf.all {
-				return printAll(a, c.Properties.ListAll(cmd.Context(), &lp), propertyCols, nil)
-			}
-			page, err := c.Properties.List(cmd.Context(), &lp)
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, propertyCols)
-		},
-	}
-	lf.add(c.Flags())
-	return c
+	return listCmd(a, "List the account's projects", propertyCols,
+		func(c *telco.Client) pager[telco.Property] { return c.Properties })
 }
 
 func (a *app) projectUpdateCmd() *cobra.Command {
@@ -459,48 +482,15 @@ func (a *app) loginCreateCmd() *cobra.Command {
 }
 
 func (a *app) loginGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get ONLINE_LOGIN_SID",
-		Short: "Show a portal login",
-		Args:  exactArgs(1, "one ONLINE_LOGIN_SID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			l, err := c.OnlineLogins.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printOne(a, l, loginCols)
-		},
-	}
+	return getCmd(a, "get ONLINE_LOGIN_SID", "Show a portal login", "ONLINE_LOGIN_SID", loginCols,
+		func(ctx context.Context, c *telco.Client, sid string) (*telco.OnlineLogin, error) {
+			return c.OnlineLogins.Get(ctx, sid)
+		})
 }
 
 func (a *app) loginListCmd() *cobra.Command {
-	var lf listFlags
-	c := &cobra.Command{
-		Use:   "list",
-		Short: "List the account's portal logins",
-		Args:  exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			lp := lf.params()
-			if lf.all {
-				return printAll(a, c.OnlineLogins.ListAll(cmd.Context(), &lp), loginCols, nil)
-			}
-			page, err := c.OnlineLogins.List(cmd.Context(), &lp)
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, loginCols)
-		},
-	}
-	lf.add(c.Flags())
-	return c
+	return listCmd(a, "List the account's portal logins", loginCols,
+		func(c *telco.Client) pager[telco.OnlineLogin] { return c.OnlineLogins })
 }
 
 // ---- SIP trunks ----

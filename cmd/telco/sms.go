@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -85,22 +86,10 @@ apply to responses). --text - reads the text from standard input.`,
 }
 
 func (a *app) smsGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get MESSAGE_SID",
-		Short: "Show one message",
-		Args:  exactArgs(1, "one MESSAGE_SID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			m, err := c.Messages.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printOne(a, m, messageFields)
-		},
-	}
+	return getCmd(a, "get MESSAGE_SID", "Show one message", "MESSAGE_SID", messageFields,
+		func(ctx context.Context, c *telco.Client, sid string) (*telco.Message, error) {
+			return c.Messages.Get(ctx, sid)
+		})
 }
 
 func (a *app) smsFindCmd() *cobra.Command {
