@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,82 +83,17 @@ type Fault struct {
 	Op string
 }
 
-// opRoutes maps each SDK operation to its method and route pattern, so a
-// fault can name the operation a test is about.
-var opRoutes = map[string][2]string{
-	"NumberBlocks.Search":         {"GET", "/v2/numberblocks"},
-	"NumberBlocks.SearchText":     {"GET", "/v2/numberblocks/{Text}"},
-	"NumberBlocks.ListByProperty": {"GET", "/v2/Properties/{PropertySid}/numberblocks"},
-	"NumberBlocks.ListByAccount":  {"GET", "/v2/Accounts/{AccountSid}/numberblocks"},
-	"Lookup.NumberDetails":        {"GET", "/v2/Numbers/Details"},
-	"Numbers.Configure":           {"POST", "/v2/Numbers/{Number}"},
-	"OnlineLogins.Create":         {"POST", "/v2/Properties/{PropertySid}/OnlineLogins"},
-	"OnlineLogins.List":           {"GET", "/v2/OnlineLogins"},
-	"OnlineLogins.Get":            {"GET", "/v2/OnlineLogins/{OnlineLoginSid}"},
-	"Messages.Send":               {"POST", "/v2/Properties/{PropertySid}/Messages"},
-	"Messages.SendBatch":          {"POST", "/v2/Properties/{PropertySid}/BatchMessages"},
-	"Messages.Find":               {"GET", "/v2/Properties/{PropertySid}/Messages"},
-	"Messages.Get":                {"GET", "/v2/Messages/{MessageSid}"},
-	"Properties.Create":           {"POST", "/v2/Properties"},
-	"Properties.List":             {"GET", "/v2/Properties"},
-	"Properties.Get":              {"GET", "/v2/Properties/{PropertySid}"},
-	"Properties.Update":           {"PATCH", "/v2/Properties/{PropertySid}"},
-	"SipTrunks.Create":            {"POST", "/v2/Properties/{PropertySid}/SipTrunk"},
-	"SipTrunks.List":              {"GET", "/v2/Properties/{PropertySid}/SipTrunks"},
-	"SipTrunks.GetByProperty":     {"GET", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details"},
-	"SipTrunks.GetByAccount":      {"GET", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details"},
-	"Porting.Submit":              {"POST", "/v2/Properties/{PropertySid}/Porting"},
-	"Porting.StatusByProperty":    {"GET", "/v2/Properties/{PropertySid}/Porting/Status"},
-	"Porting.StatusByAccount":     {"GET", "/v2/Accounts/{AccountSid}/Porting/Status"},
-	"Addresses.Create":            {"POST", "/v2/Accounts/{AccountSid}/Addresses"},
-	"Addresses.Delete":            {"DELETE", "/v2/Addresses/{AddressSid}"},
-}
-
-// Ops returns the operation names a Fault's Op accepts, one per route,
-// sorted.
-func Ops() []string {
-	out := make([]string, 0, len(opRoutes))
-	for k := range opRoutes {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func (f *Fault) matches(method string, segs []string) bool {
+// matches reports whether the fault applies to a request with this
+// method and these path segments; op is the operation the router gives the
+// request ("" for none), so that Op names exactly what routing would run.
+func (f *Fault) matches(method string, segs []string, op string) bool {
 	if f.Method != "" && !strings.EqualFold(f.Method, method) {
 		return false
 	}
-	if f.Path != "" && !pathMatches(f.Path, segs) {
+	if f.Path != "" && !pathMatches(splitPath(f.Path), segs) {
 		return false
 	}
-	if f.Op != "" {
-		rt, ok := opRoutes[f.Op]
-		if !ok || !strings.EqualFold(rt[0], method) || !pathMatches(rt[1], segs) {
-			return false
-		}
-		// A literal beats a capture, as in routing.
-		if f.Op == "Numbers.Configure" && strings.EqualFold(segs[len(segs)-1], "Details") {
-			return false
-		}
-	}
-	return true
-}
-
-func pathMatches(pattern string, segs []string) bool {
-	pat := strings.Split(strings.Trim(pattern, "/"), "/")
-	if len(pat) != len(segs) {
-		return false
-	}
-	for i, p := range pat {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			continue
-		}
-		if !strings.EqualFold(p, segs[i]) {
-			return false
-		}
-	}
-	return true
+	return f.Op == "" || f.Op == op
 }
 
 // pendingFault is a Fault with the number of requests it still applies to.
@@ -316,12 +250,8 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
 // takeFault counts the request and finds the fault that claims it, if
 // any; a claimed request is counted in flight until doneRequest.
 func (s *Server) takeFault(r *http.Request) *Fault {
-	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
-	for i, p := range segs {
-		if u, err := unescape(p); err == nil {
-			segs[i] = u
-		}
-	}
+	segs := requestSegs(r)
+	op := opOf(r.Method, segs)
 	// A request the server refuses uses up no fault: the same check as
 	// serveHTTP's, made before taking the faults' lock.
 	user, pass, ok := r.BasicAuth()
@@ -335,7 +265,7 @@ func (s *Server) takeFault(r *http.Request) *Fault {
 	}
 	var f *Fault
 	for i, p := range fs.pending {
-		if !p.matches(r.Method, segs) {
+		if !p.matches(r.Method, segs, op) {
 			continue
 		}
 		cp := p.Fault

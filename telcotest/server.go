@@ -55,8 +55,7 @@ type Server struct {
 	// send at once.
 	PropertySid string
 
-	srv    *httptest.Server
-	routes []route
+	srv *httptest.Server
 
 	clock      *Clock // nil: real time
 	stopListen func() // stops following clock
@@ -127,7 +126,6 @@ func NewServer(opts ...ServerOption) *Server {
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks()}
 	s.st = newStore(cfg.accountSid)
 	s.faults.init()
-	s.routes = s.routeTable()
 	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token).PropertySid
 	for _, a := range cfg.more {
 		s.AddAccount(a[0], a[1])
@@ -270,92 +268,6 @@ func (s *Server) FailNext(n, status int) {
 	s.Inject(n, Fault{Kind: FaultStatus, Status: status})
 }
 
-// route is one operation: a method and a path pattern whose {Name}
-// segments capture, matched without regard to case.
-type route struct {
-	method  string
-	pattern []string
-	handle  func(w http.ResponseWriter, r *http.Request, p pathParams)
-}
-
-type pathParams map[string]string
-
-func (s *Server) routeTable() []route {
-	rs := []struct {
-		method, pattern string
-		handle          func(w http.ResponseWriter, r *http.Request, p pathParams)
-	}{
-		{"GET", "/v2/numberblocks", s.searchNumberBlocks},
-		{"GET", "/v2/numberblocks/{Text}", s.searchNumberBlocksText},
-		{"GET", "/v2/Properties/{PropertySid}/numberblocks", s.listNumberBlocksByProperty},
-		{"GET", "/v2/Accounts/{AccountSid}/numberblocks", s.listNumberBlocksByAccount},
-		{"GET", "/v2/Numbers/Details", s.numberDetails},
-		{"POST", "/v2/Numbers/{Number}", s.configureNumber},
-		{"POST", "/v2/Properties/{PropertySid}/OnlineLogins", s.createOnlineLogin},
-		{"GET", "/v2/OnlineLogins", s.listOnlineLogins},
-		{"GET", "/v2/OnlineLogins/{OnlineLoginSid}", s.getOnlineLogin},
-		{"POST", "/v2/Properties/{PropertySid}/Messages", s.sendMessage},
-		{"POST", "/v2/Properties/{PropertySid}/BatchMessages", s.sendBatch},
-		{"GET", "/v2/Properties/{PropertySid}/Messages", s.findMessages},
-		{"GET", "/v2/Messages/{MessageSid}", s.getMessage},
-		{"POST", "/v2/Properties", s.createProperty},
-		{"GET", "/v2/Properties", s.listProperties},
-		{"GET", "/v2/Properties/{PropertySid}", s.getProperty},
-		{"PATCH", "/v2/Properties/{PropertySid}", s.updateProperty},
-		{"POST", "/v2/Properties/{PropertySid}/SipTrunk", s.createSipTrunk},
-		{"GET", "/v2/Properties/{PropertySid}/SipTrunks", s.listSipTrunks},
-		{"GET", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details", s.sipTrunkDetailsByProperty},
-		{"GET", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details", s.sipTrunkDetailsByAccount},
-		{"POST", "/v2/Properties/{PropertySid}/Porting", s.submitPorting},
-		{"GET", "/v2/Properties/{PropertySid}/Porting/Status", s.portingStatusByProperty},
-		{"GET", "/v2/Accounts/{AccountSid}/Porting/Status", s.portingStatusByAccount},
-		{"POST", "/v2/Accounts/{AccountSid}/Addresses", s.createAddress},
-		{"DELETE", "/v2/Addresses/{AddressSid}", s.deleteAddress},
-	}
-	out := make([]route, len(rs))
-	for i, r := range rs {
-		out[i] = route{method: r.method, pattern: strings.Split(strings.Trim(r.pattern, "/"), "/"), handle: r.handle}
-	}
-	return out
-}
-
-// match finds the route for a path; literal segments compare without case,
-// as the service's do. A path that matches no route is 404; one that
-// matches with another method is 405.
-func (s *Server) match(method string, segs []string) (route, pathParams, int) {
-	found := false
-	for _, rt := range s.routes {
-		if len(rt.pattern) != len(segs) {
-			continue
-		}
-		p := pathParams{}
-		ok := true
-		for i, pat := range rt.pattern {
-			if strings.HasPrefix(pat, "{") {
-				p[strings.Trim(pat, "{}")] = segs[i]
-			} else if !strings.EqualFold(pat, segs[i]) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		// A literal beats a capture: /v2/Numbers/Details is not a number.
-		if rt.method == method {
-			if v, isNum := p["Number"]; isNum && strings.EqualFold(v, "Details") {
-				continue
-			}
-			return rt, p, 0
-		}
-		found = true
-	}
-	if found {
-		return route{}, nil, http.StatusMethodNotAllowed
-	}
-	return route{}, nil, http.StatusNotFound
-}
-
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.applyFault(w, r) {
 		return
@@ -368,19 +280,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw := r.URL.EscapedPath()
-	parts := strings.Split(strings.Trim(raw, "/"), "/")
-	for i, p := range parts {
-		if u, err := unescape(p); err == nil {
-			parts[i] = u
-		}
-	}
-	rt, params, status := s.match(r.Method, parts)
+	parts := requestSegs(r)
+	rt, params, status := match(r.Method, parts)
 	switch status {
 	case http.StatusNotFound:
 		writeError(w, status, "NOT_FOUND", fmt.Sprintf("No operation at %s.", raw))
 		return
 	case http.StatusMethodNotAllowed:
-		w.Header().Set("Allow", strings.Join(s.allowed(parts), ", "))
+		w.Header().Set("Allow", strings.Join(allowed(parts), ", "))
 		writeError(w, status, "METHOD_NOT_ALLOWED", fmt.Sprintf("%s is not allowed on %s.", r.Method, raw))
 		return
 	}
@@ -393,18 +300,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), callerKey{}, acct.AccountSid))
-	rt.handle(w, r, params)
-}
-
-// allowed lists the methods the routes matching segs accept.
-func (s *Server) allowed(segs []string) []string {
-	var out []string
-	for _, m := range []string{"GET", "POST", "PATCH", "DELETE"} {
-		if _, _, st := s.match(m, segs); st == 0 {
-			out = append(out, m)
-		}
-	}
-	return out
+	rt.handle(s, w, r, params)
 }
 
 // wireStatus is the service's error envelope.
