@@ -3,9 +3,35 @@ package telcotest
 import (
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/telcosdk/telco"
 )
+
+// legacyTimeZones are two Windows IDs the CLDR table does not map: Windows
+// retired them (Mid-Atlantic for UTC-02, Kamchatka for Russia Time Zone 11)
+// but still ships them so that old settings keep working, and the service
+// takes any ID Windows knows. The fake accepted them before it took its
+// zones from the SDK's table, so tests that use them keep passing.
+// telco.IANAZone and LoadWindowsZone do not know them.
+var legacyTimeZones = []string{"Mid-Atlantic Standard Time", "Kamchatka Standard Time"}
+
+// timeZones maps each Windows ID a project accepts, in lower case, to its
+// canonical spelling: the SDK's CLDR table plus legacyTimeZones.
+var timeZones = func() map[string]string {
+	m := map[string]string{}
+	for _, z := range append(telco.WindowsZones(), legacyTimeZones...) {
+		m[strings.ToLower(z)] = z
+	}
+	return m
+}()
+
+// timeZone returns the canonical spelling of a Windows zone ID, matched
+// without regard to case or surrounding space, or "" when the service
+// would not know it.
+func timeZone(id string) string {
+	return timeZones[strings.ToLower(strings.TrimSpace(id))]
+}
 
 // checkTimeZone answers UNKNOWN_TIME_ZONE for a zone the service does not
 // know and returns its canonical spelling otherwise.

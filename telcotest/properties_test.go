@@ -38,6 +38,28 @@ func TestProperties_CreateMatchesTimeZoneWithoutCase(t *testing.T) {
 	assert.Equal(t, *prop, *got)
 }
 
+// The fake knows every Windows ID of the SDK's CLDR table, and two legacy
+// IDs the table leaves out, each in its canonical spelling.
+func TestProperties_TimeZonesAreTheCLDRTableAndTwoLegacyIDs(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client(telco.WithClientValidation(false))
+	ctx := testCtx(t)
+	zones := append(telco.WindowsZones(), "Mid-Atlantic Standard Time", "Kamchatka Standard Time")
+	require.Greater(t, len(zones), 100)
+	for _, z := range zones {
+		prop, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{
+			Name: "Z", MainDomain: "z.example", TimeZone: strings.ToUpper(z)})
+		require.NoError(t, err, z)
+		assert.Equal(t, z, prop.TimeZone)
+	}
+	_, ok := telco.IANAZone("Kamchatka Standard Time")
+	assert.False(t, ok, "the legacy IDs are the fake's own addition, not the table's")
+	_, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{
+		Name: "Z", MainDomain: "z.example", TimeZone: "Kamchatka Time"})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeUnknownTimeZone)
+}
+
 func TestProperties_CreateInactive(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
