@@ -34,7 +34,8 @@ func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathPar
 	s.st.addresses = append(s.st.addresses, a)
 	out := *a
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"Address": out})
+	// The bare resource: the interface document wraps only where it says so.
+	writeJSON(w, http.StatusOK, out)
 }
 
 // deleteAddress refuses while a number relies on the address.

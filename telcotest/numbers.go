@@ -65,7 +65,8 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 	if p.Recording != "" {
 		c.Recording = p.Recording
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"Number": *c})
+	// The bare resource: the interface document wraps only where it says so.
+	writeJSON(w, http.StatusOK, *c)
 }
 
 // carriers are the fake's carriers, by carrier access code.

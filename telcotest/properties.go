@@ -92,7 +92,11 @@ func (s *Server) listProperties(w http.ResponseWriter, r *http.Request, _ pathPa
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, listing("Properties", page, len(all), next))
+	env := listing("Properties", page, len(all), next)
+	if next == "" {
+		env["NextPageToken"] = nil // op 11 alone types it "string or null"
+	}
+	writeJSON(w, http.StatusOK, env)
 }
 
 // updateProperty applies a JSON merge patch and answers 204. The body

@@ -253,11 +253,10 @@ func skipPage[T any](w http.ResponseWriter, q url.Values, items []T, defCount in
 	return items[skip:end], next, true
 }
 
-// listing is the envelope of Results_Skip listings.
+// listing is the envelope of Results_Skip listings. NextPageToken is a
+// string, "" on the last page, as the interface document types it for
+// these listings; only the projects listing may answer null (see
+// listProperties).
 func listing(key string, items any, total int, next string) map[string]any {
-	m := map[string]any{key: items, "TotalCount": total, "NextPageToken": nil}
-	if next != "" {
-		m["NextPageToken"] = next
-	}
-	return m
+	return map[string]any{key: items, "TotalCount": total, "NextPageToken": next}
 }

@@ -33,22 +33,24 @@ func TestForm_ConfigureNumberAndCreateAddress(t *testing.T) {
 	r := rawForm(t, srv, http.MethodPost, "/v2/Accounts/"+srv.AccountSid+"/Addresses",
 		url.Values{"Line1": {"1 Form St"}, "City": {"Sydney"}, "CountryCode": {"AU"}, "PostalCode": {"2000"}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var a struct{ Address telco.Address }
+	// Both answer the bare resource, as the interface document shows it.
+	var a telco.Address
 	require.NoError(t, json.Unmarshal(r.Body, &a))
-	assert.Equal(t, "1 Form St", a.Address.Line1)
-	assert.Equal(t, "2000", a.Address.PostalCode)
+	assert.Equal(t, "1 Form St", a.Line1)
+	assert.Equal(t, "2000", a.PostalCode)
 
 	srv.AddNumber(srv.PropertySid, "+61255550001")
 	r = rawForm(t, srv, http.MethodPost, "/v2/Numbers/61255550001", url.Values{
-		"Friendly": {"Front desk"}, "AddressSid": {a.Address.AddressSid}, "Attribution_Source": {"google"},
+		"Friendly": {"Front desk"}, "AddressSid": {a.AddressSid}, "Attribution_Source": {"google"},
 		"WebHookUrl": {"https://hooks.example/in"}, "WebHookMethod": {"get"}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var n struct{ Number telco.NumberConfig }
-	require.NoError(t, json.Unmarshal(r.Body, &n))
-	assert.Equal(t, "Front desk", n.Number.Friendly)
-	assert.Equal(t, a.Address.AddressSid, n.Number.AddressSid)
-	assert.Equal(t, "google", n.Number.AttributionSource)
-	assert.Equal(t, "GET", n.Number.WebhookMethod)
+	var n telco.NumberConfig
+	require.NoError(t, json.Unmarshal(r.Body, &n), "a bare resource: Number is the number, not an envelope")
+	assert.Equal(t, "61255550001", n.Number)
+	assert.Equal(t, "Front desk", n.Friendly)
+	assert.Equal(t, a.AddressSid, n.AddressSid)
+	assert.Equal(t, "google", n.AttributionSource)
+	assert.Equal(t, "GET", n.WebhookMethod)
 
 	// The rules apply to form bodies as to JSON ones.
 	r = rawForm(t, srv, http.MethodPost, "/v2/Accounts/"+srv.AccountSid+"/Addresses", url.Values{"Line1": {"1 St"}, "CountryCode": {"AU"}})
