@@ -40,6 +40,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/telcosdk/telco"
@@ -111,6 +112,29 @@ func WithAddr(addr string) ServerOption { return func(c *serverConfig) { c.addr 
 // NewServer starts a fake service on loopback with one account and one
 // project. It panics, as httptest.NewServer does, if it cannot listen.
 func NewServer(opts ...ServerOption) *Server {
+	s, err := startServer(opts)
+	if err != nil {
+		panic("telcotest: " + err.Error())
+	}
+	return s
+}
+
+// NewTestServer is NewServer for a test or benchmark: t.Cleanup closes the
+// server when the test and its subtests end, and a server that cannot
+// listen fails the test with t.Fatal instead of panicking.
+func NewTestServer(t testing.TB, opts ...ServerOption) *Server {
+	t.Helper()
+	s, err := startServer(opts)
+	if err != nil {
+		t.Fatalf("telcotest: %v", err)
+		return nil // reached only with a testing.TB whose Fatalf returns
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// startServer is NewServer, returning the error of a failed listen.
+func startServer(opts []ServerOption) (*Server, error) {
 	cfg := serverConfig{}
 	for _, o := range opts {
 		if o != nil {
@@ -139,13 +163,17 @@ func NewServer(opts ...ServerOption) *Server {
 		s.srv.Listener.Close()
 		ln, err := net.Listen("tcp", cfg.addr)
 		if err != nil {
-			panic(fmt.Sprintf("telcotest: listen on %s: %v", cfg.addr, err))
+			if s.stopListen != nil {
+				s.stopListen()
+			}
+			s.hooks.close()
+			return nil, fmt.Errorf("listen on %s: %w", cfg.addr, err)
 		}
 		s.srv.Listener = ln
 	}
 	s.srv.Start()
 	s.URL = s.srv.URL
-	return s
+	return s, nil
 }
 
 // Client returns a client for this server, with the seeded credentials and

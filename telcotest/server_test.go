@@ -24,9 +24,7 @@ import (
 // newServer starts a fake service that is closed when the test ends.
 func newServer(t *testing.T, opts ...telcotest.ServerOption) *telcotest.Server {
 	t.Helper()
-	srv := telcotest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	return srv
+	return telcotest.NewTestServer(t, opts...)
 }
 
 // newClockServer starts a fake service on a manual clock.
@@ -415,6 +413,49 @@ func TestWithAddr_BusyAddressPanics(t *testing.T) {
 	require.NoError(t, err)
 	defer ln.Close()
 	assert.Panics(t, func() { telcotest.NewServer(telcotest.WithAddr(ln.Addr().String())).Close() })
+}
+
+// NewTestServer's server serves while the test runs and is closed by the
+// test's cleanup: afterwards nothing listens at its URL.
+func TestNewTestServer_ClosesWhenTheTestEnds(t *testing.T) {
+	t.Parallel()
+	var srv *telcotest.Server
+	t.Run("inner", func(t *testing.T) {
+		srv = telcotest.NewTestServer(t, telcotest.WithCredentials("AC"+strings.Repeat("T", 30), "tok"))
+		assert.Equal(t, "AC"+strings.Repeat("T", 30), srv.AccountSid, "options apply")
+		_, err := srv.Client().Properties.Get(testCtx(t), srv.PropertySid)
+		require.NoError(t, err)
+	})
+	require.NotNil(t, srv)
+	_, err := srv.Client(telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0})).Properties.Get(testCtx(t), srv.PropertySid)
+	require.Error(t, err, "the server was closed with the subtest")
+	var ae *telco.APIError
+	assert.False(t, errors.As(err, &ae), "no answer at all, not a service error: %v", err)
+}
+
+// fatalTB records what NewTestServer does with a testing.TB, so the test
+// can see a failed listen reported with Fatalf rather than a panic.
+type fatalTB struct {
+	testing.TB
+	fatal    string
+	cleanups int
+}
+
+func (f *fatalTB) Helper()                        {}
+func (f *fatalTB) Cleanup(func())                 { f.cleanups++ }
+func (f *fatalTB) Fatalf(format string, a ...any) { f.fatal = fmt.Sprintf(format, a...) }
+
+func TestNewTestServer_BusyAddressFailsTheTest(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	tb := &fatalTB{TB: t}
+	assert.NotPanics(t, func() {
+		assert.Nil(t, telcotest.NewTestServer(tb, telcotest.WithAddr(ln.Addr().String())))
+	})
+	assert.Contains(t, tb.fatal, "listen on "+ln.Addr().String())
+	assert.Zero(t, tb.cleanups, "nothing to close")
 }
 
 func TestClient_RetriesIdempotentCallAfterFailNext(t *testing.T) {
