@@ -11,6 +11,9 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 )
 
+// The benchmarks of the fake as a whole (paging through the SDK, request
+// throughput) live here rather than beside one source file.
+
 // BenchmarkIterate walks FindAll and ListAll over 10,000 and 100,000 items
 // seeded into the fake, 200 a page, and reports the iterator's memory:
 //

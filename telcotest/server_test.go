@@ -643,3 +643,184 @@ func TestServer_ConcurrentUse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, received.Items, n)
 }
+
+func TestAccounts_WithAccountAndAddAccount(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAccount("AC"+strings.Repeat("B", 30), "token-b"))
+	b, ok := srv.Account("AC" + strings.Repeat("B", 30))
+	require.True(t, ok)
+	assert.Equal(t, "token-b", b.Token)
+	assert.Regexp(t, `^PR[A-Z0-9]{30}$`, b.PropertySid)
+	assert.NotEqual(t, srv.PropertySid, b.PropertySid, "each account has its own seeded project")
+
+	first, ok := srv.Account(srv.AccountSid)
+	require.True(t, ok)
+	assert.Equal(t, telcotest.Account{AccountSid: srv.AccountSid, Token: srv.Token, PropertySid: srv.PropertySid}, first)
+
+	c := srv.AddAccount("", "")
+	assert.Regexp(t, `^AC[A-Z0-9]{30}$`, c.AccountSid)
+	assert.NotEmpty(t, c.Token)
+	assert.Equal(t, c, srv.AddAccount(c.AccountSid, "another token"), "adding an existing SID changes nothing")
+	_, ok = srv.Account("AC" + strings.Repeat("Z", 30))
+	assert.False(t, ok)
+	assert.Panics(t, func() { srv.ClientFor("AC" + strings.Repeat("Z", 30)) })
+
+	// Each client sees only its own account's projects.
+	ctx := testCtx(t)
+	for _, a := range []telcotest.Account{first, b, c} {
+		var sids []string
+		for p, err := range srv.ClientFor(a.AccountSid).Properties.ListAll(ctx, nil) {
+			require.NoError(t, err)
+			assert.Equal(t, a.AccountSid, p.AccountSid)
+			sids = append(sids, p.PropertySid)
+		}
+		assert.Equal(t, []string{a.PropertySid}, sids)
+	}
+	// A token of one account does not open another.
+	r := rawDo(t, srv, basicAuth(b.AccountSid, srv.Token), http.MethodGet, "/v2/Properties", "", "")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
+const formType = "application/x-www-form-urlencoded"
+
+// rawForm sends an authenticated form-encoded request.
+func rawForm(t *testing.T, srv *telcotest.Server, method, path string, form url.Values) rawResp {
+	t.Helper()
+	return rawDo(t, srv, basicAuth(srv.AccountSid, srv.Token), method, path, formType, form.Encode())
+}
+
+// Operations whose encoding the service leaves open take a form body too.
+func TestForm_ConfigureNumberAndCreateAddress(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	r := rawForm(t, srv, http.MethodPost, "/v2/Accounts/"+srv.AccountSid+"/Addresses",
+		url.Values{"Line1": {"1 Form St"}, "City": {"Sydney"}, "CountryCode": {"AU"}, "PostalCode": {"2000"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	// Both answer the bare resource, as the interface document shows it.
+	var a telco.Address
+	require.NoError(t, json.Unmarshal(r.Body, &a))
+	assert.Equal(t, "1 Form St", a.Line1)
+	assert.Equal(t, "2000", a.PostalCode)
+
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	r = rawForm(t, srv, http.MethodPost, "/v2/Numbers/61255550001", url.Values{
+		"Friendly": {"Front desk"}, "AddressSid": {a.AddressSid}, "Attribution_Source": {"google"},
+		"WebHookUrl": {"https://hooks.example/in"}, "WebHookMethod": {"get"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var n telco.NumberConfig
+	require.NoError(t, json.Unmarshal(r.Body, &n), "a bare resource: Number is the number, not an envelope")
+	assert.Equal(t, "61255550001", n.Number)
+	assert.Equal(t, "Front desk", n.Friendly)
+	assert.Equal(t, a.AddressSid, n.AddressSid)
+	assert.Equal(t, "google", n.AttributionSource)
+	assert.Equal(t, "GET", n.WebhookMethod)
+
+	// The rules apply to form bodies as to JSON ones.
+	r = rawForm(t, srv, http.MethodPost, "/v2/Accounts/"+srv.AccountSid+"/Addresses", url.Values{"Line1": {"1 St"}, "CountryCode": {"AU"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Equal(t, telco.CodeParameterRequired, errorBody(t, r).ResponseStatus.ErrorCode)
+	r = rawDo(t, srv, basicAuth(srv.AccountSid, srv.Token), http.MethodPost, "/v2/Numbers/61255550001", formType, "Friendly=%zz")
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Equal(t, "SerializationException", errorBody(t, r).ResponseStatus.ErrorCode)
+}
+
+// The batch (and the other operations documented with JSON bodies) refuse
+// a form body with the service's whole-request error.
+func TestForm_JSONOnlyOperationsRefuseForms(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	for _, path := range []string{
+		"/v2/Properties/" + srv.PropertySid + "/BatchMessages",
+		"/v2/Properties/" + srv.PropertySid + "/Messages",
+		"/v2/Properties",
+	} {
+		r := rawForm(t, srv, http.MethodPost, path, url.Values{"To": {"+61400000001"}, "From": {"Acme"}, "Text": {"x"}, "Name": {"x"}})
+		assert.Equal(t, http.StatusBadRequest, r.Status, path)
+		e := errorBody(t, r).ResponseStatus
+		assert.Equal(t, "SerializationException", e.ErrorCode, path)
+		assert.Contains(t, e.Message, "application/json", path)
+	}
+	page, err := srv.Client().Messages.Find(testCtx(t), srv.PropertySid, window())
+	require.NoError(t, err)
+	assert.Empty(t, page.Items, "nothing was sent")
+}
+
+// Many goroutines of two accounts send, list and read while the clock
+// moves and webhooks go out; run with -race.
+func TestConcurrency_AccountsClockAndWebhooks(t *testing.T) {
+	t.Parallel()
+	srv, clock := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	b := srv.AddAccount("", "")
+	clients := map[string]*telco.Client{srv.PropertySid: srv.Client(), b.PropertySid: srv.ClientFor(b.AccountSid)}
+	ctx := testCtx(t)
+	const n = 20
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*n)
+	for i := range n {
+		for prop, c := range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				to := fmt.Sprintf("+614000001%02d", i%7)
+				m, err := c.Messages.Send(ctx, prop, &telco.SendMessageParams{To: to, Text: "leased",
+					DeliveryReceiptWebhookURI: rc.URL + "/dr", WebhookURI: rc.URL + "/lease"})
+				if err != nil {
+					errs <- err
+					return
+				}
+				srv.Receive(prop, to, m.From, "reply")
+				if _, err := c.Messages.Get(ctx, m.MessageSid); err != nil {
+					errs <- err
+				}
+				if _, err := c.Messages.Find(ctx, prop, window()); err != nil {
+					errs <- err
+				}
+				if _, err := c.Properties.List(ctx, nil); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			clock.Advance(100 * time.Millisecond)
+			srv.Flush() // may run while other callbacks start
+			srv.Callbacks()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	clock.Advance(time.Minute)
+	srv.Flush()
+
+	kinds := map[telcotest.CallbackKind]int{}
+	for _, cb := range srv.Callbacks() {
+		assert.True(t, cb.OK(), cb.Err)
+		kinds[cb.Kind]++
+	}
+	assert.Equal(t, 2*n, kinds[telcotest.CallbackDeliveryReceipt], "one receipt per message")
+	assert.Equal(t, 2*n, kinds[telcotest.CallbackLeaseResponse], "one response per reply")
+
+	// Each account leased its own sender per recipient: 7 recipients each.
+	for prop, c := range clients {
+		senders := map[string]map[string]bool{}
+		for m, err := range c.Messages.FindAll(ctx, prop, &telco.FindMessagesParams{
+			DateFrom: clock.Now().Add(-time.Hour), DateTo: clock.Now().Add(time.Hour), Direction: telco.DirectionTransmit}) {
+			require.NoError(t, err)
+			assert.Equal(t, telco.MessageDelivered, m.Status)
+			if senders[m.To] == nil {
+				senders[m.To] = map[string]bool{}
+			}
+			senders[m.To][m.From] = true
+		}
+		assert.Len(t, senders, 7)
+		for to, s := range senders {
+			assert.Len(t, s, 1, "one lease reused for %s", to)
+		}
+	}
+}

@@ -14,42 +14,9 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 )
 
-func TestAccounts_WithAccountAndAddAccount(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t, telcotest.WithAccount("AC"+strings.Repeat("B", 30), "token-b"))
-	b, ok := srv.Account("AC" + strings.Repeat("B", 30))
-	require.True(t, ok)
-	assert.Equal(t, "token-b", b.Token)
-	assert.Regexp(t, `^PR[A-Z0-9]{30}$`, b.PropertySid)
-	assert.NotEqual(t, srv.PropertySid, b.PropertySid, "each account has its own seeded project")
-
-	first, ok := srv.Account(srv.AccountSid)
-	require.True(t, ok)
-	assert.Equal(t, telcotest.Account{AccountSid: srv.AccountSid, Token: srv.Token, PropertySid: srv.PropertySid}, first)
-
-	c := srv.AddAccount("", "")
-	assert.Regexp(t, `^AC[A-Z0-9]{30}$`, c.AccountSid)
-	assert.NotEmpty(t, c.Token)
-	assert.Equal(t, c, srv.AddAccount(c.AccountSid, "another token"), "adding an existing SID changes nothing")
-	_, ok = srv.Account("AC" + strings.Repeat("Z", 30))
-	assert.False(t, ok)
-	assert.Panics(t, func() { srv.ClientFor("AC" + strings.Repeat("Z", 30)) })
-
-	// Each client sees only its own account's projects.
-	ctx := testCtx(t)
-	for _, a := range []telcotest.Account{first, b, c} {
-		var sids []string
-		for p, err := range srv.ClientFor(a.AccountSid).Properties.ListAll(ctx, nil) {
-			require.NoError(t, err)
-			assert.Equal(t, a.AccountSid, p.AccountSid)
-			sids = append(sids, p.PropertySid)
-		}
-		assert.Equal(t, []string{a.PropertySid}, sids)
-	}
-	// A token of one account does not open another.
-	r := rawDo(t, srv, basicAuth(b.AccountSid, srv.Token), http.MethodGet, "/v2/Properties", "", "")
-	assert.Equal(t, http.StatusUnauthorized, r.Status)
-}
+// This is a cross-cutting suite, not the tests of one source file: it
+// checks that every operation keeps one account away from another's
+// resources, so it spans all the handlers.
 
 // Every way of reaching another account's resource answers 403 FORBIDDEN
 // in the service's error shape; the owner still reaches it.
