@@ -2,6 +2,7 @@ package windowszones
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,4 +70,25 @@ func TestGenerateCommittedXML(t *testing.T) {
 	again, err := Generate(data, "telco")
 	require.NoError(t, err)
 	assert.True(t, s == string(again), "output is deterministic")
+}
+
+// The generated file names the licence notice, and the notice is where it
+// says, with the Unicode License v3 in it. No LICENSE file sits beside it:
+// tools would take the folder for separately licensed code.
+func TestGeneratedHeaderNamesTheNotice(t *testing.T) {
+	t.Parallel()
+	src, err := Generate(doc(`<mapZone other="X" territory="001" type="A/B"/>`), "telco")
+	require.NoError(t, err)
+	header, _, found := strings.Cut(string(src), "\npackage ")
+	require.True(t, found)
+	assert.Contains(t, header, NoticePath)
+	assert.True(t, strings.HasSuffix(header, "\n"), "a blank line keeps the header out of the package doc")
+
+	notice, err := os.ReadFile(filepath.Base(NoticePath))
+	require.NoError(t, err)
+	assert.Contains(t, string(notice), "UNICODE LICENSE V3")
+	assert.Contains(t, string(notice), "Copyright © 2004-2024 Unicode, Inc.")
+	licences, err := filepath.Glob("LICEN[CS]E*")
+	require.NoError(t, err)
+	assert.Empty(t, licences)
 }
