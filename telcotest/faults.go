@@ -79,7 +79,8 @@ type Fault struct {
 	// an operation.
 	Path string
 	// Op restricts the fault to one SDK operation, by its name in errors
-	// and logs ("Messages.Send", "Properties.Update", ...); see Ops.
+	// and logs ("Messages.Send", "Properties.Update", ...): the requests
+	// the server routes to that operation. See Ops.
 	Op string
 }
 
