@@ -24,3 +24,27 @@ func TestRunHonoursBaseURL(t *testing.T) {
 	assert.Contains(t, out.String(), "Using the service at "+srv.URL)
 	assert.Len(t, srv.Messages(srv.PropertySid), 1, "the notice went to the mock")
 }
+
+// With credentials, run refuses before sending anything unless both the
+// recipient (-to) and the project are given: a default recipient would send
+// a real SMS to a stranger.
+func TestRunWithCredentialsNeedsToAndProperty(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	for _, tt := range []struct {
+		name, to, property string
+	}{
+		{"no -to", "", srv.PropertySid},
+		{"no property", "+61400000001", ""},
+	} {
+		env := map[string]string{"TELCO_ACCOUNT_SID": srv.AccountSid, "TELCO_TOKEN": srv.Token,
+			"TELCO_BASE_URL": srv.URL, "TELCO_PROPERTY_SID": tt.property}
+		var out bytes.Buffer
+		err := run(context.Background(), &out, func(k string) string { return env[k] }, tt.to)
+		require.Error(t, err, tt.name)
+		assert.Contains(t, err.Error(), "set -to and TELCO_PROPERTY_SID", tt.name)
+	}
+	assert.Zero(t, srv.Requests(), "nothing reached the service")
+	assert.Empty(t, srv.Messages(srv.PropertySid))
+}

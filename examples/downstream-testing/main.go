@@ -8,7 +8,11 @@
 //	go test ./examples/downstream-testing
 //
 // Without TELCO_ACCOUNT_SID and TELCO_TOKEN, main runs Notifier on the
-// fake. With them it sends for real, from TELCO_PROPERTY_SID, to -to.
+// fake. With them it sends for real, from the project TELCO_PROPERTY_SID,
+// to the number given with -to (required then, so that nothing is sent by
+// accident):
+//
+//	TELCO_PROPERTY_SID=PR... go run ./examples/downstream-testing -to +61400000000
 //
 // TELCO_BASE_URL, when set, is used instead of the real service's address,
 // as with the README's `telco mock` recipe.
@@ -94,7 +98,7 @@ func (n *Notifier) find(ctx context.Context, externalID string) (*telco.Message,
 }
 
 func main() {
-	to := flag.String("to", "+61400000000", "recipient, E.164")
+	to := flag.String("to", "", "recipient, E.164 (required with credentials)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -105,7 +109,9 @@ func main() {
 }
 
 // run sends one notice: on the fake without credentials, for real with
-// them, at TELCO_BASE_URL when set (`telco mock`, say).
+// them, at TELCO_BASE_URL when set (`telco mock`, say). With credentials it
+// sends only to a recipient given explicitly: a default number would send
+// a real SMS to a stranger.
 func run(ctx context.Context, out io.Writer, getenv func(string) string, to string) error {
 	sid, token, propertySid := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN"), getenv("TELCO_PROPERTY_SID")
 	var client *telco.Client
@@ -113,8 +119,14 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, to stri
 		srv := telcotest.NewServer()
 		defer srv.Close()
 		client, propertySid = srv.Client(), srv.PropertySid
+		if to == "" {
+			to = "+61400000000"
+		}
 		fmt.Fprintf(out, "No credentials: notifying on the fake service at %s\n", srv.URL)
 	} else {
+		if to == "" || propertySid == "" {
+			return errors.New("with credentials, set -to and TELCO_PROPERTY_SID")
+		}
 		var opts []telco.Option
 		if base := getenv("TELCO_BASE_URL"); base != "" {
 			opts = append(opts, telco.WithBaseURL(base))

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRunOnTheFake runs what `go run` runs without credentials.
+// TestRunOnTheFake runs what `go run` runs without credentials or -to.
 func TestRunOnTheFake(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }, "+61400000000"))
+	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }, ""))
 	assert.Contains(t, out.String(), "No credentials")
 	assert.Contains(t, out.String(), "notice for order A-1001 sent as MG")
 }
