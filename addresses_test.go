@@ -308,12 +308,3 @@ func TestAddressDeleteEscapesSid(t *testing.T) {
 	require.NoError(t, c.Addresses.Delete(bg, "AD/1 2"))
 	assert.Equal(t, "/v2/Addresses/AD%2F1%202", path)
 }
-
-func TestAddressIsCountryCode(t *testing.T) {
-	for _, s := range []string{"AU", "au", "Nz", "zz", "AUS", "nzl"} {
-		assert.True(t, isCountryCode(s), s)
-	}
-	for _, s := range []string{"", "A", "AUST", "A1", "1A", "36", "036", " A", "A-", "ÅU", "Ü"} {
-		assert.False(t, isCountryCode(s), "%q", s)
-	}
-}

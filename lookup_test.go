@@ -307,18 +307,6 @@ func TestLookupNumberDetailsBareArray(t *testing.T) {
 	assert.Equal(t, int64(61412345678), details[0].E164)
 }
 
-func TestLookupIsLookupNumber(t *testing.T) {
-	for _, s := range []string{"123", "0299999999", "123456789012345", "+6831234", "+123456789012345", "+61412345678"} {
-		assert.True(t, isLookupNumber(s), s)
-	}
-	for _, s := range []string{
-		"", "12", "1234567890123456", "+", "+0412", "+683123", "+1234567890123456",
-		"04-1234", "abc", "+61 412 345 678", "(02) 9999 9999", "0299999999 ", "++61412345678", "١٢٣٤",
-	} {
-		assert.False(t, isLookupNumber(s), "%q", s)
-	}
-}
-
 func TestLookupNumberDetailsRetriedOn503(t *testing.T) {
 	c, mt := newMockClient(t, WithRetryPolicy(addressFastRetries))
 	n := addressStatusSequence(mt, "GET", lookupPath, string(fixture(t, "number_details.json")), 503, 200)

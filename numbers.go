@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // NumbersService configures phone numbers (operation 3).
@@ -112,7 +114,7 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	}
 	if err := s.client.validateParams(op, func() fieldErrs {
 		f := body.check()
-		if !isE164Digits(digits) {
+		if !rules.IsE164Digits(digits) {
 			f.add(CodeInvalidPhoneNumberFormat, "Number", "Number must be an E.164 number, e.g. +61299999999 or 61299999999")
 		}
 		return f

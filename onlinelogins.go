@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // OnlineLoginsService manages online logins, the users of the management
@@ -214,7 +216,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}
 	if err := s.client.validateParams(op, func() fieldErrs {
 		var f fieldErrs
-		if !isUUID(onlineLoginSid) {
+		if !rules.IsUUID(onlineLoginSid) {
 			f.invalid("OnlineLoginSid", "OnlineLoginSid must be a UUID")
 		}
 		return f

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // SipTrunksService creates and reads SIP trunks (operations 13, 14 and 15).
@@ -208,7 +210,7 @@ func (p *CreateSipTrunkParams) wire() *wireCreateSipTrunk {
 	w := &wireCreateSipTrunk{Name: p.Name, DefaultCallerID: p.DefaultCallerID, Type: p.Type,
 		ChannelLimit: p.ChannelLimit, CustomerReference: p.CustomerReference}
 	for _, a := range p.IPAddresses {
-		cidr, _ := sipCIDR(a)
+		cidr, _ := rules.SIPCIDR(a)
 		w.IPAddresses = append(w.IPAddresses, wireIP{cidr})
 	}
 	if p.Credentials != nil {

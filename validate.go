@@ -2,13 +2,10 @@ package telco
 
 import (
 	"fmt"
-	"net/mail"
-	"net/netip"
-	"net/url"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // Client-side validation: every rule of the service's interface document,
@@ -19,14 +16,6 @@ import (
 // (PARAMETER_REQUIRED, INVALID_PHONENUMBER_FORMAT, CONFLICTING_PARAMETERS),
 // PARAMETER_INVALID otherwise.
 
-// ScheduleClockSkew is how far the client lets SendMessageParams.Schedule
-// pass the service's window (at most 14 days ahead, less than 1 hour in the
-// past) measured on the local clock. It is zero: the client applies the
-// interface document's exact window, so that what it refuses is what the
-// document says the service refuses. A local clock that is off moves the
-// edges by as much; the service has the final word.
-const ScheduleClockSkew time.Duration = 0
-
 // Schedule window of an SMS send, from the interface document.
 const (
 	MaxScheduleAhead = 14 * 24 * time.Hour
@@ -36,8 +25,12 @@ const (
 // fieldErrs collects the problems found in one params value.
 type fieldErrs []FieldError
 
-func (f *fieldErrs) add(code, field, msg string) {
-	*f = append(*f, FieldError{Code: code, FieldName: field, Message: msg})
+func (f *fieldErrs) add(code, field, msg string) { *f = append(*f, newFieldError(code, field, msg)) }
+
+// newFieldError makes one problem; the shared rules of internal/rules build
+// theirs with it.
+func newFieldError(code, field, msg string) FieldError {
+	return FieldError{Code: code, FieldName: field, Message: msg}
 }
 
 func (f *fieldErrs) invalid(field, msg string) { f.add(CodeParameterInvalid, field, msg) }
@@ -52,7 +45,7 @@ func (f *fieldErrs) required(field, v string) bool {
 }
 
 func (f *fieldErrs) phone(field, v string) {
-	if v != "" && !isE164(v) {
+	if v != "" && !rules.IsE164(v) {
 		f.add(CodeInvalidPhoneNumberFormat, field, field+" must be an E.164 number with a leading +, e.g. +61412345678")
 	}
 }
@@ -60,25 +53,25 @@ func (f *fieldErrs) phone(field, v string) {
 // number is phone for fields where the interface document writes E.164
 // numbers without their +: both forms pass.
 func (f *fieldErrs) number(field, v string) {
-	if v != "" && !isE164(v) && !isE164("+"+v) {
+	if v != "" && !rules.IsE164(v) && !rules.IsE164("+"+v) {
 		f.add(CodeInvalidPhoneNumberFormat, field, field+" must be an E.164 number, e.g. +61412345678 or 61412345678")
 	}
 }
 
 func (f *fieldErrs) email(field, v string) {
-	if v != "" && !isEmail(v) {
+	if v != "" && !rules.IsEmail(v) {
 		f.invalid(field, field+" must be a valid e-mail address")
 	}
 }
 
 func (f *fieldErrs) webhookMethod(field, v string) {
-	if v != "" && !isWebhookMethod(v) {
+	if v != "" && !rules.IsWebhookMethod(v) {
 		f.invalid(field, field+" must be GET or POST")
 	}
 }
 
 func (f *fieldErrs) url(field, v string) {
-	if v != "" && !isHTTPURL(v) {
+	if v != "" && !rules.IsHTTPURL(v) {
 		f.invalid(field, field+" must be an absolute http or https URL")
 	}
 }
@@ -136,91 +129,6 @@ func (c *Client) validateParams(op string, check func() fieldErrs) error {
 	return check().err(op)
 }
 
-// IsE164 reports whether s is an E.164 number written with its leading +:
-// a + and 7 to 15 digits, the first not 0. It is the rule every number
-// field of the SDK is checked with.
-func IsE164(s string) bool { return isE164(s) }
-
-// ValidateLookupNumbers checks the numbers of a lookup as
-// LookupService.NumberDetails does: at least one, each in local form
-// (digits) or E.164 with +.
-func ValidateLookupNumbers(numbers []string) error {
-	return lookupCheck(numbers).err("Lookup.NumberDetails")
-}
-
-func isE164(s string) bool {
-	return len(s) > 1 && s[0] == '+' && isE164Digits(s[1:])
-}
-
-// isE164Digits is isE164 without the +, the form number paths use.
-func isE164Digits(s string) bool {
-	if len(s) < 7 || len(s) > 15 || s[0] == '0' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// isSenderID reports whether s is an alphanumeric sender ID: 1 to 11 of
-// A-Z, a-z, 0-9 and space, at least one of them a letter.
-func isSenderID(s string) bool {
-	if len(s) < 1 || len(s) > 11 {
-		return false
-	}
-	letter := false
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case b >= 'A' && b <= 'Z', b >= 'a' && b <= 'z':
-			letter = true
-		case b >= '0' && b <= '9', b == ' ':
-		default:
-			return false
-		}
-	}
-	return letter
-}
-
-// isEmail reports whether s is a bare address (no display name) with a
-// local part and a dotted domain.
-func isEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	dom := s[at+1:]
-	return at > 0 && strings.Contains(dom, ".") && !strings.HasPrefix(dom, ".") &&
-		!strings.HasSuffix(dom, ".") && !strings.ContainsAny(s, " \t")
-}
-
-// isWebhookMethod accepts GET and POST in any case: the service documents
-// upper case and its own SDKs send "Get"/"Post".
-func isWebhookMethod(s string) bool {
-	return strings.EqualFold(s, "GET") || strings.EqualFold(s, "POST")
-}
-
-func isHTTPURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-// looksLikeNumber reports whether s is made of digits, spaces, + and the
-// punctuation of written phone numbers: what someone meant as a number.
-func looksLikeNumber(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case b >= '0' && b <= '9', b == '+', b == ' ', b == '-', b == '(', b == ')':
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
 // Validate checks p against the rules of the send operations, at the
 // current time. See check for the rules.
 func (p *SendMessageParams) Validate() error {
@@ -247,8 +155,8 @@ func (p *SendMessageParams) check(now time.Time) fieldErrs {
 		f.phone("To", p.To)
 	}
 	switch {
-	case p.From == "", isE164(p.From), isSenderID(p.From):
-	case looksLikeNumber(p.From):
+	case p.From == "", rules.IsE164(p.From), rules.IsSenderID(p.From):
+	case rules.LooksLikeNumber(p.From):
 		f.add(CodeInvalidPhoneNumberFormat, "From", "From must be an E.164 number with a leading +, an alphanumeric sender ID, or empty for a leased sender ID")
 	default:
 		f.invalid("From", "From as an alphanumeric sender ID must be 1 to 11 of A-Z, a-z, 0-9 and space, with at least one letter")
@@ -256,9 +164,9 @@ func (p *SendMessageParams) check(now time.Time) fieldErrs {
 	f.required("Text", p.Text)
 	if !p.Schedule.IsZero() {
 		switch {
-		case p.Schedule.After(now.Add(MaxScheduleAhead + ScheduleClockSkew)):
+		case p.Schedule.After(now.Add(MaxScheduleAhead)):
 			f.invalid("Schedule", "Schedule must be at most 14 days ahead")
-		case !p.Schedule.After(now.Add(-MaxScheduleAgo - ScheduleClockSkew)):
+		case !p.Schedule.After(now.Add(-MaxScheduleAgo)):
 			f.invalid("Schedule", "Schedule must not be 1 hour or more in the past")
 		}
 	}
@@ -278,7 +186,7 @@ func (p *SendMessageParams) check(now time.Time) fieldErrs {
 		return f
 	}
 	f.phone("ForwardToSms", p.ForwardToSms)
-	if v := p.ForwardFromSms; v != "" && !isE164(v) && !isSenderID(v) {
+	if v := p.ForwardFromSms; v != "" && !rules.IsE164(v) && !rules.IsSenderID(v) {
 		f.invalid("ForwardFromSms", "ForwardFromSms must be an E.164 number with + or an alphanumeric sender ID")
 	}
 	f.email("ForwardToEmail", p.ForwardToEmail)
@@ -362,189 +270,6 @@ func nilParams(op string) error {
 	return &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired, Message: "params are required"}}}
 }
 
-// isCountryCode reports whether s is an ISO 3166 letter code: two ASCII
-// letters, or three. The document gives two-letter codes as its example
-// ("e.g. two-letter") without ruling out the others; the service answers
-// COUNTRY_NOT_FOUND for a code it does not know.
-func isCountryCode(s string) bool {
-	if len(s) != 2 && len(s) != 3 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isASCIILetter(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isASCIILetter(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
-
-// isUUID reports whether s has the 8-4-4-4-12 hexadecimal form.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// loginPasswordSpecials are the special characters an online login
-// password must draw one of.
-const loginPasswordSpecials = "!@#$%^&*()_+"
-
-// loginPasswordProblem says what an online login password lacks: at least
-// 12 characters with a-z, A-Z, 0-9 and one of !@#$%^&*()_+. It never
-// repeats the password.
-func loginPasswordProblem(pw string) string {
-	var lower, upper, digit, special bool
-	for _, r := range pw {
-		switch {
-		case r >= 'a' && r <= 'z':
-			lower = true
-		case r >= 'A' && r <= 'Z':
-			upper = true
-		case r >= '0' && r <= '9':
-			digit = true
-		case strings.ContainsRune(loginPasswordSpecials, r):
-			special = true
-		}
-	}
-	if utf8.RuneCountInString(pw) < 12 || !lower || !upper || !digit || !special {
-		return "Password must have at least 12 characters with a lower-case letter, an upper-case letter, a digit and one of " + loginPasswordSpecials
-	}
-	return ""
-}
-
-// sipPasswordProblem says what a SIP trunk password lacks: at least 10
-// characters with a lower-case letter, an upper-case letter, a digit and a
-// special character (anything else but a space), and no character three
-// times in a row. It never repeats the password.
-func sipPasswordProblem(pw string) string {
-	var lower, upper, digit, special bool
-	var prev rune
-	run := 0
-	for _, r := range pw {
-		switch {
-		case unicode.IsLower(r):
-			lower = true
-		case unicode.IsUpper(r):
-			upper = true
-		case unicode.IsDigit(r):
-			digit = true
-		case !unicode.IsSpace(r) && !unicode.IsLetter(r):
-			special = true
-		}
-		if r == prev {
-			run++
-		} else {
-			prev, run = r, 1
-		}
-		if run > 2 {
-			return "Password must not have more than 2 identical characters in a row"
-		}
-	}
-	if utf8.RuneCountInString(pw) < 10 || !lower || !upper || !digit || !special {
-		return "Password must have at least 10 characters with a lower-case letter, an upper-case letter, a digit and a special character"
-	}
-	return ""
-}
-
-// nonPublicIPv4 are the ranges a SIP trunk may not name: this network,
-// private, CGNAT, loopback, link-local, IETF protocol assignments,
-// documentation, 6to4 relay, benchmarking, multicast, reserved and the
-// broadcast address.
-var nonPublicIPv4 = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("10.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("127.0.0.0/8"),
-	netip.MustParsePrefix("169.254.0.0/16"),
-	netip.MustParsePrefix("172.16.0.0/12"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("192.0.2.0/24"),
-	netip.MustParsePrefix("192.88.99.0/24"),
-	netip.MustParsePrefix("192.168.0.0/16"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("198.51.100.0/24"),
-	netip.MustParsePrefix("203.0.113.0/24"),
-	netip.MustParsePrefix("224.0.0.0/4"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-}
-
-// sipCIDR parses a SIP trunk address: an IPv4 CIDR of /24 to /32, or a bare
-// IPv4 address (taken as /32), public only. It returns the form to send and
-// what is wrong, if anything.
-func sipCIDR(s string) (string, string) {
-	s = strings.TrimSpace(s)
-	if !strings.Contains(s, "/") {
-		a, err := netip.ParseAddr(s)
-		if err != nil || !a.Is4() {
-			return s, "must be an IPv4 CIDR such as 8.8.8.0/24"
-		}
-		s += "/32"
-	}
-	p, err := netip.ParsePrefix(s)
-	if err != nil || !p.Addr().Is4() {
-		return s, "must be an IPv4 CIDR such as 8.8.8.0/24"
-	}
-	if p.Bits() < 24 {
-		return s, "must be /24 or smaller (up to /32 for a single address)"
-	}
-	for _, r := range nonPublicIPv4 {
-		if r.Overlaps(p) {
-			return s, "must be a public address; " + r.String() + " is not"
-		}
-	}
-	return s, ""
-}
-
-// auCallerIDProblem says why s cannot be a SIP trunk's default caller ID:
-// it must be an Australian E.164 number (+61) that is neither shared-rate
-// (13, 1300) nor toll-free (1800).
-func auCallerIDProblem(s string) (code, msg string) {
-	switch {
-	case !isE164(s):
-		return CodeInvalidPhoneNumberFormat, "DefaultCallerId must be an E.164 number with a leading +, e.g. +61299999999"
-	case !strings.HasPrefix(s, "+61") || strings.HasPrefix(s, "+610"):
-		return CodeParameterInvalid, "DefaultCallerId must be an Australian number (+61)"
-	case strings.HasPrefix(s, "+6113"):
-		return CodeParameterInvalid, "DefaultCallerId must not be a shared-rate (13, 1300) number"
-	case strings.HasPrefix(s, "+611800"):
-		return CodeParameterInvalid, "DefaultCallerId must not be a toll-free (1800) number"
-	}
-	return "", ""
-}
-
-// isLookupNumber accepts what number lookup takes: an E.164 number with +,
-// or a number in local form (digits, possibly with a leading 0).
-func isLookupNumber(s string) bool {
-	if strings.HasPrefix(s, "+") {
-		return isE164(s)
-	}
-	if len(s) < 3 || len(s) > 15 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // Validate checks that AccountSid or PropertySid is given and the list
 // options are sound.
 func (p *NumberBlockSearchParams) Validate() error {
@@ -615,7 +340,7 @@ func (p *NumberConfigParams) check() fieldErrs {
 	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
 		f.invalid("Recording", "Recording must be Off or Call")
 	}
-	if v := p.SendSmsFrom; v != "" && !isSenderID(v) {
+	if v := p.SendSmsFrom; v != "" && !rules.IsSenderID(v) {
 		f.number("SendSmsFrom", v)
 	}
 	f.number("SendSmsTo", p.SendSmsTo)
@@ -645,7 +370,7 @@ func (p *CreateOnlineLoginParams) check() fieldErrs {
 		f.email("Email", p.Email)
 	}
 	if f.required("Password", p.Password) {
-		if msg := loginPasswordProblem(p.Password); msg != "" {
+		if msg := rules.LoginPasswordProblem(p.Password); msg != "" {
 			f.invalid("Password", msg)
 		}
 	}
@@ -674,7 +399,7 @@ func (p *CreateSipTrunkParams) check() fieldErrs {
 	var f fieldErrs
 	f.required("Name", p.Name)
 	if f.required("DefaultCallerId", p.DefaultCallerID) {
-		if code, msg := auCallerIDProblem(p.DefaultCallerID); code != "" {
+		if code, msg := rules.AUCallerIDProblem(p.DefaultCallerID); code != "" {
 			f.add(code, "DefaultCallerId", msg)
 		}
 	}
@@ -695,17 +420,17 @@ func (p *CreateSipTrunkParams) check() fieldErrs {
 		f.invalid("Type", "Type must be 0 (IP to IP) or 1 (Authenticated)")
 	}
 	for i, a := range p.IPAddresses {
-		if _, msg := sipCIDR(a); msg != "" {
+		if _, msg := rules.SIPCIDR(a); msg != "" {
 			f.invalid(fmt.Sprintf("SipTrunkIpAddresses[%d].IpAddress", i), "IpAddress "+msg)
 		}
 	}
 	if p.Credentials != nil && p.Credentials.Password != "" {
-		if msg := sipPasswordProblem(p.Credentials.Password); msg != "" {
+		if msg := rules.SIPPasswordProblem(p.Credentials.Password); msg != "" {
 			f.invalid("SipTrunkCredentials.Password", msg)
 		}
 	}
 	for i, cc := range p.AllowedCountries {
-		if !isCountryCode(cc) {
+		if !rules.IsCountryCode(cc) {
 			f.invalid(fmt.Sprintf("SipTrunkAllowedCountries[%d].CountryCode", i), "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
 		}
 	}
@@ -830,7 +555,7 @@ func (p *CreateAddressParams) check() fieldErrs {
 	var f fieldErrs
 	f.required("Line1", p.Line1)
 	f.required("City", p.City)
-	if f.required("CountryCode", p.CountryCode) && !isCountryCode(p.CountryCode) {
+	if f.required("CountryCode", p.CountryCode) && !rules.IsCountryCode(p.CountryCode) {
 		f.invalid("CountryCode", "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
 	}
 	return f
@@ -839,14 +564,5 @@ func (p *CreateAddressParams) check() fieldErrs {
 // lookupCheck checks the numbers of a lookup: at least one, each in local
 // form or E.164.
 func lookupCheck(numbers []string) fieldErrs {
-	var f fieldErrs
-	if len(numbers) == 0 {
-		f.add(CodeParameterRequired, "Numbers", "Numbers needs at least one number")
-	}
-	for i, n := range numbers {
-		if !isLookupNumber(n) {
-			f.add(CodeInvalidPhoneNumberFormat, fmt.Sprintf("Numbers[%d]", i), "a number must be in local form (digits) or E.164 with a leading +")
-		}
-	}
-	return f
+	return rules.LookupNumbers(numbers, newFieldError)
 }
