@@ -267,3 +267,41 @@ func (p CreateOnlineLoginParams) LogValue() slog.Value {
 		slog.String("FirstName", p.FirstName), slog.String("LastName", p.LastName),
 		slog.String("Scopes", p.Scopes.String()), slog.Bool("Enabled", p.Enabled))
 }
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks the rules of operation 4: a valid e-mail address; a
+// password of at least 12 characters with a-z, A-Z, 0-9 and one of
+// !@#$%^&*()_+; first and last names; at least one scope, each one the
+// service names.
+func (p *CreateOnlineLoginParams) Validate() error {
+	if p == nil {
+		return nilParams("OnlineLogins.Create")
+	}
+	return p.check().err("OnlineLogins.Create")
+}
+
+func (p *CreateOnlineLoginParams) check() fieldErrs {
+	var f fieldErrs
+	if f.required("Email", p.Email) {
+		f.email("Email", p.Email)
+	}
+	if f.required("Password", p.Password) {
+		if msg := rules.LoginPasswordProblem(p.Password); msg != "" {
+			f.invalid("Password", msg)
+		}
+	}
+	f.required("FirstName", p.FirstName)
+	f.required("LastName", p.LastName)
+	if len(p.Scopes) == 0 {
+		f.add(CodeParameterRequired, "Scopes", "Scopes needs at least one scope")
+	}
+	for _, s := range p.Scopes {
+		if !s.Known() {
+			f.invalid("Scopes", fmt.Sprintf("Scopes: %q is not a scope the service knows", string(s)))
+		}
+	}
+	return f
+}
