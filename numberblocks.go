@@ -386,12 +386,14 @@ func (p *NumberBlockSearchParams) check() fieldErrs {
 }
 
 // Validate checks that the page position is not negative and SortDir is
-// asc or desc.
+// asc or desc. It serves three methods and reports its problems under the
+// operation name "NumberBlocks.ListByProperty"; SearchText and
+// ListByAccount apply the same rules under their own names.
 func (p *NumberBlockListParams) Validate() error {
 	if p == nil {
 		return nil
 	}
-	return p.check().err("NumberBlocks")
+	return p.check().err("NumberBlocks.ListByProperty")
 }
 
 func (p *NumberBlockListParams) check() fieldErrs {

@@ -297,12 +297,15 @@ func (p *PortingRequestParams) check() fieldErrs {
 }
 
 // Validate checks that From and To are set, From before To, and the page
-// position is not negative.
+// position is not negative. It serves two methods and reports its problems
+// under the operation name "Porting.StatusByProperty"; StatusByAccount
+// applies the same rules under its own name.
 func (p *PortingStatusParams) Validate() error {
+	const op = "Porting.StatusByProperty"
 	if p == nil {
-		return nilParams("Porting.Status")
+		return nilParams(op)
 	}
-	return p.check().err("Porting.Status")
+	return p.check().err(op)
 }
 
 func (p *PortingStatusParams) check() fieldErrs {
