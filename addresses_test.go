@@ -195,22 +195,6 @@ func TestAddressCreateValidationBoundariesPass(t *testing.T) {
 	}
 }
 
-func TestAddressCreatePathAndNilParams(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			p := addressValidParams()
-			_, err := c.Addresses.Create(bg, "", &p)
-			requireValidation(t, mt, err, "Addresses.Create", "AccountSid", CodeParameterRequired)
-			_, err = c.Addresses.Create(bg, testSid, nil)
-			require.ErrorAs(t, err, new(*ValidationError))
-			assert.Zero(t, mt.GetTotalCallCount())
-		})
-	}
-	var nilp *CreateAddressParams
-	require.ErrorAs(t, nilp.Validate(), new(*ValidationError))
-}
-
 func TestAddressCreateValidationOffSendsBadCountry(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
@@ -286,16 +270,6 @@ func TestAddressDeleteRetriedOn503(t *testing.T) {
 	assert.Equal(t, 503, ae.StatusCode)
 	assert.Equal(t, int32(3), n.Load(), "one attempt and MaxRetries retries")
 	assert.NotErrorIs(t, err, ErrMaybeSent, "an idempotent call is never in doubt")
-}
-
-func TestAddressDeleteEmptySidAlwaysRefused(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		for _, sid := range []string{"", "  "} {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			err := c.Addresses.Delete(bg, sid)
-			requireValidation(t, mt, err, "Addresses.Delete", "AddressSid", CodeParameterRequired)
-		}
-	}
 }
 
 func TestAddressDeleteEscapesSid(t *testing.T) {

@@ -146,19 +146,6 @@ func TestLookupNumberDetailsUndecodable(t *testing.T) {
 	assert.Equal(t, "Lookup.NumberDetails", ae.Op)
 }
 
-func TestLookupNumberDetailsNoNumbers(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			details, err := c.Lookup.NumberDetails(bg)
-			assert.Nil(t, details)
-			requireValidation(t, mt, err, "Lookup.NumberDetails", "Numbers", CodeParameterRequired)
-			_, err = c.Lookup.NumberDetails(bg, []string{}...)
-			requireValidation(t, mt, err, "Lookup.NumberDetails", "Numbers", CodeParameterRequired)
-		})
-	}
-}
-
 func TestLookupNumberDetailsValidation(t *testing.T) {
 	cases := []struct {
 		why string

@@ -179,15 +179,6 @@ func TestSendWithoutValidationSendsAsGiven(t *testing.T) {
 	assert.Equal(t, "0499", got.bodyMap(t)["To"])
 }
 
-func TestSendNeedsParamsAndProperty(t *testing.T) {
-	c, mt := newMockClient(t)
-	_, err := c.Messages.Send(bg, testProp, nil)
-	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	_, err = c.Messages.Send(bg, "", &SendMessageParams{To: "+61499999999", Text: "x"})
-	requireValidation(t, mt, err, "Messages.Send", "PropertySid", CodeParameterRequired)
-}
-
 func TestSendBatchAlignsResults(t *testing.T) {
 	c, mt := newMockClient(t)
 	got := reply(mt, "POST", "/v2/Properties/"+testProp+"/BatchMessages", 200, fixture(t, "send_batch_messages.json"))
@@ -275,9 +266,6 @@ func TestSendBatchAllInvalidSendsNothing(t *testing.T) {
 	assert.Equal(t, CodeParameterRequired, res[1].Err.Code)
 	assert.Equal(t, "Text", res[1].Err.Fields[0].FieldName)
 	assert.Zero(t, mt.GetTotalCallCount())
-
-	_, err = c.Messages.SendBatch(bg, testProp, nil)
-	requireValidation(t, mt, err, "Messages.SendBatch", "Messages", CodeParameterRequired)
 }
 
 func TestFindWire(t *testing.T) {

@@ -308,16 +308,6 @@ func TestNumbersConfigureValidationBoundariesPass(t *testing.T) {
 	}
 }
 
-func TestNumbersConfigureEmptyNumberIsRefusedEvenWithoutValidation(t *testing.T) {
-	for _, number := range []string{"", "+", " "} {
-		t.Run("number "+number, func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(false))
-			_, err := c.Numbers.Configure(bg, number, nil)
-			requireValidation(t, mt, err, "Numbers.Configure", "Number", CodeParameterRequired)
-		})
-	}
-}
-
 func TestNumbersConfigureWithoutValidationSendsAsGiven(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", "/v2/Numbers/0299999999", 400,

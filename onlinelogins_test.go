@@ -226,24 +226,6 @@ func TestOnlineLoginCreateValidationBoundariesPass(t *testing.T) {
 	}
 }
 
-func TestOnlineLoginCreatePathAndNilParams(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			p := onlineLoginValidParams()
-			_, err := c.OnlineLogins.Create(bg, "", &p)
-			requireValidation(t, mt, err, "OnlineLogins.Create", "PropertySid", CodeParameterRequired)
-			_, err = c.OnlineLogins.Create(bg, "  ", &p)
-			requireValidation(t, mt, err, "OnlineLogins.Create", "PropertySid", CodeParameterRequired)
-			_, err = c.OnlineLogins.Create(bg, testProp, nil)
-			require.ErrorAs(t, err, new(*ValidationError))
-			assert.Zero(t, mt.GetTotalCallCount())
-		})
-	}
-	var nilp *CreateOnlineLoginParams
-	require.ErrorAs(t, nilp.Validate(), new(*ValidationError))
-}
-
 func TestOnlineLoginCreateValidationOffSendsWeakPassword(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", onlineLoginsCreatePath, 200, fixture(t, "create_online_login.json"))
@@ -514,19 +496,6 @@ func TestOnlineLoginGetEscapesSid(t *testing.T) {
 	_, err := c.OnlineLogins.Get(bg, "a/b?c")
 	require.NoError(t, err)
 	assert.Equal(t, "/v2/OnlineLogins/a%2Fb%3Fc", path, "the SID stays one path segment")
-}
-
-func TestOnlineLoginGetEmptySidAlwaysRefused(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		for _, sid := range []string{"", "   "} {
-			t.Run(fmt.Sprintf("validation %v sid %q", validate, sid), func(t *testing.T) {
-				c, mt := newMockClient(t, WithClientValidation(validate))
-				login, err := c.OnlineLogins.Get(bg, sid)
-				assert.Nil(t, login)
-				requireValidation(t, mt, err, "OnlineLogins.Get", "OnlineLoginSid", CodeParameterRequired)
-			})
-		}
-	}
 }
 
 func TestOnlineLoginGetUpperCaseUUIDPasses(t *testing.T) {

@@ -374,20 +374,6 @@ func TestSipTrunkCreateValidationBoundariesPass(t *testing.T) {
 	}
 }
 
-func TestSipTrunkCreateNeedsParamsAndProperty(t *testing.T) {
-	c, mt := newMockClient(t)
-	_, err := c.SipTrunks.Create(bg, testProp, nil)
-	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, "SipTrunks.Create", ve.Op)
-	p := sipTrunkIPParams()
-	_, err = c.SipTrunks.Create(bg, "", &p)
-	requireValidation(t, mt, err, "SipTrunks.Create", "PropertySid", CodeParameterRequired)
-	_, err = c.SipTrunks.Create(bg, " ", &p)
-	requireValidation(t, mt, err, "SipTrunks.Create", "PropertySid", CodeParameterRequired)
-	require.ErrorAs(t, (*CreateSipTrunkParams)(nil).Validate(), &ve)
-}
-
 func TestSipTrunkCreateWithoutValidationSendsAsGiven(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", sipTrunkCreatePath, 200, fixture(t, "create_sip_trunk.json"))
@@ -573,9 +559,6 @@ func TestSipTrunkListValidation(t *testing.T) {
 			require.ErrorAs(t, tc.p.Validate(), new(*ValidationError), "Validate agrees")
 		})
 	}
-	c, mt := newMockClient(t)
-	_, err := c.SipTrunks.List(bg, "", nil)
-	requireValidation(t, mt, err, "SipTrunks.List", "PropertySid", CodeParameterRequired)
 }
 
 func TestSipTrunkListAllPagesUntilTotalCount(t *testing.T) {
@@ -749,38 +732,6 @@ func TestSipTrunkGetDetailsEscapesSids(t *testing.T) {
 	_, err := c.SipTrunks.GetByProperty(bg, testProp, "A/B")
 	require.NoError(t, err)
 	assert.Equal(t, "/v2/Properties/"+testProp+"/SipTrunk/A%2FB/Details", got.Path)
-}
-
-func TestSipTrunkGetDetailsEmptySidsRefused(t *testing.T) {
-	cases := []struct {
-		why   string
-		call  func(c *Client) (*SipTrunk, error)
-		op    string
-		field string
-	}{
-		{"empty PropertySid", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByProperty(bg, "", sipTrunkDetailsSid) },
-			"SipTrunks.GetByProperty", "PropertySid"},
-		{"blank PropertySid", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByProperty(bg, " ", sipTrunkDetailsSid) },
-			"SipTrunks.GetByProperty", "PropertySid"},
-		{"empty SipTrunkSid by property", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByProperty(bg, testProp, "") },
-			"SipTrunks.GetByProperty", "SipTrunkSid"},
-		{"empty AccountSid", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByAccount(bg, "", sipTrunkDetailsSid) },
-			"SipTrunks.GetByAccount", "AccountSid"},
-		{"empty SipTrunkSid by account", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByAccount(bg, testSid, "") },
-			"SipTrunks.GetByAccount", "SipTrunkSid"},
-		{"blank SipTrunkSid by account", func(c *Client) (*SipTrunk, error) { return c.SipTrunks.GetByAccount(bg, testSid, "\t") },
-			"SipTrunks.GetByAccount", "SipTrunkSid"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.why, func(t *testing.T) {
-			for _, opts := range [][]Option{nil, {WithClientValidation(false)}} {
-				c, mt := newMockClient(t, opts...)
-				tr, err := tc.call(c)
-				assert.Nil(t, tr)
-				requireValidation(t, mt, err, tc.op, tc.field, CodeParameterRequired)
-			}
-		})
-	}
 }
 
 // ---- enums ----
