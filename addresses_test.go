@@ -179,7 +179,9 @@ func TestAddressCreateValidation(t *testing.T) {
 }
 
 func TestAddressCreateValidationBoundariesPass(t *testing.T) {
-	for _, cc := range []string{"au", "AU", "Au", "nZ", "us"} {
+	// The document gives two-letter codes only as an example: three-letter
+	// ones pass too.
+	for _, cc := range []string{"au", "AU", "Au", "nZ", "us", "AUS", "nzl"} {
 		t.Run(cc, func(t *testing.T) {
 			c, mt := newMockClient(t)
 			got := reply(mt, "POST", addressesCreatePath, 200, fixture(t, "create_address.json"))
@@ -189,7 +191,7 @@ func TestAddressCreateValidationBoundariesPass(t *testing.T) {
 			_, err := c.Addresses.Create(bg, testSid, &p)
 			require.NoError(t, err)
 			assert.Equal(t, 1, mt.GetTotalCallCount())
-			want := map[string]string{"au": "AU", "AU": "AU", "Au": "AU", "nZ": "NZ", "us": "US"}[cc]
+			want := map[string]string{"au": "AU", "AU": "AU", "Au": "AU", "nZ": "NZ", "us": "US", "AUS": "AUS", "nzl": "NZL"}[cc]
 			assert.Equal(t, want, got.bodyMap(t)["CountryCode"])
 		})
 	}

@@ -168,6 +168,26 @@ func TestSendValidationBoundariesPass(t *testing.T) {
 	}
 }
 
+// The schedule window is the document's, to the second: at most 14 days
+// ahead, less than 1 hour in the past.
+func TestScheduleWindowIsExact(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		at time.Time
+		ok bool
+	}{
+		{now.Add(MaxScheduleAhead), true},
+		{now.Add(MaxScheduleAhead + time.Second), false},
+		{now.Add(-MaxScheduleAgo + time.Second), true},
+		{now.Add(-MaxScheduleAgo), false},
+		{now.Add(-MaxScheduleAgo - time.Second), false},
+	} {
+		p := &SendMessageParams{From: "Acme", To: "+61400000000", Text: "x", Schedule: tc.at}
+		assert.Equal(t, tc.ok, len(p.check(now)) == 0, "schedule %v from now", tc.at.Sub(now))
+	}
+}
+
 func TestSendWithoutValidationSendsAsGiven(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", messagesPath, 400, []byte(`{"ResponseStatus":{"ErrorCode":"INVALID_PHONENUMBER_FORMAT","Message":"The To parameter is not in E.164 format.","Errors":[{"FieldName":"To"}]}}`))

@@ -314,6 +314,11 @@ func TestPortingSubmitValidationBoundariesPass(t *testing.T) {
 		{"ASAP with no date", func(p *PortingRequestParams) {
 			p.PreferredPortSchedule, p.PreferredPortDate = PortASAP, time.Time{}
 		}},
+		// A date is required only with Date; with ASAP it is sent and the
+		// service decides.
+		{"ASAP with a date", func(p *PortingRequestParams) {
+			p.PreferredPortSchedule, p.PreferredPortDate = PortASAP, time.Date(2031, 3, 1, 0, 0, 0, 0, time.UTC)
+		}},
 		{"Date with a date", func(p *PortingRequestParams) {
 			p.PreferredPortSchedule, p.PreferredPortDate = PortOnDate, time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
 		}},

@@ -355,6 +355,7 @@ func TestSipTrunkCreateValidationBoundariesPass(t *testing.T) {
 		{"ChannelLimit 1", func(p *CreateSipTrunkParams) { p.ChannelLimit = 1 }, ""},
 		{"ChannelLimit 0, the default", func(p *CreateSipTrunkParams) { p.ChannelLimit = 0 }, ""},
 		{"lower-case country", func(p *CreateSipTrunkParams) { p.AllowedCountries = []string{"au"} }, ""},
+		{"a three-letter country", func(p *CreateSipTrunkParams) { p.AllowedCountries = []string{"AU", "NZL"} }, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.why, func(t *testing.T) {
