@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // AddressesService adds and removes the account's addresses (operation 18).
@@ -87,4 +89,26 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 	// accepted, since the removal is what matters.
 	return s.client.doDecode(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneCode: CodeAddressNotFound,
 		path: "/v2/Addresses/" + pathSegment(addressSid)}, &idAnswer{key: "AddressSid"})
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks that Line1, City and an ISO letter CountryCode are given.
+func (p *CreateAddressParams) Validate() error {
+	if p == nil {
+		return nilParams("Addresses.Create")
+	}
+	return p.check().err("Addresses.Create")
+}
+
+func (p *CreateAddressParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("Line1", p.Line1)
+	f.required("City", p.City)
+	if f.required("CountryCode", p.CountryCode) && !rules.IsCountryCode(p.CountryCode) {
+		f.invalid("CountryCode", "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
+	}
+	return f
 }

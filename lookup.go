@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // LookupService looks up carrier and porting details of numbers
@@ -93,4 +95,14 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 		out = append(out, res.items...)
 	}
 	return out, nil
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// lookupCheck checks the numbers of a lookup: at least one, each in local
+// form or E.164.
+func lookupCheck(numbers []string) fieldErrs {
+	return rules.LookupNumbers(numbers, newFieldError)
 }

@@ -146,19 +146,6 @@ func TestLookupNumberDetailsUndecodable(t *testing.T) {
 	assert.Equal(t, "Lookup.NumberDetails", ae.Op)
 }
 
-func TestLookupNumberDetailsNoNumbers(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			details, err := c.Lookup.NumberDetails(bg)
-			assert.Nil(t, details)
-			requireValidation(t, mt, err, "Lookup.NumberDetails", "Numbers", CodeParameterRequired)
-			_, err = c.Lookup.NumberDetails(bg, []string{}...)
-			requireValidation(t, mt, err, "Lookup.NumberDetails", "Numbers", CodeParameterRequired)
-		})
-	}
-}
-
 func TestLookupNumberDetailsValidation(t *testing.T) {
 	cases := []struct {
 		why string
@@ -305,18 +292,6 @@ func TestLookupNumberDetailsBareArray(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, details, 1)
 	assert.Equal(t, int64(61412345678), details[0].E164)
-}
-
-func TestLookupIsLookupNumber(t *testing.T) {
-	for _, s := range []string{"123", "0299999999", "123456789012345", "+6831234", "+123456789012345", "+61412345678"} {
-		assert.True(t, isLookupNumber(s), s)
-	}
-	for _, s := range []string{
-		"", "12", "1234567890123456", "+", "+0412", "+683123", "+1234567890123456",
-		"04-1234", "abc", "+61 412 345 678", "(02) 9999 9999", "0299999999 ", "++61412345678", "١٢٣٤",
-	} {
-		assert.False(t, isLookupNumber(s), "%q", s)
-	}
 }
 
 func TestLookupNumberDetailsRetriedOn503(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // MessagesService sends and finds SMS (operations 6, 7 and 8, and reading
@@ -339,4 +341,112 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 func missing(op, key string, maybeSent bool) error {
 	return &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: maybeSent,
 		Message: "response has no " + key}
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Schedule window of an SMS send, from the interface document.
+const (
+	MaxScheduleAhead = 14 * 24 * time.Hour
+	MaxScheduleAgo   = time.Hour
+)
+
+// Validate checks p against the rules of the send operations, at the
+// current time. See check for the rules.
+func (p *SendMessageParams) Validate() error {
+	if p == nil {
+		return nilParams("Messages.Send")
+	}
+	return p.check(time.Now()).err("Messages.Send")
+}
+
+// check applies the SMS rules:
+//   - To is required and E.164 with a leading +;
+//   - From is empty (a leased sender ID), E.164 with +, or an alphanumeric
+//     sender ID of 1 to 11 of A-Z a-z 0-9 and space with at least one letter;
+//   - Text is required;
+//   - Schedule, when set, is at most 14 days ahead and less than 1 hour in
+//     the past (an earlier time is sent now by the service);
+//   - webhook methods are GET or POST, webhook URIs absolute http(s) URLs;
+//   - the lease-only fields (ForwardToSms, ForwardFromSms, ForwardToEmail,
+//     ForwardFromEmail, WebhookURI, WebhookMethod) are set only when From is
+//     empty, and hold numbers, sender IDs and e-mail addresses as named.
+func (p *SendMessageParams) check(now time.Time) fieldErrs {
+	var f fieldErrs
+	if f.required("To", p.To) {
+		f.phone("To", p.To)
+	}
+	switch {
+	case p.From == "", rules.IsE164(p.From), rules.IsSenderID(p.From):
+	case rules.LooksLikeNumber(p.From):
+		f.add(CodeInvalidPhoneNumberFormat, "From", "From must be an E.164 number with a leading +, an alphanumeric sender ID, or empty for a leased sender ID")
+	default:
+		f.invalid("From", "From as an alphanumeric sender ID must be 1 to 11 of A-Z, a-z, 0-9 and space, with at least one letter")
+	}
+	f.required("Text", p.Text)
+	if !p.Schedule.IsZero() {
+		switch {
+		case p.Schedule.After(now.Add(MaxScheduleAhead)):
+			f.invalid("Schedule", "Schedule must be at most 14 days ahead")
+		case !p.Schedule.After(now.Add(-MaxScheduleAgo)):
+			f.invalid("Schedule", "Schedule must not be 1 hour or more in the past")
+		}
+	}
+	f.url("DeliveryReceiptWebhookUri", p.DeliveryReceiptWebhookURI)
+	f.webhookMethod("DeliveryReceiptWebhookMethod", p.DeliveryReceiptWebhookMethod)
+
+	if p.From != "" {
+		for _, lf := range [...]struct{ name, v string }{
+			{"ForwardToSms", p.ForwardToSms}, {"ForwardFromSms", p.ForwardFromSms},
+			{"ForwardToEmail", p.ForwardToEmail}, {"ForwardFromEmail", p.ForwardFromEmail},
+			{"WebhookUri", p.WebhookURI}, {"WebhookMethod", p.WebhookMethod},
+		} {
+			if lf.v != "" {
+				f.add(CodeConflictingParameters, lf.name, lf.name+" applies only to a leased sender ID (From empty)")
+			}
+		}
+		return f
+	}
+	f.phone("ForwardToSms", p.ForwardToSms)
+	if v := p.ForwardFromSms; v != "" && !rules.IsE164(v) && !rules.IsSenderID(v) {
+		f.invalid("ForwardFromSms", "ForwardFromSms must be an E.164 number with + or an alphanumeric sender ID")
+	}
+	f.email("ForwardToEmail", p.ForwardToEmail)
+	f.email("ForwardFromEmail", p.ForwardFromEmail)
+	f.url("WebhookUri", p.WebhookURI)
+	f.webhookMethod("WebhookMethod", p.WebhookMethod)
+	return f
+}
+
+// Validate checks that DateFrom and DateTo are set with DateFrom before
+// DateTo, that Status and Direction are values the service lists, and that
+// the page position is not negative.
+func (p *FindMessagesParams) Validate() error {
+	if p == nil {
+		return nilParams("Messages.Find")
+	}
+	return p.check().err("Messages.Find")
+}
+
+func (p *FindMessagesParams) check() fieldErrs {
+	var f fieldErrs
+	if p.DateFrom.IsZero() {
+		f.add(CodeParameterRequired, "Date_From", "Date_From is required")
+	}
+	if p.DateTo.IsZero() {
+		f.add(CodeParameterRequired, "Date_To", "Date_To is required")
+	}
+	if !p.DateFrom.IsZero() && !p.DateTo.IsZero() && !p.DateFrom.Before(p.DateTo) {
+		f.invalid("Date_To", "Date_To (exclusive) must be after Date_From")
+	}
+	if p.Status != "" && !p.Status.Known() {
+		f.invalid("Status", "Status must be Processing, Submitted, Delivered, Failed or Received")
+	}
+	if p.Direction != "" && !p.Direction.Known() {
+		f.invalid("Direction", "Direction must be Transmit or Receive")
+	}
+	f.list(p.ListParams)
+	return f
 }

@@ -168,6 +168,26 @@ func TestSendValidationBoundariesPass(t *testing.T) {
 	}
 }
 
+// The schedule window is the document's, to the second: at most 14 days
+// ahead, less than 1 hour in the past.
+func TestScheduleWindowIsExact(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		at time.Time
+		ok bool
+	}{
+		{now.Add(MaxScheduleAhead), true},
+		{now.Add(MaxScheduleAhead + time.Second), false},
+		{now.Add(-MaxScheduleAgo + time.Second), true},
+		{now.Add(-MaxScheduleAgo), false},
+		{now.Add(-MaxScheduleAgo - time.Second), false},
+	} {
+		p := &SendMessageParams{From: "Acme", To: "+61400000000", Text: "x", Schedule: tc.at}
+		assert.Equal(t, tc.ok, len(p.check(now)) == 0, "schedule %v from now", tc.at.Sub(now))
+	}
+}
+
 func TestSendWithoutValidationSendsAsGiven(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
 	got := reply(mt, "POST", messagesPath, 400, []byte(`{"ResponseStatus":{"ErrorCode":"INVALID_PHONENUMBER_FORMAT","Message":"The To parameter is not in E.164 format.","Errors":[{"FieldName":"To"}]}}`))
@@ -177,15 +197,6 @@ func TestSendWithoutValidationSendsAsGiven(t *testing.T) {
 	assert.Equal(t, CodeInvalidPhoneNumberFormat, ae.Code)
 	assert.Equal(t, "To", ae.Fields[0].FieldName)
 	assert.Equal(t, "0499", got.bodyMap(t)["To"])
-}
-
-func TestSendNeedsParamsAndProperty(t *testing.T) {
-	c, mt := newMockClient(t)
-	_, err := c.Messages.Send(bg, testProp, nil)
-	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	_, err = c.Messages.Send(bg, "", &SendMessageParams{To: "+61499999999", Text: "x"})
-	requireValidation(t, mt, err, "Messages.Send", "PropertySid", CodeParameterRequired)
 }
 
 func TestSendBatchAlignsResults(t *testing.T) {
@@ -275,9 +286,6 @@ func TestSendBatchAllInvalidSendsNothing(t *testing.T) {
 	assert.Equal(t, CodeParameterRequired, res[1].Err.Code)
 	assert.Equal(t, "Text", res[1].Err.Fields[0].FieldName)
 	assert.Zero(t, mt.GetTotalCallCount())
-
-	_, err = c.Messages.SendBatch(bg, testProp, nil)
-	requireValidation(t, mt, err, "Messages.SendBatch", "Messages", CodeParameterRequired)
 }
 
 func TestFindWire(t *testing.T) {

@@ -362,3 +362,50 @@ func pageIndexIterate(ctx context.Context, op string, lp NumberBlockListParams,
 		return page.Data, remaining(page.TotalCount, start*ps), nil
 	})
 }
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks that AccountSid or PropertySid is given and the list
+// options are sound.
+func (p *NumberBlockSearchParams) Validate() error {
+	if p == nil {
+		return nilParams("NumberBlocks.Search")
+	}
+	return p.check().err("NumberBlocks.Search")
+}
+
+func (p *NumberBlockSearchParams) check() fieldErrs {
+	var f fieldErrs
+	if strings.TrimSpace(p.AccountSid) == "" && strings.TrimSpace(p.PropertySid) == "" {
+		f.add(CodeParameterRequired, "AccountSid", "AccountSid or PropertySid is required")
+	}
+	f = append(f, p.NumberBlockListParams.check()...)
+	return f
+}
+
+// Validate checks that the page position is not negative and SortDir is
+// asc or desc. It serves three methods and reports its problems under the
+// operation name "NumberBlocks.ListByProperty"; SearchText and
+// ListByAccount apply the same rules under their own names.
+func (p *NumberBlockListParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("NumberBlocks.ListByProperty")
+}
+
+func (p *NumberBlockListParams) check() fieldErrs {
+	var f fieldErrs
+	if p.PageIndex < 0 {
+		f.invalid("PageIndex", "PageIndex must not be negative")
+	}
+	if p.PageSize < 0 {
+		f.invalid("PageSize", "PageSize must not be negative")
+	}
+	if d := p.SortDir; d != "" && !strings.EqualFold(d, "asc") && !strings.EqualFold(d, "desc") {
+		f.invalid("SortDir", "SortDir must be asc or desc")
+	}
+	return f
+}

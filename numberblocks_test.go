@@ -330,15 +330,6 @@ func TestNumberBlocksSearchValidation(t *testing.T) {
 			require.ErrorAs(t, p.Validate(), new(*ValidationError), "Validate agrees")
 		})
 	}
-
-	t.Run("nil params", func(t *testing.T) {
-		c, mt := newMockClient(t)
-		_, err := c.NumberBlocks.Search(bg, nil)
-		var ve *ValidationError
-		require.ErrorAs(t, err, &ve)
-		assert.Equal(t, "NumberBlocks.Search", ve.Op)
-		assert.Zero(t, mt.GetTotalCallCount())
-	})
 }
 
 func TestNumberBlocksSearchValidationBoundariesPass(t *testing.T) {
@@ -501,22 +492,6 @@ func TestNumberBlocksListValidation(t *testing.T) {
 				require.ErrorAs(t, p.Validate(), new(*ValidationError), "Validate agrees")
 			})
 		}
-	}
-}
-
-func TestNumberBlocksEmptyPathValuesAreRefusedEvenWithoutValidation(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprint("validation ", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			_, err := c.NumberBlocks.SearchText(bg, "", nil)
-			requireValidation(t, mt, err, "NumberBlocks.SearchText", "Text", CodeParameterRequired)
-			_, err = c.NumberBlocks.SearchText(bg, "  ", &NumberBlockListParams{PageSize: 2})
-			requireValidation(t, mt, err, "NumberBlocks.SearchText", "Text", CodeParameterRequired)
-			_, err = c.NumberBlocks.ListByProperty(bg, "", nil)
-			requireValidation(t, mt, err, "NumberBlocks.ListByProperty", "PropertySid", CodeParameterRequired)
-			_, err = c.NumberBlocks.ListByAccount(bg, " ", nil)
-			requireValidation(t, mt, err, "NumberBlocks.ListByAccount", "AccountSid", CodeParameterRequired)
-		})
 	}
 }
 

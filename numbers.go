@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // NumbersService configures phone numbers (operation 3).
@@ -112,7 +114,7 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	}
 	if err := s.client.validateParams(op, func() fieldErrs {
 		f := body.check()
-		if !isE164Digits(digits) {
+		if !rules.IsE164Digits(digits) {
 			f.add(CodeInvalidPhoneNumberFormat, "Number", "Number must be an E.164 number, e.g. +61299999999 or 61299999999")
 		}
 		return f
@@ -130,4 +132,50 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 		return nil, missing(op, "Number", false)
 	}
 	return &out.val, nil
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks the configuration rules of operation 3: RoutingMethod is
+// Endpoint (with an E.164 EndpointNumber) or Flow (with a Flow); Recording
+// is Off or Call; webhook methods are GET or POST and their URLs absolute;
+// EndpointNumber and SendSmsTo are E.164 numbers, with or without the +,
+// as the document writes numbers in this operation; SendSmsFrom is such a
+// number or an alphanumeric sender ID; e-mail forwarding addresses are
+// valid.
+func (p *NumberConfigParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("Numbers.Configure")
+}
+
+func (p *NumberConfigParams) check() fieldErrs {
+	var f fieldErrs
+	switch p.RoutingMethod {
+	case "":
+	case RoutingEndpoint:
+		f.required("EndpointNumber", p.EndpointNumber)
+	case RoutingFlow:
+		f.required("Flow", p.Flow)
+	default:
+		f.invalid("RoutingMethod", "RoutingMethod must be Endpoint or Flow")
+	}
+	f.number("EndpointNumber", p.EndpointNumber)
+	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
+		f.invalid("Recording", "Recording must be Off or Call")
+	}
+	if v := p.SendSmsFrom; v != "" && !rules.IsSenderID(v) {
+		f.number("SendSmsFrom", v)
+	}
+	f.number("SendSmsTo", p.SendSmsTo)
+	f.email("SendEmailFrom", p.SendEmailFrom)
+	f.email("SendEmailTo", p.SendEmailTo)
+	f.url("WebHookUrl", p.WebhookURL)
+	f.webhookMethod("WebHookMethod", p.WebhookMethod)
+	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
+	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
+	return f
 }

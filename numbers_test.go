@@ -288,6 +288,19 @@ func TestNumbersConfigureValidationBoundariesPass(t *testing.T) {
 		{"forwarding to valid numbers and addresses", "+61299999999", numbersConfigurePath,
 			NumberConfigParams{SendSmsFrom: "+61299999999", SendSmsTo: "+61400000001", SendEmailFrom: "a@b.example", SendEmailTo: "ops@acme.example.com"},
 			func(t *testing.T, body map[string]any) { assert.Equal(t, "+61400000001", body["SendSmsTo"]) }},
+		// The interface document writes this operation's numbers without
+		// their +: both forms pass and are sent as given.
+		{"EndpointNumber without its +", "+61299999999", numbersConfigurePath,
+			NumberConfigParams{RoutingMethod: RoutingEndpoint, EndpointNumber: "61400000000"},
+			func(t *testing.T, body map[string]any) { assert.Equal(t, "61400000000", body["EndpointNumber"]) }},
+		{"SendSmsFrom and SendSmsTo without their +", "+61299999999", numbersConfigurePath,
+			NumberConfigParams{SendSmsFrom: "61299999999", SendSmsTo: "61400000000"},
+			func(t *testing.T, body map[string]any) {
+				assert.Equal(t, "61299999999", body["SendSmsFrom"])
+				assert.Equal(t, "61400000000", body["SendSmsTo"])
+			}},
+		{"SendSmsFrom as a sender ID", "+61299999999", numbersConfigurePath, NumberConfigParams{SendSmsFrom: "Acme"},
+			func(t *testing.T, body map[string]any) { assert.Equal(t, "Acme", body["SendSmsFrom"]) }},
 		{"a 7-digit number", "+6831234", "/v2/Numbers/6831234", NumberConfigParams{},
 			func(t *testing.T, body map[string]any) { assert.Empty(t, body) }},
 		{"a 15-digit number", "123456789012345", "/v2/Numbers/123456789012345", NumberConfigParams{},
@@ -304,16 +317,6 @@ func TestNumbersConfigureValidationBoundariesPass(t *testing.T) {
 			assert.Equal(t, tc.path, got.Path)
 			tc.check(t, got.bodyMap(t))
 			assert.NoError(t, p.Validate())
-		})
-	}
-}
-
-func TestNumbersConfigureEmptyNumberIsRefusedEvenWithoutValidation(t *testing.T) {
-	for _, number := range []string{"", "+", " "} {
-		t.Run("number "+number, func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(false))
-			_, err := c.Numbers.Configure(bg, number, nil)
-			requireValidation(t, mt, err, "Numbers.Configure", "Number", CodeParameterRequired)
 		})
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // OnlineLoginsService manages online logins, the users of the management
@@ -214,7 +216,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}
 	if err := s.client.validateParams(op, func() fieldErrs {
 		var f fieldErrs
-		if !isUUID(onlineLoginSid) {
+		if !rules.IsUUID(onlineLoginSid) {
 			f.invalid("OnlineLoginSid", "OnlineLoginSid must be a UUID")
 		}
 		return f
@@ -264,4 +266,42 @@ func (p CreateOnlineLoginParams) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("Email", p.Email), slog.String("Password", pw),
 		slog.String("FirstName", p.FirstName), slog.String("LastName", p.LastName),
 		slog.String("Scopes", p.Scopes.String()), slog.Bool("Enabled", p.Enabled))
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks the rules of operation 4: a valid e-mail address; a
+// password of at least 12 characters with a-z, A-Z, 0-9 and one of
+// !@#$%^&*()_+; first and last names; at least one scope, each one the
+// service names.
+func (p *CreateOnlineLoginParams) Validate() error {
+	if p == nil {
+		return nilParams("OnlineLogins.Create")
+	}
+	return p.check().err("OnlineLogins.Create")
+}
+
+func (p *CreateOnlineLoginParams) check() fieldErrs {
+	var f fieldErrs
+	if f.required("Email", p.Email) {
+		f.email("Email", p.Email)
+	}
+	if f.required("Password", p.Password) {
+		if msg := rules.LoginPasswordProblem(p.Password); msg != "" {
+			f.invalid("Password", msg)
+		}
+	}
+	f.required("FirstName", p.FirstName)
+	f.required("LastName", p.LastName)
+	if len(p.Scopes) == 0 {
+		f.add(CodeParameterRequired, "Scopes", "Scopes needs at least one scope")
+	}
+	for _, s := range p.Scopes {
+		if !s.Known() {
+			f.invalid("Scopes", fmt.Sprintf("Scopes: %q is not a scope the service knows", string(s)))
+		}
+	}
+	return f
 }

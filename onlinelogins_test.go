@@ -15,6 +15,7 @@ import (
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 const (
@@ -199,7 +200,7 @@ func TestOnlineLoginCreateValidationBoundariesPass(t *testing.T) {
 		{"an e-mail with a plus and sub-domain", func(p *CreateOnlineLoginParams) { p.Email = "jane+portal@mail.acme.example.com" }},
 		{"all 13 scopes at once", func(p *CreateOnlineLoginParams) { p.Scopes = append(Scopes(nil), onlineLoginAllScopes...) }},
 	}
-	for _, sp := range loginPasswordSpecials {
+	for _, sp := range rules.LoginPasswordSpecials {
 		pw := "Abcdefgh1" + string(sp) + "xy"
 		cases = append(cases, tcase{fmt.Sprintf("a 12-character password whose special is %q", sp),
 			func(p *CreateOnlineLoginParams) { p.Password = pw }})
@@ -223,24 +224,6 @@ func TestOnlineLoginCreateValidationBoundariesPass(t *testing.T) {
 			assert.Equal(t, p.Scopes.String(), got.bodyMap(t)["Scopes"])
 		})
 	}
-}
-
-func TestOnlineLoginCreatePathAndNilParams(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		t.Run(fmt.Sprintf("validation %v", validate), func(t *testing.T) {
-			c, mt := newMockClient(t, WithClientValidation(validate))
-			p := onlineLoginValidParams()
-			_, err := c.OnlineLogins.Create(bg, "", &p)
-			requireValidation(t, mt, err, "OnlineLogins.Create", "PropertySid", CodeParameterRequired)
-			_, err = c.OnlineLogins.Create(bg, "  ", &p)
-			requireValidation(t, mt, err, "OnlineLogins.Create", "PropertySid", CodeParameterRequired)
-			_, err = c.OnlineLogins.Create(bg, testProp, nil)
-			require.ErrorAs(t, err, new(*ValidationError))
-			assert.Zero(t, mt.GetTotalCallCount())
-		})
-	}
-	var nilp *CreateOnlineLoginParams
-	require.ErrorAs(t, nilp.Validate(), new(*ValidationError))
 }
 
 func TestOnlineLoginCreateValidationOffSendsWeakPassword(t *testing.T) {
@@ -515,19 +498,6 @@ func TestOnlineLoginGetEscapesSid(t *testing.T) {
 	assert.Equal(t, "/v2/OnlineLogins/a%2Fb%3Fc", path, "the SID stays one path segment")
 }
 
-func TestOnlineLoginGetEmptySidAlwaysRefused(t *testing.T) {
-	for _, validate := range []bool{true, false} {
-		for _, sid := range []string{"", "   "} {
-			t.Run(fmt.Sprintf("validation %v sid %q", validate, sid), func(t *testing.T) {
-				c, mt := newMockClient(t, WithClientValidation(validate))
-				login, err := c.OnlineLogins.Get(bg, sid)
-				assert.Nil(t, login)
-				requireValidation(t, mt, err, "OnlineLogins.Get", "OnlineLoginSid", CodeParameterRequired)
-			})
-		}
-	}
-}
-
 func TestOnlineLoginGetUpperCaseUUIDPasses(t *testing.T) {
 	c, mt := newMockClient(t)
 	sid := strings.ToUpper(onlineLoginJaneSid)
@@ -637,56 +607,6 @@ func TestOnlineLoginListAllStopsAtError(t *testing.T) {
 	require.Len(t, errs, 1, "the error is yielded once")
 	assert.Equal(t, CodeForbidden, ErrorCode(errs[0]))
 	assert.Equal(t, 2, calls)
-}
-
-func TestOnlineLoginIsUUID(t *testing.T) {
-	for _, s := range []string{
-		onlineLoginJaneSid, onlineLoginSamSid, "00000000-0000-0000-0000-000000000000",
-		"ABCDEF01-2345-6789-ABCD-EF0123456789",
-	} {
-		assert.True(t, isUUID(s), s)
-	}
-	for _, s := range []string{
-		"", "not-a-uuid", "3f2b8c1e7a4d4e9b9c2f5d8e1a6b7c40", "3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c4",
-		"3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c400", "3f2b8c1e-7a4d-4e9b-9c2f_5d8e1a6b7c40",
-		"3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7cz0", "3f2b8c1e--a4d-4e9b-9c2f-5d8e1a6b7c40",
-		" 3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c4", "3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c4é",
-	} {
-		assert.False(t, isUUID(s), s)
-	}
-}
-
-func TestOnlineLoginIsEmail(t *testing.T) {
-	for _, s := range []string{
-		"jane@acme.example.com", "a@b.co", "jane.citizen+portal@mail.acme.example.com", "o'brien@acme.example.com",
-	} {
-		assert.True(t, isEmail(s), s)
-	}
-	for _, s := range []string{
-		"", "jane", "jane@", "@acme.example.com", "jane@acme", "Jane <jane@acme.example.com>",
-		"<jane@acme.example.com>", "jane @acme.example.com", "jane@.acme.com", "jane@acme.com.",
-		"jane@acme..com", "jane@@acme.com", " jane@acme.com", "jane@acme.com ",
-	} {
-		assert.False(t, isEmail(s), "%q", s)
-	}
-}
-
-func TestOnlineLoginPasswordProblem(t *testing.T) {
-	for _, pw := range []string{"Abcdefgh1!xy", "Abcdefgh1+xy", "Abcdefgh1_xy", "(Abcdefgh1)x", "Sup3r$ecretPw!", "Abcdefgh1!xyé"} {
-		assert.Empty(t, loginPasswordProblem(pw), pw)
-	}
-	for _, pw := range []string{
-		"", "Abcdefg1!xy", "ABCDEFGH1!XY", "abcdefgh1!xy", "Abcdefghi!xy", "Abcdefgh1xyz",
-		"Abcdefgh1-xyz", "Abcdefgh1.xyz", "Abcdefgh1 xyz", "Abcdefgh1~xyz", "Abcdefgh1€xyz",
-		"Äbcdefgh1!xy", // Ä is not A-Z: no upper-case letter
-		"Abcdéfg1!xy",  // 11 characters even though 12 bytes
-	} {
-		msg := loginPasswordProblem(pw)
-		assert.NotEmpty(t, msg, "%q", pw)
-		if pw != "" {
-			assert.NotContains(t, msg, pw)
-		}
-	}
 }
 
 func TestOnlineLoginGetRetriedOn503(t *testing.T) {

@@ -2,6 +2,7 @@ package telco
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"strings"
@@ -235,4 +236,94 @@ func (s *PortingService) statusAll(ctx context.Context, op string, p *PortingSta
 			r.ListParams = lp
 			return get(ctx, &r)
 		})
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks the rules of operation 16; see PortingRequestParams.
+func (p *PortingRequestParams) Validate() error {
+	if p == nil {
+		return nilParams("Porting.Submit")
+	}
+	return p.check().err("Porting.Submit")
+}
+
+func (p *PortingRequestParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("AuthorisedContactName", p.AuthorisedContactName)
+	if f.required("AuthorisedContactEmail", p.AuthorisedContactEmail) {
+		f.email("AuthorisedContactEmail", p.AuthorisedContactEmail)
+	}
+	f.required("DaytimeContactNumber", p.DaytimeContactNumber)
+	f.required("CurrentCarrier", p.CurrentCarrier)
+	f.required("CurrentCarrierAccountNo", p.CurrentCarrierAccountNo)
+	switch p.PreferredPortSchedule {
+	case PortASAP:
+		// A date is required only with Date; with ASAP it is sent and the
+		// service decides, since the document does not forbid it.
+	case PortOnDate:
+		if p.PreferredPortDate.IsZero() {
+			f.add(CodeParameterRequired, "PreferredPortDate", "PreferredPortDate is required when PreferredPortSchedule is Date")
+		}
+	case "":
+		f.add(CodeParameterRequired, "PreferredPortSchedule", "PreferredPortSchedule is required")
+	default:
+		f.invalid("PreferredPortSchedule", "PreferredPortSchedule must be ASAP or Date")
+	}
+	f.url("WebHookURL", p.WebhookURL)
+	for i := range p.PortingNumbers {
+		n := &p.PortingNumbers[i]
+		name := func(field string) string { return fmt.Sprintf("PortingNumbers[%d].%s", i, field) }
+		if f.required(name("Number"), n.Number) {
+			f.phone(name("Number"), n.Number)
+		}
+		if f.required(name("PortType"), n.PortType) && n.PortType != PortTypeCatA {
+			f.invalid(name("PortType"), "PortType must be Cat-A, the only type supported")
+		}
+		f.required(name("PortAddress"), n.PortAddress)
+		switch n.IncomingActionType {
+		case "":
+		case IncomingFlow:
+			f.required(name("IncomingActionId"), n.IncomingActionID)
+		case IncomingAnsweringPoint:
+			f.required(name("IncomingAnswerPoint"), n.IncomingAnswerPoint)
+		default:
+			f.invalid(name("IncomingActionType"), "IncomingActionType must be Answering Point or Flow")
+		}
+	}
+	return f
+}
+
+// Validate checks that From and To are set, From before To, and the page
+// position is not negative. It serves two methods and reports its problems
+// under the operation name "Porting.StatusByProperty"; StatusByAccount
+// applies the same rules under its own name.
+func (p *PortingStatusParams) Validate() error {
+	const op = "Porting.StatusByProperty"
+	if p == nil {
+		return nilParams(op)
+	}
+	return p.check().err(op)
+}
+
+func (p *PortingStatusParams) check() fieldErrs {
+	var f fieldErrs
+	if p.From.IsZero() {
+		f.add(CodeParameterRequired, "From", "From is required")
+	}
+	if p.To.IsZero() {
+		f.add(CodeParameterRequired, "To", "To is required")
+	}
+	if !p.From.IsZero() && !p.To.IsZero() && !p.From.Before(p.To) {
+		f.invalid("To", "To must be after From")
+	}
+	for i, n := range p.PortingRequestNumbers {
+		if strings.TrimSpace(n) == "" || strings.Contains(n, ",") {
+			f.invalid(fmt.Sprintf("PortingRequestNumbers[%d]", i), "PortingRequestNumbers entries must be non-empty and hold no comma")
+		}
+	}
+	f.list(p.ListParams)
+	return f
 }

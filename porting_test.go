@@ -314,6 +314,11 @@ func TestPortingSubmitValidationBoundariesPass(t *testing.T) {
 		{"ASAP with no date", func(p *PortingRequestParams) {
 			p.PreferredPortSchedule, p.PreferredPortDate = PortASAP, time.Time{}
 		}},
+		// A date is required only with Date; with ASAP it is sent and the
+		// service decides.
+		{"ASAP with a date", func(p *PortingRequestParams) {
+			p.PreferredPortSchedule, p.PreferredPortDate = PortASAP, time.Date(2031, 3, 1, 0, 0, 0, 0, time.UTC)
+		}},
 		{"Date with a date", func(p *PortingRequestParams) {
 			p.PreferredPortSchedule, p.PreferredPortDate = PortOnDate, time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
 		}},
@@ -342,23 +347,6 @@ func TestPortingSubmitValidationBoundariesPass(t *testing.T) {
 			assert.Equal(t, 1, mt.GetTotalCallCount())
 		})
 	}
-}
-
-func TestPortingSubmitNeedsParamsAndProperty(t *testing.T) {
-	c, mt := newMockClient(t)
-	_, err := c.Porting.Submit(bg, testProp, nil)
-	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	assert.Zero(t, mt.GetTotalCallCount())
-	require.ErrorAs(t, (*PortingRequestParams)(nil).Validate(), &ve)
-
-	p := portingValidParams()
-	_, err = c.Porting.Submit(bg, "", &p)
-	requireValidation(t, mt, err, "Porting.Submit", "PropertySid", CodeParameterRequired)
-
-	c, mt = newMockClient(t, WithClientValidation(false))
-	_, err = c.Porting.Submit(bg, " ", &p)
-	requireValidation(t, mt, err, "Porting.Submit", "PropertySid", CodeParameterRequired)
 }
 
 func TestPortingSubmitWithoutValidationSendsAsGiven(t *testing.T) {
@@ -547,31 +535,6 @@ func TestPortingStatusWindowBoundaryPasses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, page.Items)
 	assert.Equal(t, 1, mt.GetTotalCallCount())
-}
-
-func TestPortingStatusNeedsParamsAndOwner(t *testing.T) {
-	for _, call := range portingStatusCalls {
-		t.Run(call.name, func(t *testing.T) {
-			c, mt := newMockClient(t)
-			_, err := call.page(c, call.sid, nil)
-			require.ErrorAs(t, err, new(*ValidationError))
-			assert.Zero(t, mt.GetTotalCallCount())
-
-			c, mt = newMockClient(t, WithClientValidation(false))
-			p := &PortingStatusParams{From: portingFrom, To: portingTo}
-			_, err = call.page(c, "", p)
-			requireValidation(t, mt, err, call.op, call.owner, CodeParameterRequired)
-			_, err = call.page(c, "  ", p)
-			requireValidation(t, mt, err, call.op, call.owner, CodeParameterRequired)
-
-			var errs []error
-			for _, err := range call.all(c, "", p) {
-				errs = append(errs, err)
-			}
-			require.Len(t, errs, 1)
-			requireValidation(t, mt, errs[0], call.op, call.owner, CodeParameterRequired)
-		})
-	}
 }
 
 // portingStatusPageJSON is a status page of requests named by nos, with a

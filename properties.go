@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"strings"
 )
 
 // PropertiesService manages projects, which the service also calls
@@ -151,4 +152,47 @@ func (s *PropertiesService) Update(ctx context.Context, propertySid string, p *U
 	}
 	return s.client.do(ctx, &call{op: op, method: http.MethodPatch, idempotent: true,
 		path: "/v2/Properties/" + pathSegment(propertySid), body: p}, nil)
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks that Name, MainDomain and TimeZone are given. Whether the
+// time zone is one the service recognises is left to the service
+// (UNKNOWN_TIME_ZONE), whose list of Windows zone IDs changes over time.
+func (p *CreatePropertyParams) Validate() error {
+	if p == nil {
+		return nilParams("Properties.Create")
+	}
+	return p.check().err("Properties.Create")
+}
+
+func (p *CreatePropertyParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("Name", p.Name)
+	f.required("MainDomain", p.MainDomain)
+	f.required("TimeZone", p.TimeZone)
+	return f
+}
+
+// Validate checks that a name, domain or time zone being set is not empty.
+func (p *UpdatePropertyParams) Validate() error {
+	if p == nil {
+		return nilParams("Properties.Update")
+	}
+	return p.check().err("Properties.Update")
+}
+
+func (p *UpdatePropertyParams) check() fieldErrs {
+	var f fieldErrs
+	for _, s := range [...]struct {
+		name string
+		v    *string
+	}{{"Name", p.Name}, {"MainDomain", p.MainDomain}, {"TimeZone", p.TimeZone}} {
+		if s.v != nil && strings.TrimSpace(*s.v) == "" {
+			f.invalid(s.name, s.name+" must not be set to an empty value")
+		}
+	}
+	return f
 }

@@ -56,10 +56,6 @@ func TestCreatePropertyValidation(t *testing.T) {
 			requireValidation(t, mt, err, "Properties.Create", field, CodeParameterRequired)
 		})
 	}
-	c, mt := newMockClient(t)
-	_, err := c.Properties.Create(bg, nil)
-	require.ErrorAs(t, err, new(*ValidationError))
-	assert.Zero(t, mt.GetTotalCallCount())
 }
 
 func TestGetProperty(t *testing.T) {
@@ -156,10 +152,6 @@ func TestUpdatePropertyValidation(t *testing.T) {
 	c, mt := newMockClient(t)
 	err := c.Properties.Update(bg, testProp, &UpdatePropertyParams{TimeZone: Ptr("")})
 	requireValidation(t, mt, err, "Properties.Update", "TimeZone", CodeParameterInvalid)
-	err = c.Properties.Update(bg, "", &UpdatePropertyParams{})
-	requireValidation(t, mt, err, "Properties.Update", "PropertySid", CodeParameterRequired)
-	err = c.Properties.Update(bg, testProp, nil)
-	require.ErrorAs(t, err, new(*ValidationError))
 }
 
 func TestUpdatePropertyError(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // SipTrunksService creates and reads SIP trunks (operations 13, 14 and 15).
@@ -208,7 +210,7 @@ func (p *CreateSipTrunkParams) wire() *wireCreateSipTrunk {
 	w := &wireCreateSipTrunk{Name: p.Name, DefaultCallerID: p.DefaultCallerID, Type: p.Type,
 		ChannelLimit: p.ChannelLimit, CustomerReference: p.CustomerReference}
 	for _, a := range p.IPAddresses {
-		cidr, _ := sipCIDR(a)
+		cidr, _ := rules.SIPCIDR(a)
 		w.IPAddresses = append(w.IPAddresses, wireIP{cidr})
 	}
 	if p.Credentials != nil {
@@ -318,4 +320,81 @@ func (c SipCredentials) LogValue() slog.Value {
 		pw = redacted
 	}
 	return slog.GroupValue(slog.String("Realm", c.Realm), slog.String("Password", pw))
+}
+
+// Validation rules of this file's operations: each params type's Validate
+// and the check its methods run before sending. validate.go holds the
+// shared machinery, internal/rules the rule primitives.
+
+// Validate checks the rules of operation 13; see CreateSipTrunkParams.
+func (p *CreateSipTrunkParams) Validate() error {
+	if p == nil {
+		return nilParams("SipTrunks.Create")
+	}
+	return p.check().err("SipTrunks.Create")
+}
+
+func (p *CreateSipTrunkParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("Name", p.Name)
+	if f.required("DefaultCallerId", p.DefaultCallerID) {
+		if code, msg := rules.AUCallerIDProblem(p.DefaultCallerID); code != "" {
+			f.add(code, "DefaultCallerId", msg)
+		}
+	}
+	switch p.Type {
+	case SipTrunkIPToIP:
+		if len(p.IPAddresses) == 0 {
+			f.add(CodeParameterRequired, "SipTrunkIpAddresses", "SipTrunkIpAddresses is required for an IP to IP trunk (Type 0)")
+		}
+	case SipTrunkAuthenticated:
+		if p.Credentials == nil || p.Credentials.Password == "" {
+			field := "SipTrunkCredentials" // the missing parameter
+			if p.Credentials != nil {
+				field = "SipTrunkCredentials.Password"
+			}
+			f.add(CodeParameterRequired, field, "SipTrunkCredentials with a password is required for an authenticated trunk (Type 1)")
+		}
+	default:
+		f.invalid("Type", "Type must be 0 (IP to IP) or 1 (Authenticated)")
+	}
+	for i, a := range p.IPAddresses {
+		if _, msg := rules.SIPCIDR(a); msg != "" {
+			f.invalid(fmt.Sprintf("SipTrunkIpAddresses[%d].IpAddress", i), "IpAddress "+msg)
+		}
+	}
+	if p.Credentials != nil && p.Credentials.Password != "" {
+		if msg := rules.SIPPasswordProblem(p.Credentials.Password); msg != "" {
+			f.invalid("SipTrunkCredentials.Password", msg)
+		}
+	}
+	for i, cc := range p.AllowedCountries {
+		if !rules.IsCountryCode(cc) {
+			f.invalid(fmt.Sprintf("SipTrunkAllowedCountries[%d].CountryCode", i), "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
+		}
+	}
+	if p.ChannelLimit < 0 {
+		f.invalid("ChannelLimit", "ChannelLimit must be at least 1 when set")
+	}
+	return f
+}
+
+// Validate checks that the filters hold values the service defines.
+func (p *ListSipTrunksParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("SipTrunks.List")
+}
+
+func (p *ListSipTrunksParams) check() fieldErrs {
+	var f fieldErrs
+	if p.Type != nil && *p.Type != SipTrunkIPToIP && *p.Type != SipTrunkAuthenticated {
+		f.invalid("Type", "Type must be 0 or 1")
+	}
+	if p.ProvisioningState != nil && (*p.ProvisioningState < ProvisioningInactive || *p.ProvisioningState > ProvisioningDeprovisioning) {
+		f.invalid("ProvisioningState", "ProvisioningState must be 0 to 3")
+	}
+	f.list(p.ListParams)
+	return f
 }

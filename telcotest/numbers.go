@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp pathParams) {
 	digits := pp["Number"]
-	if !telco.IsE164("+" + digits) {
+	if !rules.IsE164("+" + digits) {
 		writeField(w, telco.CodeInvalidPhoneNumberFormat, "Number", "The Number is not in E.164 format.")
 		return
 	}
@@ -86,8 +87,8 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 	for i := range numbers {
 		numbers[i] = strings.TrimSpace(numbers[i])
 	}
-	if err := telco.ValidateLookupNumbers(numbers); err != nil {
-		writeInvalid(w, err)
+	if fs := rules.LookupNumbers(numbers, fieldError); len(fs) > 0 {
+		writeInvalid(w, &telco.ValidationError{Op: "Lookup.NumberDetails", Fields: fs})
 		return
 	}
 	out := make([]telco.NumberDetail, len(numbers))

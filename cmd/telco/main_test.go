@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/rules"
 	"github.com/telcosdk/telco/telcotest"
 )
 
@@ -475,7 +476,7 @@ func TestSendTextFromStdinAndLease(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out.stdout), &m))
 	assert.Equal(t, "Multi\nline", m.Text)
 	assert.False(t, m.DeliveryReceipt)
-	assert.True(t, telco.IsE164(m.From), "a leased sender: %q", m.From)
+	assert.True(t, rules.IsE164(m.From), "a leased sender: %q", m.From)
 }
 
 func TestMockServesTheFake(t *testing.T) {
