@@ -103,15 +103,3 @@ func checkListenAddr(addr string) error {
 	}
 	return nil
 }
-
-func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the SDK version",
-		Args:  exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintln(a.stdout, "telco-go", telco.Version)
-			return nil
-		},
-	}
-}
