@@ -20,15 +20,9 @@ func (a *app) addressCreateCmd() *cobra.Command {
 		Example: `  telco addresses create --line1 "1 Example St" --city Sydney --region NSW --postal-code 2000 --country AU`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			addr, err := c.Addresses.Create(cmd.Context(), firstNonEmpty(acct, a.account()), &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, addr, addressCols)
+			return runCall(a, func(c *telco.Client) (*telco.Address, error) {
+				return c.Addresses.Create(cmd.Context(), firstNonEmpty(acct, a.account()), &p)
+			}, showOne(a, addressCols))
 		},
 	}
 	fs := c.Flags()
@@ -50,18 +44,15 @@ func (a *app) addressDeleteCmd() *cobra.Command {
 		Short: "Delete an address (refused while a number relies on it)",
 		Args:  exactArgs(1, "one ADDRESS_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			if err := c.Addresses.Delete(cmd.Context(), args[0]); err != nil {
-				return err
-			}
-			if a.jsonOut() {
-				return printJSON(a.stdout, map[string]any{"AddressSid": args[0], "Deleted": true})
-			}
-			fmt.Fprintln(a.stdout, "deleted", args[0])
-			return nil
+			return runCall(a, func(c *telco.Client) (string, error) {
+				return args[0], c.Addresses.Delete(cmd.Context(), args[0])
+			}, func(sid string) error {
+				if a.jsonOut() {
+					return printJSON(a.stdout, map[string]any{"AddressSid": sid, "Deleted": true})
+				}
+				fmt.Fprintln(a.stdout, "deleted", sid)
+				return nil
+			})
 		},
 	}
 }

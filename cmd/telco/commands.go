@@ -58,15 +58,7 @@ func getCmd[T any](a *app, use, short, arg string, cols []column[T],
 		Short: short,
 		Args:  exactArgs(1, "one "+arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			v, err := get(cmd.Context(), c, args[0])
-			if err != nil {
-				return err
-			}
-			return printOne(a, v, cols)
+			return runCall(a, func(c *telco.Client) (*T, error) { return get(cmd.Context(), c, args[0]) }, showOne(a, cols))
 		},
 	}
 }
@@ -85,19 +77,10 @@ func listCmd[T any](a *app, short string, cols []column[T], service func(c *telc
 		Short: short,
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
 			lp := lf.params()
-			if lf.all {
-				return printAll(a, service(c).ListAll(cmd.Context(), &lp), cols, nil)
-			}
-			page, err := service(c).List(cmd.Context(), &lp)
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, cols)
+			return runList(a, lf.all, cols, nil,
+				func(c *telco.Client) (any, []T, error) { return pageOf(service(c).List(cmd.Context(), &lp)) },
+				func(c *telco.Client) iter.Seq2[T, error] { return service(c).ListAll(cmd.Context(), &lp) })
 		},
 	}
 	lf.add(c.Flags())

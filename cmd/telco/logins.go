@@ -33,15 +33,9 @@ func (a *app) loginCreateCmd() *cobra.Command {
 				return err
 			}
 			p.Scopes = telco.ParseScopes(scopes)
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			l, err := c.OnlineLogins.Create(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, l, loginCols)
+			return runCall(a, func(c *telco.Client) (*telco.OnlineLogin, error) {
+				return c.OnlineLogins.Create(cmd.Context(), prop, &p)
+			}, showOne(a, loginCols))
 		},
 	}
 	fs := c.Flags()

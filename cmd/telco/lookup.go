@@ -20,15 +20,9 @@ func (a *app) lookupCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			ds, err := c.Lookup.NumberDetails(cmd.Context(), args...)
-			if err != nil {
-				return err
-			}
-			return printList(a, ds, ds, numberDetailCols)
+			return runCall(a, func(c *telco.Client) ([]telco.NumberDetail, error) {
+				return c.Lookup.NumberDetails(cmd.Context(), args...)
+			}, func(ds []telco.NumberDetail) error { return printList(a, ds, ds, numberDetailCols) })
 		},
 	}
 }

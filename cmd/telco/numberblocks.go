@@ -1,6 +1,8 @@
 package main
 
 import (
+	"iter"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/telcosdk/telco"
@@ -9,24 +11,15 @@ import (
 func (a *app) numberBlocksCmd() *cobra.Command {
 	blockCmd := func(use, short string, args cobra.PositionalArgs, setup func(fs *pflag.FlagSet),
 		one func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error),
-		all func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool),
+		all func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error],
 	) *cobra.Command {
 		var bf blockFlags
 		c := &cobra.Command{Use: use, Short: short, Args: args,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				c, err := a.getClient()
-				if err != nil {
-					return err
-				}
 				p := bf.params(cmd.Flags())
-				if bf.all {
-					return printAll(a, all(cmd, c, args, p), numberBlockCols, nil)
-				}
-				page, err := one(cmd, c, args, p)
-				if err != nil {
-					return err
-				}
-				return printList(a, page, page.Data, numberBlockCols)
+				return runList(a, bf.all, numberBlockCols, nil,
+					func(c *telco.Client) (any, []telco.NumberBlock, error) { return blocksOf(one(cmd, c, args, p)) },
+					func(c *telco.Client) iter.Seq2[telco.NumberBlock, error] { return all(cmd, c, args, p) })
 			}}
 		bf.add(c.Flags())
 		if setup != nil {
@@ -45,7 +38,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		func(cmd *cobra.Command, c *telco.Client, _ []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.Search(cmd.Context(), &telco.NumberBlockSearchParams{AccountSid: acct, PropertySid: prop, Text: text, NumberBlockListParams: *p})
 		},
-		func(cmd *cobra.Command, c *telco.Client, _ []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool) {
+		func(cmd *cobra.Command, c *telco.Client, _ []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error] {
 			return c.NumberBlocks.SearchAll(cmd.Context(), &telco.NumberBlockSearchParams{AccountSid: acct, PropertySid: prop, Text: text, NumberBlockListParams: *p})
 		})
 	// The same scope rule as porting status, resolved before the request.
@@ -57,14 +50,14 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.SearchText(cmd.Context(), args[0], p)
 		},
-		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool) {
+		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error] {
 			return c.NumberBlocks.SearchTextAll(cmd.Context(), args[0], p)
 		})
 	byProperty := blockCmd("list-by-property PROPERTY_SID", "List a project's number blocks", exactArgs(1, "one PROPERTY_SID"), nil,
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.ListByProperty(cmd.Context(), args[0], p)
 		},
-		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool) {
+		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error] {
 			return c.NumberBlocks.ListByPropertyAll(cmd.Context(), args[0], p)
 		})
 	accountArg := func(args []string) string {
@@ -78,7 +71,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.ListByAccount(cmd.Context(), accountArg(args), p)
 		},
-		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) func(yield func(telco.NumberBlock, error) bool) {
+		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error] {
 			return c.NumberBlocks.ListByAccountAll(cmd.Context(), accountArg(args), p)
 		})
 	byAccount.Args = func(cmd *cobra.Command, args []string) error {
@@ -127,4 +120,13 @@ var numberBlockCols = []column[telco.NumberBlock]{
 		}
 		return b.Created.Format("2006-01-02T15:04:05-07:00")
 	}},
+}
+
+// blocksOf is pageOf for number blocks, whose pages hold their items in
+// Data.
+func blocksOf(p *telco.NumberBlockPage, err error) (any, []telco.NumberBlock, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, p.Data, nil
 }

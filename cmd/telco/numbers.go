@@ -20,15 +20,9 @@ func (a *app) numberConfigureCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.RoutingMethod = telco.RoutingMethod(routing)
 			p.Recording = telco.Recording(recording)
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			n, err := c.Numbers.Configure(cmd.Context(), args[0], &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, n, numberConfigCols)
+			return runCall(a, func(c *telco.Client) (*telco.NumberConfig, error) {
+				return c.Numbers.Configure(cmd.Context(), args[0], &p)
+			}, showOne(a, numberConfigCols))
 		},
 	}
 	fs := c.Flags()

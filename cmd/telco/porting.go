@@ -1,6 +1,7 @@
 package main
 
 import (
+	"iter"
 	"strings"
 	"time"
 
@@ -50,15 +51,9 @@ func (a *app) portingSubmitCmd() *cobra.Command {
 				pn.Number = n
 				p.PortingNumbers = append(p.PortingNumbers, pn)
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			pr, err := c.Porting.Submit(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, pr, portingCols)
+			return runCall(a, func(c *telco.Client) (*telco.PortingRequest, error) {
+				return c.Porting.Submit(cmd.Context(), prop, &p)
+			}, showOne(a, portingCols))
 		},
 	}
 	fs := c.Flags()
@@ -100,31 +95,21 @@ func (a *app) portingStatusCmd() *cobra.Command {
 				return err
 			}
 			p := telco.PortingStatusParams{From: from, To: to, PortingRequestNumbers: numbers, ListParams: lf.params()}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
 			ctx := cmd.Context()
-			prop, acct, err := a.scope(prop, acct)
-			if err != nil {
-				return err
-			}
-			if lf.all {
-				if prop != "" {
-					return printAll(a, c.Porting.StatusByPropertyAll(ctx, prop, &p), portingCols, nil)
+			return a.withClient(func(c *telco.Client) error {
+				prop, acct, err := a.scope(prop, acct)
+				if err != nil {
+					return err
 				}
-				return printAll(a, c.Porting.StatusByAccountAll(ctx, acct, &p), portingCols, nil)
-			}
-			var page *telco.Page[telco.PortingRequest]
-			if prop != "" {
-				page, err = c.Porting.StatusByProperty(ctx, prop, &p)
-			} else {
-				page, err = c.Porting.StatusByAccount(ctx, acct, &p)
-			}
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, portingCols)
+				if prop != "" {
+					return printListing(a, lf.all, portingCols, nil,
+						func() (any, []telco.PortingRequest, error) { return pageOf(c.Porting.StatusByProperty(ctx, prop, &p)) },
+						func() iter.Seq2[telco.PortingRequest, error] { return c.Porting.StatusByPropertyAll(ctx, prop, &p) })
+				}
+				return printListing(a, lf.all, portingCols, nil,
+					func() (any, []telco.PortingRequest, error) { return pageOf(c.Porting.StatusByAccount(ctx, acct, &p)) },
+					func() iter.Seq2[telco.PortingRequest, error] { return c.Porting.StatusByAccountAll(ctx, acct, &p) })
+			})
 		},
 	}
 	fs := c.Flags()

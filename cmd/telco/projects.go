@@ -21,15 +21,9 @@ func (a *app) projectCreateCmd() *cobra.Command {
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Active = optBool(cmd.Flags(), "active")
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			prop, err := c.Properties.Create(cmd.Context(), &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, prop, propertyCols)
+			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
+				return c.Properties.Create(cmd.Context(), &p)
+			}, showOne(a, propertyCols))
 		},
 	}
 	fs := c.Flags()
@@ -71,18 +65,12 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 			if p == (telco.UpdatePropertyParams{}) {
 				return usagef("projects update: give at least one field to change")
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			if err := c.Properties.Update(cmd.Context(), args[0], &p); err != nil {
-				return err
-			}
-			prop, err := c.Properties.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printOne(a, prop, propertyCols)
+			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
+				if err := c.Properties.Update(cmd.Context(), args[0], &p); err != nil {
+					return nil, err
+				}
+				return c.Properties.Get(cmd.Context(), args[0]) // the whole project, as create shows it
+			}, showOne(a, propertyCols))
 		},
 	}
 	fs := c.Flags()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,19 +41,15 @@ users of this machine). The password is never printed.`,
 			if pw != "" || realm != "" {
 				p.Credentials = &telco.SipCredentials{Realm: realm, Password: pw}
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			sid, err := c.SipTrunks.Create(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			if a.jsonOut() {
-				return printJSON(a.stdout, map[string]string{"SipTrunkSid": sid})
-			}
-			fmt.Fprintln(a.stdout, sid)
-			return nil
+			return runCall(a, func(c *telco.Client) (string, error) {
+				return c.SipTrunks.Create(cmd.Context(), prop, &p)
+			}, func(sid string) error {
+				if a.jsonOut() {
+					return printJSON(a.stdout, map[string]string{"SipTrunkSid": sid})
+				}
+				fmt.Fprintln(a.stdout, sid)
+				return nil
+			})
 		},
 	}
 	fs := c.Flags()
@@ -96,18 +93,13 @@ func (a *app) sipListCmd() *cobra.Command {
 				s := telco.ProvisioningState(state)
 				p.ProvisioningState = &s
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			if lf.all {
-				return printAll(a, c.SipTrunks.ListAll(cmd.Context(), prop, &p), sipTrunkCols, nil)
-			}
-			page, err := c.SipTrunks.List(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, sipTrunkCols)
+			return runList(a, lf.all, sipTrunkCols, nil,
+				func(c *telco.Client) (any, []telco.SipTrunk, error) {
+					return pageOf(c.SipTrunks.List(cmd.Context(), prop, &p))
+				},
+				func(c *telco.Client) iter.Seq2[telco.SipTrunk, error] {
+					return c.SipTrunks.ListAll(cmd.Context(), prop, &p)
+				})
 		},
 	}
 	fs := c.Flags()
@@ -126,24 +118,16 @@ func (a *app) sipGetCmd() *cobra.Command {
 		Short: "Show a SIP trunk with its details, by project (--property) or else by account",
 		Args:  exactArgs(1, "one SIP_TRUNK_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			prop, acct, err := a.scope(prop, acct)
-			if err != nil {
-				return err
-			}
-			var t *telco.SipTrunk
-			if prop != "" {
-				t, err = c.SipTrunks.GetByProperty(cmd.Context(), prop, args[0])
-			} else {
-				t, err = c.SipTrunks.GetByAccount(cmd.Context(), acct, args[0])
-			}
-			if err != nil {
-				return err
-			}
-			return printOne(a, t, sipTrunkFields)
+			return runCall(a, func(c *telco.Client) (*telco.SipTrunk, error) {
+				prop, acct, err := a.scope(prop, acct)
+				switch {
+				case err != nil:
+					return nil, err
+				case prop != "":
+					return c.SipTrunks.GetByProperty(cmd.Context(), prop, args[0])
+				}
+				return c.SipTrunks.GetByAccount(cmd.Context(), acct, args[0])
+			}, showOne(a, sipTrunkFields))
 		},
 	}
 	a.propertyFlag(c.Flags(), &prop)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"time"
 
@@ -46,15 +47,9 @@ apply to responses). --text - reads the text from standard input.`,
 			if noReceipt {
 				p.DeliveryReceipt = telco.Ptr(false)
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			m, err := c.Messages.Send(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			return printOne(a, m, messageFields)
+			return runCall(a, func(c *telco.Client) (*telco.Message, error) {
+				return c.Messages.Send(cmd.Context(), prop, &p)
+			}, showOne(a, messageFields))
 		},
 	}
 	fs := c.Flags()
@@ -104,22 +99,17 @@ func (a *app) smsFindCmd() *cobra.Command {
 			if p.DateTo, err = parseTime("until", until, now); err != nil {
 				return err
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
+			var bar *progress
+			if lf.all && !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
+				bar = a.newProgress("messages", 0)
 			}
-			if lf.all {
-				var bar *progress
-				if !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
-					bar = a.newProgress("messages", 0)
-				}
-				return printAll(a, c.Messages.FindAll(cmd.Context(), prop, &p), messageCols, bar)
-			}
-			page, err := c.Messages.Find(cmd.Context(), prop, &p)
-			if err != nil {
-				return err
-			}
-			return printList(a, page, page.Items, messageCols)
+			return runList(a, lf.all, messageCols, bar,
+				func(c *telco.Client) (any, []telco.Message, error) {
+					return pageOf(c.Messages.Find(cmd.Context(), prop, &p))
+				},
+				func(c *telco.Client) iter.Seq2[telco.Message, error] {
+					return c.Messages.FindAll(cmd.Context(), prop, &p)
+				})
 		},
 	}
 	fs := c.Flags()

@@ -69,11 +69,7 @@ refused before sending (invalid parameters: nothing was sent).`,
 			if err != nil {
 				return err
 			}
-			c, err := a.getClient()
-			if err != nil {
-				return err
-			}
-			return a.sendBatch(cmd, c, prop, lines, chunk)
+			return a.withClient(func(c *telco.Client) error { return a.sendBatch(cmd, c, prop, lines, chunk) })
 		},
 	}
 	fs := c.Flags()
