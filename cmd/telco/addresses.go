@@ -7,6 +7,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// addressesCmd is "telco addresses", over the SDK's Addresses service.
 func (a *app) addressesCmd() *cobra.Command {
 	return a.group("addresses", "Create and delete addresses", a.addressCreateCmd(), a.addressDeleteCmd())
 }
@@ -57,6 +58,7 @@ func (a *app) addressDeleteCmd() *cobra.Command {
 	}
 }
 
+// addressCols are an address's columns.
 var addressCols = []column[telco.Address]{
 	{"ADDRESS SID", func(a *telco.Address) string { return a.AddressSid }},
 	{"FRIENDLY", func(a *telco.Address) string { return a.Friendly }},

@@ -8,6 +8,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// loginsCmd is "telco logins", over the SDK's OnlineLogins service.
 func (a *app) loginsCmd() *cobra.Command {
 	return a.group("logins", "Create, read and list portal logins", a.loginCreateCmd(), a.loginGetCmd(), a.loginListCmd())
 }
@@ -62,6 +63,7 @@ func (a *app) loginListCmd() *cobra.Command {
 		func(c *telco.Client) pager[telco.OnlineLogin] { return c.OnlineLogins })
 }
 
+// loginCols are a portal login's columns.
 var loginCols = []column[telco.OnlineLogin]{
 	{"ONLINE LOGIN SID", func(l *telco.OnlineLogin) string { return l.OnlineLoginSid }},
 	{"EMAIL", func(l *telco.OnlineLogin) string { return l.Email }},

@@ -8,6 +8,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// lookupCmd is "telco lookup", over the SDK's Lookup service.
 func (a *app) lookupCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "lookup NUMBER...",
@@ -27,6 +28,7 @@ func (a *app) lookupCmd() *cobra.Command {
 	}
 }
 
+// numberDetailCols are a looked-up number's columns.
 var numberDetailCols = []column[telco.NumberDetail]{
 	{"NUMBER", func(d *telco.NumberDetail) string { return "+" + strconv.FormatInt(d.E164, 10) }},
 	{"ASSIGNED CARRIER", func(d *telco.NumberDetail) string { return carrier(d.AssignedCarrier) }},

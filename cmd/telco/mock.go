@@ -32,6 +32,7 @@ var mockBlock = telco.NumberBlock{
 	BlockSize: 10, Active: true, SupportsSms: true, SupportsVoice: true, RoutingMethod: "endpoint",
 }
 
+// mockCmd is "telco mock": the fake service (telcotest) on a port.
 func (a *app) mockCmd() *cobra.Command {
 	var addr, sid, token string
 	c := &cobra.Command{

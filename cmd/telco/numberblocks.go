@@ -8,6 +8,8 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// numberBlocksCmd is "telco number-blocks", over the SDK's NumberBlocks
+// service: four listings that share their filter and paging flags.
 func (a *app) numberBlocksCmd() *cobra.Command {
 	blockCmd := func(use, short string, args cobra.PositionalArgs, setup func(fs *pflag.FlagSet),
 		one func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error),
@@ -105,6 +107,7 @@ func (b *blockFlags) params(fs *pflag.FlagSet) *telco.NumberBlockListParams {
 	return &b.p
 }
 
+// numberBlockCols are a number block's columns.
 var numberBlockCols = []column[telco.NumberBlock]{
 	{"ID", func(b *telco.NumberBlock) string { return itoa(b.ID) }},
 	{"NUMBER BLOCK SID", func(b *telco.NumberBlock) string { return b.NumberBlockSid }},

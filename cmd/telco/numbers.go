@@ -5,6 +5,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// numbersCmd is "telco numbers", over the SDK's Numbers service.
 func (a *app) numbersCmd() *cobra.Command {
 	return a.group("numbers", "Configure phone numbers", a.numberConfigureCmd())
 }
@@ -49,6 +50,7 @@ func (a *app) numberConfigureCmd() *cobra.Command {
 	return c
 }
 
+// numberConfigCols are a number's configuration, one field per line.
 var numberConfigCols = []column[telco.NumberConfig]{
 	{"NUMBER", func(n *telco.NumberConfig) string { return n.Number }},
 	{"PROPERTY SID", func(n *telco.NumberConfig) string { return n.PropertySid }},

@@ -9,6 +9,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// portingCmd is "telco porting", over the SDK's Porting service.
 func (a *app) portingCmd() *cobra.Command {
 	return a.group("porting", "Submit porting requests and read their status", a.portingSubmitCmd(), a.portingStatusCmd())
 }
@@ -97,6 +98,8 @@ func (a *app) portingStatusCmd() *cobra.Command {
 			p := telco.PortingStatusParams{From: from, To: to, PortingRequestNumbers: numbers, ListParams: lf.params()}
 			ctx := cmd.Context()
 			return a.withClient(func(c *telco.Client) error {
+				// The scope after the client, as sip-trunks get: missing
+				// credentials are the error reported first.
 				prop, acct, err := a.scope(prop, acct)
 				if err != nil {
 					return err
@@ -122,6 +125,7 @@ func (a *app) portingStatusCmd() *cobra.Command {
 	return c
 }
 
+// portingCols are a porting request's columns.
 var portingCols = []column[telco.PortingRequest]{
 	{"PORTING NO", func(p *telco.PortingRequest) string { return p.PortingNo }},
 	{"STATUS", func(p *telco.PortingRequest) string { return p.Status }},

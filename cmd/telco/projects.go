@@ -7,6 +7,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// projectsCmd is "telco projects", over the SDK's Properties service.
 func (a *app) projectsCmd() *cobra.Command {
 	return a.group("projects", "Create, read, list and update projects (properties)",
 		a.projectCreateCmd(), a.projectGetCmd(), a.projectListCmd(), a.projectUpdateCmd())
@@ -84,6 +85,7 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 	return c
 }
 
+// propertyCols are a project's columns.
 var propertyCols = []column[telco.Property]{
 	{"PROPERTY SID", func(p *telco.Property) string { return p.PropertySid }},
 	{"NAME", func(p *telco.Property) string { return p.Name }},

@@ -22,6 +22,8 @@ type app struct {
 	client *telco.Client
 }
 
+// rootCmd is the whole command tree: the global flags, then one command
+// group per file (projects.go, sms.go, ...), each listed in AddCommand.
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "telco",

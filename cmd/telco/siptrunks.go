@@ -9,6 +9,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// sipTrunksCmd is "telco sip-trunks", over the SDK's SipTrunks service.
 func (a *app) sipTrunksCmd() *cobra.Command {
 	return a.group("sip-trunks", "Create, list and read SIP trunks", a.sipCreateCmd(), a.sipListCmd(), a.sipGetCmd())
 }
@@ -145,6 +146,8 @@ func parseTrunkType(s string) (telco.SipTrunkType, error) {
 	return 0, usagef("--type must be ip or auth, not %q", s)
 }
 
+// sipTrunkCols are a SIP trunk's list columns; sipTrunkFields add its
+// details, which only get returns.
 var sipTrunkCols = []column[telco.SipTrunk]{
 	{"SIP TRUNK SID", func(s *telco.SipTrunk) string { return s.SipTrunkSid }},
 	{"NAME", func(s *telco.SipTrunk) string { return s.Name }},

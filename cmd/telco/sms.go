@@ -12,6 +12,8 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// smsCmd is "telco sms", over the SDK's Messages service; batch sending
+// is in smsbatch.go.
 func (a *app) smsCmd() *cobra.Command {
 	return a.group("sms", "Send, batch-send, find and read SMS",
 		a.smsSendCmd(), a.smsBatchCmd(), a.smsFindCmd(), a.smsGetCmd())

@@ -94,6 +94,8 @@ type batchRow struct {
 	to string // the line's recipient, shown for rejected lines too
 }
 
+// batchRowCols show each line's result: accepted, or the code, message
+// and fields of its rejection.
 var batchRowCols = []column[batchRow]{
 	{"LINE", func(r *batchRow) string { return itoa(r.Line) }},
 	{"TO", func(r *batchRow) string {

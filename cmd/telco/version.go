@@ -7,6 +7,7 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// versionCmd is "telco version".
 func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
