@@ -1,5 +1,13 @@
 package main
 
+// How the tool is laid out: main.go runs it and turns errors into exit
+// statuses; this file holds the root command, its global flags and the
+// client they build. Each command group is one file (projects.go, sms.go,
+// ...) holding its commands and its table columns, listed in rootCmd's
+// AddCommand. They share flags.go (flags and their values), commands.go
+// (command shapes: groups, arguments, get and list), call.go (the body:
+// client, call, print) and output.go (tables and JSON).
+
 import (
 	"context"
 	"io"
