@@ -34,7 +34,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
 
@@ -70,20 +69,6 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.msg }
-
-// app is one invocation of the tool: its streams, environment and global
-// flags. Nothing is global, so that tests run commands in process.
-type app struct {
-	ctx            context.Context
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	env            func(string) string
-
-	accountSid, token, baseURL string
-	output                     string
-
-	client *telco.Client
-}
 
 // run runs the tool with args (without the program name) and returns the
 // exit status. env looks up environment variables (os.Getenv in main).
@@ -159,132 +144,4 @@ func printAPIError(w io.Writer, err error, ae *telco.APIError) {
 	if errors.Is(ae, telco.ErrMaybeSent) {
 		fmt.Fprintln(w, "  the request may have reached the service: check before repeating it")
 	}
-}
-
-func (a *app) rootCmd() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "telco",
-		Short: "Manage projects, numbers, SMS, logins, SIP trunks, porting and addresses",
-		Long: `telco talks to the telephony management service through the telco-go SDK.
-
-Credentials: --account-sid and --token, or TELCO_ACCOUNT_SID and TELCO_TOKEN.
-Base URL: --base-url or TELCO_BASE_URL (default the public service); point it
-at 'telco mock' to try everything locally.
-
-Exit status: 0 success, 1 service or network error, 2 usage or validation error.`,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          a.noArgs,
-		RunE:          a.needSubcommand,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if a.output != "table" && a.output != "json" {
-				return usagef("--output must be table or json, not %q", a.output)
-			}
-			return nil
-		},
-	}
-	pf := root.PersistentFlags()
-	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID)")
-	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN)")
-	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else "+telco.DefaultBaseURL+")")
-	pf.StringVarP(&a.output, "output", "o", "table", "output format: table or json")
-	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
-
-	root.AddCommand(
-		a.mockCmd(), a.versionCmd(),
-		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
-		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
-	)
-	return root
-}
-
-// strictCompletion adds cobra's completion command now (it would add it in
-// Execute) so as to change one thing: for a shell it does not know
-// (completion tcsh) it printed its help and succeeded; that is a usage
-// error. Call it after SetOut, which the scripts are written to.
-func (a *app) strictCompletion(root *cobra.Command) {
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
-			c.Args, c.RunE = a.noArgs, a.needSubcommand
-		}
-	}
-}
-
-// noArgs refuses arguments where a subcommand was expected, suggesting
-// the closest names.
-func (a *app) noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if cmd.SuggestionsMinimumDistance <= 0 {
-		cmd.SuggestionsMinimumDistance = 2
-	}
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, " or ") + "?"
-	}
-	return usagef("%s", msg)
-}
-
-// needSubcommand is the action of a command that only groups others.
-func (a *app) needSubcommand(cmd *cobra.Command, _ []string) error {
-	cmd.SetOut(a.stderr)
-	_ = cmd.Usage()
-	return usagef("%s needs a subcommand", cmd.CommandPath())
-}
-
-// group makes a command that only holds subcommands.
-func (a *app) group(use, short string, subs ...*cobra.Command) *cobra.Command {
-	c := &cobra.Command{Use: use, Short: short, Args: a.noArgs, RunE: a.needSubcommand}
-	c.AddCommand(subs...)
-	return c
-}
-
-// exactArgs is cobra.ExactArgs with a usage error.
-func exactArgs(n int, names string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s takes %s (got %d argument(s))", cmd.CommandPath(), names, len(args))
-		}
-		return nil
-	}
-}
-
-// getClient builds the SDK client from flags, else the environment.
-func (a *app) getClient() (*telco.Client, error) {
-	if a.client != nil {
-		return a.client, nil
-	}
-	sid := firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
-	token := firstNonEmpty(a.token, a.env("TELCO_TOKEN"))
-	if sid == "" || token == "" {
-		return nil, usagef("no credentials: give --account-sid and --token, or set TELCO_ACCOUNT_SID and TELCO_TOKEN")
-	}
-	opts := []telco.Option{telco.WithUserAgent("telco-cli")}
-	if base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL")); base != "" {
-		opts = append(opts, telco.WithBaseURL(base))
-	}
-	c, err := telco.NewClient(sid, token, opts...)
-	if err != nil {
-		return nil, &usageError{err}
-	}
-	a.client = c
-	return c, nil
-}
-
-// account is the account SID the credentials name, for operations that
-// take one.
-func (a *app) account() string {
-	return firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -32,6 +32,7 @@ var mockBlock = telco.NumberBlock{
 	BlockSize: 10, Active: true, SupportsSms: true, SupportsVoice: true, RoutingMethod: "endpoint",
 }
 
+// mockCmd is "telco mock": the fake service (telcotest) on a port.
 func (a *app) mockCmd() *cobra.Command {
 	var addr, sid, token string
 	c := &cobra.Command{
@@ -102,16 +103,4 @@ func checkListenAddr(addr string) error {
 		return usagef("mock: --addr must be host:port, e.g. 127.0.0.1:8080 (got %q)", addr)
 	}
 	return nil
-}
-
-func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the SDK version",
-		Args:  exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintln(a.stdout, "telco-go", telco.Version)
-			return nil
-		},
-	}
 }

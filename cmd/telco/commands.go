@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+)
+
+// group makes a command that only holds subcommands.
+func (a *app) group(use, short string, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short, Args: a.noArgs, RunE: a.needSubcommand}
+	c.AddCommand(subs...)
+	return c
+}
+
+// noArgs refuses arguments where a subcommand was expected, suggesting
+// the closest names.
+func (a *app) noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usagef("%s", msg)
+}
+
+// needSubcommand is the action of a command that only groups others.
+func (a *app) needSubcommand(cmd *cobra.Command, _ []string) error {
+	cmd.SetOut(a.stderr)
+	_ = cmd.Usage()
+	return usagef("%s needs a subcommand", cmd.CommandPath())
+}
+
+// exactArgs is cobra.ExactArgs with a usage error.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %s (got %d argument(s))", cmd.CommandPath(), names, len(args))
+		}
+		return nil
+	}
+}
+
+// getCmd is a command that reads one resource by its SID and prints it.
+func getCmd[T any](a *app, use, short, arg string, cols []column[T],
+	get func(ctx context.Context, c *telco.Client, sid string) (*T, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  exactArgs(1, "one "+arg),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCall(a, func(c *telco.Client) (*T, error) { return get(cmd.Context(), c, args[0]) }, showOne(a, cols))
+		},
+	}
+}
+
+// pager is a service listing with plain ListParams: one page, or all.
+type pager[T any] interface {
+	List(ctx context.Context, p *telco.ListParams) (*telco.Page[T], error)
+	ListAll(ctx context.Context, p *telco.ListParams) iter.Seq2[T, error]
+}
+
+// listCmd is "list [--count N] [--skip N] [--all]" over such a listing.
+func listCmd[T any](a *app, short string, cols []column[T], service func(c *telco.Client) pager[T]) *cobra.Command {
+	var lf listFlags
+	c := &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lp := lf.params()
+			return runList(a, lf.all, cols, nil,
+				func(c *telco.Client) (any, []T, error) { return pageOf(service(c).List(cmd.Context(), &lp)) },
+				func(c *telco.Client) iter.Seq2[T, error] { return service(c).ListAll(cmd.Context(), &lp) })
+		},
+	}
+	lf.add(c.Flags())
+	return c
+}

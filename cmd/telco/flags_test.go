@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco"
+)
+
+func TestParseTime(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	cases := map[string]time.Time{
+		"":                     {},
+		"now":                  now,
+		"-24h":                 now.Add(-24 * time.Hour),
+		"+30m":                 now.Add(30 * time.Minute),
+		"1763780000":           time.Unix(1763780000, 0),
+		"2026-11-01":           time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"2026-11-01T10:00:00Z": time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
+		"2026-11-01T10:00":     time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
+	}
+	for in, want := range cases {
+		got, err := parseTime("since", in, now)
+		require.NoError(t, err, in)
+		assert.True(t, want.Equal(got), "%q: %v", in, got)
+	}
+	for _, bad := range []string{"yesterday", "-1d", "2026-13-01"} {
+		_, err := parseTime("since", bad, now)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestPasswordsFromFlagEnvAndStdin(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	const pw = "Sup3r-Secret!x"
+	cases := []struct {
+		name  string
+		args  []string
+		stdin string
+		env   string
+	}{
+		{"stdin", []string{"--password-stdin"}, pw + "\n", ""},
+		{"environment", nil, "", pw},
+		{"flag", []string{"--password", pw}, "", ""},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h.env["TELCO_LOGIN_PASSWORD"], h.env["TELCO_SIP_PASSWORD"] = tc.env, tc.env
+			defer func() { delete(h.env, "TELCO_LOGIN_PASSWORD"); delete(h.env, "TELCO_SIP_PASSWORD") }()
+			r := h.runIn(tc.stdin, append([]string{"logins", "create", "--email", fmt.Sprintf("u%d@acme.example", i),
+				"--first-name", "U", "--last-name", "V", "--scopes", "Reporting"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.NotContains(t, r.stdout+r.stderr, pw)
+
+			r = h.runIn(tc.stdin, append([]string{"sip-trunks", "create", "--name", "Auth", "--caller-id", "+61299990000",
+				"--type", "auth", "--realm", "acme"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Regexp(t, `^ST[A-Z0-9]+\n$|^[A-Z]{2}[A-Z0-9]{30}\n$`, r.stdout)
+			assert.NotContains(t, r.stdout+r.stderr, pw)
+		})
+	}
+	// A password the service refuses is not echoed either.
+	r := h.runIn("Zq9\n", "logins", "create", "--email", "w@acme.example", "--first-name", "W", "--last-name", "X",
+		"--scopes", "Reporting", "--password-stdin")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "Password")
+	assert.NotContains(t, r.stderr, "Zq9")
+	r = h.runIn("", "logins", "create", "--email", "w@acme.example", "--password-stdin")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "no password on standard input")
+}
+
+// An explicit --account wins over $TELCO_PROPERTY_SID, and a command
+// given both --property and --account refuses to guess.
+func TestScopeFlags(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t) // sets TELCO_PROPERTY_SID
+	other := h.srv.AddAccount("", "")
+	h.srv.AddNumberBlock(h.srv.PropertySid, telco.NumberBlock{Name: "Mine"})
+	wrong := "AC" + strings.Repeat("W", 30)
+
+	r := h.run("porting", "status", "--account", wrong)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound, "--account was used, not the environment's project")
+	r = h.run("porting", "status", "--account", other.AccountSid)
+	assert.Equal(t, 1, r.code, "%s", r.stdout)
+	assert.Contains(t, r.stderr, telco.CodeForbidden)
+	h.ok("porting", "status", "--account", h.srv.AccountSid)
+	h.ok("porting", "status") // the environment's project
+
+	r = h.run("sip-trunks", "get", "STXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	var page telco.NumberBlockPage
+	h.jsonOf(&page, "number-blocks", "search") // the environment's project
+	require.Len(t, page.Data, 1)
+	r = h.run("number-blocks", "search", "--account", wrong)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
+
+	for _, args := range [][]string{
+		{"porting", "status", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"number-blocks", "search", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+		{"sip-trunks", "get", "ST1", "--property", h.srv.PropertySid, "--account", h.srv.AccountSid},
+	} {
+		r := h.run(args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "not both", args)
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco"
+)
+
+func TestMockServesTheFake(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"mock", "--addr", "127.0.0.1:0", "--account-sid", "ACMOCKMOCKMOCKMOCKMOCKMOCKMOCKMO", "--token", "t0ken"},
+			strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+	}()
+
+	var info mockInfo
+	require.Eventually(t, func() bool {
+		line, _, found := strings.Cut(out.String(), "\n")
+		return found && json.Unmarshal([]byte(line), &info) == nil
+	}, 5*time.Second, 10*time.Millisecond, "the tool prints one JSON line: %s %s", out.String(), errOut.String())
+	assert.Equal(t, "ACMOCKMOCKMOCKMOCKMOCKMOCKMOCKMO", info.AccountSid)
+	assert.Equal(t, "t0ken", info.Token)
+	assert.NotEmpty(t, info.PropertySid)
+
+	// The other commands work against it.
+	var got bytes.Buffer
+	code := run(context.Background(), []string{"projects", "get", info.PropertySid, "-o", "json"}, strings.NewReader(""), &got, &errOut,
+		envOf(map[string]string{"TELCO_ACCOUNT_SID": info.AccountSid, "TELCO_TOKEN": info.Token, "TELCO_BASE_URL": info.URL}))
+	require.Equal(t, 0, code, errOut.String())
+	var p telco.Property
+	require.NoError(t, json.Unmarshal(got.Bytes(), &p))
+	assert.True(t, p.SmsEnabled)
+
+	// The seeded number and block make the number commands usable, and
+	// the address-in-use rule reachable.
+	assert.Equal(t, "+61299990000", info.Number)
+	env := envOf(map[string]string{"TELCO_ACCOUNT_SID": info.AccountSid, "TELCO_TOKEN": info.Token, "TELCO_BASE_URL": info.URL})
+	cli := func(want int, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append(args, "-o", "json"), strings.NewReader(""), &out, &errOut, env)
+		require.Equal(t, want, code, "%v: %s %s", args, out.String(), errOut.String())
+		return out.String() + errOut.String()
+	}
+	var addr telco.Address
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "addresses", "create", "--line1", "1 Mock St", "--city", "Sydney", "--country", "AU")), &addr))
+	cli(0, "numbers", "configure", info.Number, "--friendly", "Front desk", "--address", addr.AddressSid)
+	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid), "ADDRESS_CANNOT_BE_DELETED")
+	var blocks telco.NumberBlockPage
+	require.NoError(t, json.Unmarshal([]byte(cli(0, "number-blocks", "search", "--property", info.PropertySid)), &blocks))
+	require.Len(t, blocks.Data, 1)
+	assert.Equal(t, "Mock block", blocks.Data[0].Name)
+	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
+
+	cancel()
+	select {
+	case code := <-done:
+		assert.Equal(t, 0, code)
+	case <-time.After(5 * time.Second):
+		t.Fatal("mock did not stop when its context ended")
+	}
+	assert.Equal(t, 1, strings.Count(out.String(), "\n"), "exactly one line: %s", out.String())
+}
+
+func TestMockFlagErrors(t *testing.T) {
+	t.Parallel()
+	var errOut bytes.Buffer
+	noEnv := func(string) string { return "" }
+	assert.Equal(t, 2, run(context.Background(), []string{"mock", "--token", "only"}, nil, &bytes.Buffer{}, &errOut, noEnv))
+	assert.Contains(t, errOut.String(), "both")
+
+	errOut.Reset()
+	assert.Equal(t, 1, run(context.Background(), []string{"mock", "--addr", "256.0.0.1:1"}, nil, &bytes.Buffer{}, &errOut, noEnv))
+	assert.Contains(t, errOut.String(), "listen")
+}
+
+// An --addr that is not host:port is a usage error.
+func TestMockAddrMustBeHostPort(t *testing.T) {
+	t.Parallel()
+	// An already ended context: a mock that did start returns at once
+	// instead of serving until the test times out.
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, addr := range []string{"nonsense", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000"} {
+		var out, errOut bytes.Buffer
+		code := run(ended, []string{"mock", "--addr", addr}, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+		assert.Equal(t, 2, code, "--addr %s: %s", addr, errOut.String())
+		assert.Contains(t, errOut.String(), "host:port", addr)
+		assert.Empty(t, out.String(), "no mock line for %s", addr)
+	}
+}
+
+// syncBuffer lets the test read what the tool prints while it runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

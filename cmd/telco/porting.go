@@ -1,0 +1,143 @@
+package main
+
+import (
+	"iter"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+)
+
+// portingCmd is "telco porting", over the SDK's Porting service.
+func (a *app) portingCmd() *cobra.Command {
+	return a.group("porting", "Submit porting requests and read their status", a.portingSubmitCmd(), a.portingStatusCmd())
+}
+
+func (a *app) portingSubmitCmd() *cobra.Command {
+	var p telco.PortingRequestParams
+	var prop, schedule, date string
+	var numbers []string
+	var num telco.PortingNumberParams
+	c := &cobra.Command{
+		Use:   "submit --property SID --contact-name ... --number E164 ...",
+		Short: "Submit a porting request",
+		Example: `  telco porting submit --property PR... --contact-name "Jo Citizen" --contact-email jo@example.com \
+    --contact-number +61299999999 --carrier Telstra --carrier-account 12345 --schedule asap \
+    --number +61299999999 --port-address "1 Example St, Sydney NSW 2000"`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			switch strings.ToLower(schedule) {
+			case "asap":
+				p.PreferredPortSchedule = telco.PortASAP
+			case "date":
+				p.PreferredPortSchedule = telco.PortOnDate
+			case "":
+			default:
+				return usagef("--schedule must be asap or date, not %q", schedule)
+			}
+			if date != "" {
+				d, err := time.Parse(time.DateOnly, date)
+				if err != nil {
+					return usagef("--date must be YYYY-MM-DD, not %q", date)
+				}
+				p.PreferredPortDate = d
+			}
+			for _, n := range numbers {
+				pn := num
+				pn.Number = n
+				p.PortingNumbers = append(p.PortingNumbers, pn)
+			}
+			return runCall(a, func(c *telco.Client) (*telco.PortingRequest, error) {
+				return c.Porting.Submit(cmd.Context(), prop, &p)
+			}, showOne(a, portingCols))
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&p.AuthorisedContactName, "contact-name", "", "authorised contact name (required)")
+	fs.StringVar(&p.AuthorisedContactEmail, "contact-email", "", "authorised contact e-mail (required)")
+	fs.StringVar(&p.DaytimeContactNumber, "contact-number", "", "daytime contact number (required)")
+	fs.StringVar(&p.CurrentCarrier, "carrier", "", "current carrier (required)")
+	fs.StringVar(&p.CurrentCarrierAccountNo, "carrier-account", "", "account number at the current carrier (required)")
+	fs.StringVar(&schedule, "schedule", "", "asap or date (required)")
+	fs.StringVar(&date, "date", "", "preferred port date YYYY-MM-DD, with --schedule date")
+	fs.StringVar(&p.CustomerDescription, "description", "", "description")
+	fs.StringVar(&p.WebhookURL, "webhook-url", "", "URL called on each status change")
+	fs.StringSliceVar(&numbers, "number", nil, "E.164 number to port (repeatable)")
+	fs.StringVar(&num.PortType, "port-type", telco.PortTypeCatA, "port type of the numbers")
+	fs.StringVar(&num.PortAddress, "port-address", "", "service address of the numbers")
+	fs.StringVar(&num.IncomingActionType, "incoming-action", "", `"Answering Point" or "Flow"`)
+	fs.StringVar(&num.IncomingActionID, "incoming-action-id", "", "flow ID, with --incoming-action Flow")
+	fs.StringVar(&num.IncomingAnswerPoint, "incoming-answer-point", "", `answering point, with --incoming-action "Answering Point"`)
+	return c
+}
+
+func (a *app) portingStatusCmd() *cobra.Command {
+	var lf listFlags
+	var prop, acct, since, until string
+	var numbers []string
+	c := &cobra.Command{
+		Use:   "status [--property SID | --account SID] [--since T] [--until T]",
+		Short: "List porting requests and their status, by project or else by account",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			now := time.Now()
+			from, err := parseTime("since", since, now)
+			if err != nil {
+				return err
+			}
+			to, err := parseTime("until", until, now)
+			if err != nil {
+				return err
+			}
+			p := telco.PortingStatusParams{From: from, To: to, PortingRequestNumbers: numbers, ListParams: lf.params()}
+			ctx := cmd.Context()
+			return a.withClient(func(c *telco.Client) error {
+				// The scope after the client, as sip-trunks get: missing
+				// credentials are the error reported first.
+				prop, acct, err := a.scope(prop, acct)
+				if err != nil {
+					return err
+				}
+				if prop != "" {
+					return printListing(a, lf.all, portingCols, nil,
+						func() (any, []telco.PortingRequest, error) { return pageOf(c.Porting.StatusByProperty(ctx, prop, &p)) },
+						func() iter.Seq2[telco.PortingRequest, error] { return c.Porting.StatusByPropertyAll(ctx, prop, &p) })
+				}
+				return printListing(a, lf.all, portingCols, nil,
+					func() (any, []telco.PortingRequest, error) { return pageOf(c.Porting.StatusByAccount(ctx, acct, &p)) },
+					func() iter.Seq2[telco.PortingRequest, error] { return c.Porting.StatusByAccountAll(ctx, acct, &p) })
+			})
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	fs.StringVar(&since, "since", "-720h", "from this time (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)")
+	fs.StringVar(&until, "until", "+1h", "to this time")
+	fs.StringSliceVar(&numbers, "porting-no", nil, "only these porting request numbers (repeatable)")
+	lf.add(fs)
+	return c
+}
+
+// portingCols are a porting request's columns.
+var portingCols = []column[telco.PortingRequest]{
+	{"PORTING NO", func(p *telco.PortingRequest) string { return p.PortingNo }},
+	{"STATUS", func(p *telco.PortingRequest) string { return p.Status }},
+	{"SCHEDULE", func(p *telco.PortingRequest) string { return string(p.PreferredPortSchedule) }},
+	{"CARRIER", func(p *telco.PortingRequest) string { return p.CurrentCarrier }},
+	{"CONTACT", func(p *telco.PortingRequest) string { return p.AuthorisedContactName }},
+	{"NUMBERS", func(p *telco.PortingRequest) string {
+		out := make([]string, 0, len(p.PortingNumbers))
+		for _, n := range p.PortingNumbers {
+			out = append(out, n.Number)
+		}
+		return strings.Join(out, " ")
+	}},
+	{"CREATED", func(p *telco.PortingRequest) string { return ts(p.Created) }},
+}

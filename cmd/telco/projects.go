@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+)
+
+// projectsCmd is "telco projects", over the SDK's Properties service.
+func (a *app) projectsCmd() *cobra.Command {
+	return a.group("projects", "Create, read, list and update projects (properties)",
+		a.projectCreateCmd(), a.projectGetCmd(), a.projectListCmd(), a.projectUpdateCmd())
+}
+
+func (a *app) projectCreateCmd() *cobra.Command {
+	var p telco.CreatePropertyParams
+	c := &cobra.Command{
+		Use:     "create --name NAME --domain DOMAIN --time-zone ZONE",
+		Short:   "Create a project",
+		Example: `  telco projects create --name "Acme AU" --domain acme.example --time-zone "AUS Eastern Standard Time" --sms`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p.Active = optBool(cmd.Flags(), "active")
+			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
+				return c.Properties.Create(cmd.Context(), &p)
+			}, showOne(a, propertyCols))
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&p.Name, "name", "", "project name (required)")
+	fs.StringVar(&p.MainDomain, "domain", "", "main domain (required)")
+	fs.StringVar(&p.TimeZone, "time-zone", "", `Windows time zone ID, e.g. "AUS Eastern Standard Time" (required)`)
+	fs.BoolVar(&p.SmsEnabled, "sms", false, "enable SMS")
+	fs.BoolVar(&p.CallRecordingEnabled, "call-recording", false, "enable call recording")
+	fs.BoolVar(&p.IntegrationsEnabled, "integrations", false, "enable integrations")
+	fs.Bool("active", true, "create active (the service default)")
+	return c
+}
+
+func (a *app) projectGetCmd() *cobra.Command {
+	return getCmd(a, "get PROPERTY_SID", "Show a project", "PROPERTY_SID", propertyCols,
+		func(ctx context.Context, c *telco.Client, sid string) (*telco.Property, error) {
+			return c.Properties.Get(ctx, sid)
+		})
+}
+
+func (a *app) projectListCmd() *cobra.Command {
+	return listCmd(a, "List the account's projects", propertyCols,
+		func(c *telco.Client) pager[telco.Property] { return c.Properties })
+}
+
+func (a *app) projectUpdateCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:     "update PROPERTY_SID [flags]",
+		Short:   "Change a project: only the flags given are sent (merge patch)",
+		Example: `  telco projects update PR... --sms=false --name "Acme (old)"`,
+		Args:    exactArgs(1, "one PROPERTY_SID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fs := cmd.Flags()
+			p := telco.UpdatePropertyParams{
+				Name: optString(fs, "name"), MainDomain: optString(fs, "domain"), TimeZone: optString(fs, "time-zone"),
+				SmsEnabled: optBool(fs, "sms"), CallRecordingEnabled: optBool(fs, "call-recording"),
+				IntegrationsEnabled: optBool(fs, "integrations"), Active: optBool(fs, "active"),
+			}
+			if p == (telco.UpdatePropertyParams{}) {
+				return usagef("projects update: give at least one field to change")
+			}
+			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
+				if err := c.Properties.Update(cmd.Context(), args[0], &p); err != nil {
+					return nil, err
+				}
+				return c.Properties.Get(cmd.Context(), args[0]) // the whole project, as create shows it
+			}, showOne(a, propertyCols))
+		},
+	}
+	fs := c.Flags()
+	fs.String("name", "", "project name")
+	fs.String("domain", "", "main domain")
+	fs.String("time-zone", "", "Windows time zone ID")
+	fs.Bool("sms", false, "SMS enabled")
+	fs.Bool("call-recording", false, "call recording enabled")
+	fs.Bool("integrations", false, "integrations enabled")
+	fs.Bool("active", false, "active")
+	return c
+}
+
+// propertyCols are a project's columns.
+var propertyCols = []column[telco.Property]{
+	{"PROPERTY SID", func(p *telco.Property) string { return p.PropertySid }},
+	{"NAME", func(p *telco.Property) string { return p.Name }},
+	{"DOMAIN", func(p *telco.Property) string { return p.MainDomain }},
+	{"TIME ZONE", func(p *telco.Property) string { return p.TimeZone }},
+	{"SMS", func(p *telco.Property) string { return yesNo(p.SmsEnabled) }},
+	{"RECORDING", func(p *telco.Property) string { return yesNo(p.CallRecordingEnabled) }},
+	{"INTEGRATIONS", func(p *telco.Property) string { return yesNo(p.IntegrationsEnabled) }},
+	{"ACTIVE", func(p *telco.Property) string { return yesNo(p.Active) }},
+}

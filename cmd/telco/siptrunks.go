@@ -1,0 +1,190 @@
+package main
+
+import (
+	"fmt"
+	"iter"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/telcosdk/telco"
+)
+
+// sipTrunksCmd is "telco sip-trunks", over the SDK's SipTrunks service.
+func (a *app) sipTrunksCmd() *cobra.Command {
+	return a.group("sip-trunks", "Create, list and read SIP trunks", a.sipCreateCmd(), a.sipListCmd(), a.sipGetCmd())
+}
+
+func (a *app) sipCreateCmd() *cobra.Command {
+	var p telco.CreateSipTrunkParams
+	var prop, typ, realm, password string
+	var passwordStdin bool
+	c := &cobra.Command{
+		Use:   "create --property SID --name NAME --caller-id E164 --type ip|auth ...",
+		Short: "Create a SIP trunk and print its SID",
+		Long: `Create a SIP trunk. An IP-to-IP trunk (--type ip) needs --ip (repeatable); an
+authenticated trunk (--type auth) needs a password: --password-stdin (first line
+of standard input), else $TELCO_SIP_PASSWORD, else --password (visible to other
+users of this machine). The password is never printed.`,
+		Example: `  telco sip-trunks create --property PR... --name Office --caller-id +61299999999 --type ip --ip 8.8.8.0/24`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			if p.Type, err = parseTrunkType(typ); err != nil {
+				return err
+			}
+			pw, err := a.secret("SIP password", password, "TELCO_SIP_PASSWORD", passwordStdin)
+			if err != nil {
+				return err
+			}
+			if pw != "" || realm != "" {
+				p.Credentials = &telco.SipCredentials{Realm: realm, Password: pw}
+			}
+			return runCall(a, func(c *telco.Client) (string, error) {
+				return c.SipTrunks.Create(cmd.Context(), prop, &p)
+			}, func(sid string) error {
+				if a.jsonOut() {
+					return printJSON(a.stdout, map[string]string{"SipTrunkSid": sid})
+				}
+				fmt.Fprintln(a.stdout, sid)
+				return nil
+			})
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&p.Name, "name", "", "trunk name (required)")
+	fs.StringVar(&p.DefaultCallerID, "caller-id", "", "default caller ID, an Australian E.164 number (required)")
+	fs.StringVar(&typ, "type", "ip", "ip (IP to IP) or auth (authenticated)")
+	fs.StringSliceVar(&p.IPAddresses, "ip", nil, "allowed IPv4 address or CIDR /24 to /32 (repeatable)")
+	fs.StringVar(&realm, "realm", "", "credentials realm (auth trunks)")
+	fs.StringVar(&password, "password", "", "password (prefer --password-stdin or $TELCO_SIP_PASSWORD)")
+	fs.BoolVar(&passwordStdin, "password-stdin", false, "read the password from the first line of standard input")
+	fs.StringSliceVar(&p.AllowedCountries, "country", nil, "allowed country code (repeatable; default AU)")
+	fs.IntVar(&p.ChannelLimit, "channels", 0, "channel limit (0: the service default, 1)")
+	fs.StringVar(&p.CustomerReference, "reference", "", "your reference")
+	_ = c.RegisterFlagCompletionFunc("type", cobra.FixedCompletions([]string{"ip", "auth"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func (a *app) sipListCmd() *cobra.Command {
+	var lf listFlags
+	var prop, typ string
+	var state int
+	c := &cobra.Command{
+		Use:   "list --property SID",
+		Short: "List a project's SIP trunks",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			p := telco.ListSipTrunksParams{ListParams: lf.params(), Active: optBool(cmd.Flags(), "active")}
+			if typ != "" {
+				t, err := parseTrunkType(typ)
+				if err != nil {
+					return err
+				}
+				p.Type = &t
+			}
+			if cmd.Flags().Changed("state") {
+				s := telco.ProvisioningState(state)
+				p.ProvisioningState = &s
+			}
+			return runList(a, lf.all, sipTrunkCols, nil,
+				func(c *telco.Client) (any, []telco.SipTrunk, error) {
+					return pageOf(c.SipTrunks.List(cmd.Context(), prop, &p))
+				},
+				func(c *telco.Client) iter.Seq2[telco.SipTrunk, error] {
+					return c.SipTrunks.ListAll(cmd.Context(), prop, &p)
+				})
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	lf.add(fs)
+	fs.StringVar(&typ, "type", "", "only ip or auth trunks")
+	fs.Bool("active", false, "only active (true) or inactive (false) trunks")
+	fs.IntVar(&state, "state", 0, "only this provisioning state (0 Inactive, 1 Provisioning, 2 Active, 3 Deprovisioning)")
+	return c
+}
+
+func (a *app) sipGetCmd() *cobra.Command {
+	var prop, acct string
+	c := &cobra.Command{
+		Use:   "get SIP_TRUNK_SID [--property SID | --account SID]",
+		Short: "Show a SIP trunk with its details, by project (--property) or else by account",
+		Args:  exactArgs(1, "one SIP_TRUNK_SID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCall(a, func(c *telco.Client) (*telco.SipTrunk, error) {
+				prop, acct, err := a.scope(prop, acct)
+				switch {
+				case err != nil:
+					return nil, err
+				case prop != "":
+					return c.SipTrunks.GetByProperty(cmd.Context(), prop, args[0])
+				}
+				return c.SipTrunks.GetByAccount(cmd.Context(), acct, args[0])
+			}, showOne(a, sipTrunkFields))
+		},
+	}
+	a.propertyFlag(c.Flags(), &prop)
+	c.Flags().StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	return c
+}
+
+func parseTrunkType(s string) (telco.SipTrunkType, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "ip", "ip-to-ip", "0":
+		return telco.SipTrunkIPToIP, nil
+	case "auth", "authenticated", "1":
+		return telco.SipTrunkAuthenticated, nil
+	}
+	return 0, usagef("--type must be ip or auth, not %q", s)
+}
+
+// sipTrunkCols are a SIP trunk's list columns; sipTrunkFields add its
+// details, which only get returns.
+var sipTrunkCols = []column[telco.SipTrunk]{
+	{"SIP TRUNK SID", func(s *telco.SipTrunk) string { return s.SipTrunkSid }},
+	{"NAME", func(s *telco.SipTrunk) string { return s.Name }},
+	{"TYPE", func(s *telco.SipTrunk) string { return s.Type.String() }},
+	{"CALLER ID", func(s *telco.SipTrunk) string { return s.DefaultCallerID }},
+	{"CHANNELS", func(s *telco.SipTrunk) string { return itoa(s.ChannelLimit) }},
+	{"STATE", func(s *telco.SipTrunk) string { return s.ProvisioningState.String() }},
+	{"REFERENCE", func(s *telco.SipTrunk) string { return s.CustomerReference }},
+	{"CREATED", func(s *telco.SipTrunk) string { return ts(s.Created) }},
+}
+
+var sipTrunkFields = append(append([]column[telco.SipTrunk]{}, sipTrunkCols...),
+	column[telco.SipTrunk]{"IP ADDRESSES", func(s *telco.SipTrunk) string {
+		var out []string
+		for _, a := range s.SipTrunkIPAddresses {
+			out = append(out, a.IPAddress)
+		}
+		return strings.Join(out, " ")
+	}},
+	column[telco.SipTrunk]{"REALM", func(s *telco.SipTrunk) string {
+		if s.SipTrunkCredentials == nil {
+			return ""
+		}
+		return s.SipTrunkCredentials.Realm
+	}},
+	column[telco.SipTrunk]{"COUNTRIES", func(s *telco.SipTrunk) string {
+		var out []string
+		for _, c := range s.SipTrunkAllowedCountries {
+			out = append(out, c.CountryCode)
+		}
+		return strings.Join(out, " ")
+	}},
+	column[telco.SipTrunk]{"NUMBER RANGES", func(s *telco.SipTrunk) string {
+		var out []string
+		for _, r := range s.SipTrunkNumberRanges {
+			out = append(out, r.StartNumber+"+"+itoa(r.Length))
+		}
+		return strings.Join(out, " ")
+	}},
+)

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco"
+)
+
+func TestBatchFromCSVAndJSONLines(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	csvIn := "From,To,Text,ExternalId,Schedule,DeliveryReceipt\n" +
+		"Acme,+61400000001,Hello one,b-1,,true\n" +
+		"Acme,+61400000002,\"Hello, two\",b-2,,false\n" +
+		"Acme,0400000003,Hello three,b-3,,\n"
+	jsonl := `{"From":"Acme","To":"+61400000004","Text":"Hi four","ExternalId":"j-4"}` + "\n\n" +
+		`{"From":"Acme","To":"+61400000005","Text":"Hi five","ExternalId":"j-5","DeliveryReceipt":false,"Schedule":` +
+		fmt.Sprint(time.Now().Add(time.Hour).Unix()) + `}` + "\n"
+
+	dir := t.TempDir()
+	csvFile := filepath.Join(dir, "msgs.csv")
+	require.NoError(t, os.WriteFile(csvFile, []byte(csvIn), 0o644))
+	jsonlFile := filepath.Join(dir, "msgs.jsonl")
+	require.NoError(t, os.WriteFile(jsonlFile, []byte(jsonl), 0o644))
+	plainFile := filepath.Join(dir, "msgs.txt") // detected from its first character
+	require.NoError(t, os.WriteFile(plainFile, []byte(jsonl), 0o644))
+
+	cases := []struct {
+		name, stdin string
+		args        []string
+		wantCode    int
+		accepted    []string // ExternalIds
+		rejected    []int    // line numbers
+	}{
+		{"CSV from a file, chunks of 2", "", []string{csvFile, "--chunk-size", "2"}, 1, []string{"b-1", "b-2"}, []int{4}},
+		{"CSV from stdin", csvIn, nil, 1, []string{"b-1", "b-2"}, []int{4}},
+		{"CSV from stdin with -", csvIn, []string{"-", "--format", "csv"}, 1, []string{"b-1", "b-2"}, []int{4}},
+		{"JSON lines from a file", "", []string{jsonlFile}, 0, []string{"j-4", "j-5"}, nil},
+		{"JSON lines detected by content", "", []string{plainFile}, 0, []string{"j-4", "j-5"}, nil},
+		{"JSON lines from stdin", jsonl, []string{"--format", "jsonl"}, 0, []string{"j-4", "j-5"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var rows []struct {
+				Line    int
+				Message *telco.Message
+				Err     *telco.APIError
+			}
+			r := h.runIn(tc.stdin, append([]string{"sms", "batch", "-o", "json"}, tc.args...)...)
+			require.Equal(t, tc.wantCode, r.code, r.stderr)
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+			var accepted []string
+			var rejected []int
+			for _, row := range rows {
+				if row.Message != nil {
+					accepted = append(accepted, row.Message.ExternalID)
+				} else {
+					require.NotNil(t, row.Err)
+					assert.Equal(t, telco.CodeInvalidPhoneNumberFormat, row.Err.Code)
+					rejected = append(rejected, row.Line)
+				}
+			}
+			assert.Equal(t, tc.accepted, accepted)
+			assert.Equal(t, tc.rejected, rejected)
+			if tc.wantCode == 1 {
+				assert.Contains(t, r.stderr, "1 of 3 messages rejected")
+			}
+		})
+	}
+
+	// The messages really reached the fake, with their options.
+	var found []telco.Message
+	h.jsonOf(&found, "sms", "find", "--all")
+	byID := map[string]telco.Message{}
+	for _, m := range found {
+		byID[m.ExternalID] = m
+	}
+	assert.True(t, byID["b-1"].DeliveryReceipt)
+	assert.False(t, byID["b-2"].DeliveryReceipt)
+	assert.Equal(t, "Hello, two", byID["b-2"].Text)
+	assert.NotZero(t, byID["j-5"].Scheduled)
+	assert.False(t, byID["j-5"].DeliveryReceipt)
+
+	// The table names the line and the service's code and field.
+	r := h.runIn(csvIn, "sms", "batch")
+	assert.Equal(t, 1, r.code)
+	assert.Regexp(t, `(?m)^4\s+0400000003\s+INVALID_PHONENUMBER_FORMAT: .*\[To\]$`, r.stdout)
+	assert.Regexp(t, `(?m)^2\s+\+61400000001\s+MG[A-Z0-9]{30}\s+b-1\s+accepted$`, r.stdout)
+}
+
+func TestBatchInputErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cases := []struct{ name, stdin, format, want string }{
+		{"unknown CSV column", "To,Txt\n+61400000001,hi\n", "", `unknown column "Txt"`},
+		{"short CSV row", "To,Text\n+61400000001\n", "", "wrong number of fields"},
+		{"bad schedule", "To,Text,Schedule\n+61400000001,hi,tomorrow\n", "", "line 2: the Schedule value"},
+		{"bad receipt flag", "To,Text,DeliveryReceipt\n+61400000001,hi,perhaps\n", "", "DeliveryReceipt"},
+		{"bad JSON line", `{"To":"+61400000001","Text":"hi"}` + "\n{oops\n", "jsonl", "line 2: not a JSON object"},
+		{"unknown JSON field", `{"To":"+61400000001","Txt":"hi"}`, "jsonl", `unknown field "Txt"`},
+		{"empty input", "", "", "no messages"},
+		{"header only", "To,Text\n", "csv", "no messages"},
+		{"unknown format", "To,Text\n", "xml", "--format must be csv or jsonl"},
+		{"number for To", `{"To":61400000001,"Text":"hi"}`, "", `line 1: field "To" must be a JSON string, not 61400000001`},
+		{"object for Text", `{"To":"+61400000001","Text":{"a":1}}`, "jsonl", `field "Text" must be a JSON string`},
+		{"bool for ExternalId", "\n" + `{"To":"+61400000001","Text":"hi"}` + "\n" + `{"To":"+61400000001","Text":"hi","ExternalId":true}`, "", `line 3: field "ExternalId"`},
+		{"array element not an object", `[{"To":"+61400000001","Text":"hi"}, 5]`, "", "array element 2: not a JSON object"},
+		{"array element with a number", `[{"To":"+61400000001","Text":7}]`, "", `array element 1: field "Text" must be a JSON string`},
+		{"broken array", `[{"To":"+61400000001","Text":"hi"}`, "", "batch JSON array"},
+		{"input after the array", `[{"To":"+61400000001","Text":"hi"}] {}`, "", "more input after the array"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"sms", "batch"}
+			if tc.format != "" {
+				args = append(args, "--format", tc.format)
+			}
+			r := h.runIn(tc.stdin, args...)
+			assert.Equal(t, 2, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tc.want)
+			assert.Empty(t, r.stdout, "nothing is sent")
+		})
+	}
+	r := h.run("sms", "batch", filepath.Join(t.TempDir(), "missing.csv"))
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "no such file")
+}
+
+func TestBatchWholeRequestFailure(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.srv.FailNext(1, 500)
+	r := h.runIn("To,Text,ExternalId\n+61400000001,a,x-1\n+61400000002,b,x-2\n+61400000003,c,x-3\n",
+		"sms", "batch", "--chunk-size", "2")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "lines 2 to 3 may have been sent")
+	assert.Contains(t, r.stderr, "later lines were not sent")
+	assert.Contains(t, r.stderr, "check before repeating it")
+	assert.Empty(t, r.stdout, "no line has a result")
+}
+
+// A JSON array, as jq -s writes, is read as JSON whatever the format
+// hint; Schedule may be a number and DeliveryReceipt a boolean.
+func TestBatchJSONArray(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	in := `  [{"To":"+61400000001","Text":"one","ExternalId":"a-1","DeliveryReceipt":false},
+ {"To":"+61400000002","Text":"two","ExternalId":"a-2","Schedule":null}]`
+	for _, args := range [][]string{{"sms", "batch"}, {"sms", "batch", "--format", "jsonl"}} {
+		var rows []struct {
+			Line    int
+			Message *telco.Message
+		}
+		r := h.runIn(in, append(args, "-o", "json")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+		require.Len(t, rows, 2)
+		assert.Equal(t, 1, rows[0].Line)
+		assert.Equal(t, "a-1", rows[0].Message.ExternalID)
+		assert.False(t, rows[0].Message.DeliveryReceipt)
+		assert.Equal(t, 2, rows[1].Line)
+		assert.Equal(t, "two", rows[1].Message.Text)
+	}
+	file := filepath.Join(t.TempDir(), "msgs.json")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
+}
+
+// Every line refused before sending: nothing was sent, a validation
+// error. One accepted line makes it a service answer again.
+func TestBatchRefusedBeforeSendingExits2(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := h.runIn("To,Text\n0400000001,a\n+61400000002,\n", "sms", "batch")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "2 of 2 messages refused before sending")
+	assert.Contains(t, r.stdout, "INVALID_PHONENUMBER_FORMAT", "each line's result is still printed")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+	r = h.runIn("To,Text\n0400000001,a\n+61400000002,b\n", "sms", "batch")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 2 messages rejected")
+}
+
+func TestBatchHelpNamesTheColumns(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	assert.Contains(t, h.ok("sms", "batch", "--help"), "ExternalId")
+}
