@@ -137,7 +137,7 @@
 // Every params type with rules has an exported Validate method (for example
 // [SendMessageParams.Validate]) that methods call before sending and that
 // code can call ahead of time, say to check a form. The rules are the
-// service's: E.164 numbers ([IsE164]), sender IDs, the SMS schedule window
+// service's: E.164 numbers, sender IDs, the SMS schedule window
 // ([MaxScheduleAhead], [MaxScheduleAgo]), passwords, SIP trunk CIDRs. Which
 // values the service recognises (time zones, countries) is left to it.
 // [Segments] counts the SMS segments a text needs before it is sent.

@@ -152,6 +152,39 @@ func operations() []operation {
 			// A message that breaks a rule is refused in its BatchResult,
 			// not with a *ValidationError (messages_test.go tests that).
 			nilRefused: true, nilField: "Messages", paramless: true},
+		{op: "Messages.SendOnce", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Messages.SendOnce(bg, id[0], pick(n, &SendMessageParams{From: "Acme", To: "+61499999999", Text: "hi", ExternalID: "x1"}))
+				return err
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				_, err := c.Messages.SendOnce(bg, testProp, &SendMessageParams{To: "0412345678", Text: "hi", ExternalID: "x1"})
+				return err
+			}, badField: "To", badCode: CodeInvalidPhoneNumberFormat},
+		{op: "Messages.SendBatchOnce", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				msgs := []SendMessageParams{{To: "+61499999999", Text: "hi", ExternalID: "x1"}}
+				if n {
+					msgs = nil
+				}
+				_, err := c.Messages.SendBatchOnce(bg, id[0], msgs)
+				return err
+			},
+			nilRefused: true, nilField: "Messages",
+			bad: func(c *Client) error {
+				_, err := c.Messages.SendBatchOnce(bg, testProp, []SendMessageParams{{To: "+61499999999", Text: "hi"}})
+				return err
+			}, badField: "Messages[0].ExternalId", badCode: CodeParameterRequired},
+		{op: "Messages.FindByExternalID", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Messages.FindByExternalID(bg, id[0], from, "x1")
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Messages.FindByExternalID(bg, testProp, time.Time{}, "x1")
+				return err
+			}, badField: "since", badCode: CodeParameterRequired},
 		{op: "Messages.Find", ids: []string{"PropertySid"},
 			call: func(c *Client, id []string, n bool) error {
 				_, err := c.Messages.Find(bg, id[0], pick(n, &FindMessagesParams{DateFrom: from, DateTo: to}))

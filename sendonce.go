@@ -108,11 +108,9 @@ func (e *UnresolvedError) Is(target error) bool { return target == ErrMaybeSent 
 // matches ErrMaybeSent and names the ExternalId.
 func (s *MessagesService) SendOnce(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
 	const op = "Messages.SendOnce"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+	// Checked here, not only in Send, so a refusal names this method.
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
-	}
-	if p == nil {
-		return nil, nilParams(op)
 	}
 	if p.ExternalID == "" {
 		return nil, &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired, FieldName: "ExternalId",
