@@ -14,7 +14,7 @@ import (
 // array of results is an error (a *refusal when it is the service's error
 // envelope).
 func referenceBatch(b []byte) ([]BatchResult, error) {
-	l := list[json.RawMessage]{keys: batchKeys}
+	l := list[json.RawMessage]{shape: batchRaw}
 	if err := l.decodeBody(b); err != nil {
 		return nil, err
 	}

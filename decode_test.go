@@ -28,7 +28,7 @@ func TestListDecodeShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l := list[Property]{keys: []string{"Properties", "Projects"}}
+			l := list[Property]{shape: propertiesList}
 			err := l.decodeBody([]byte(tc.body))
 			if tc.err {
 				require.Error(t, err)
@@ -64,13 +64,13 @@ func TestOneDecodeShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			o := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
+			o := one[NumberConfig]{shape: numberShape}
 			require.NoError(t, o.decodeBody([]byte(tc.body)))
 			assert.Equal(t, tc.ok, o.ok)
 			assert.Equal(t, tc.want, o.val.Friendly)
 		})
 	}
-	o := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+	o := one[Message]{shape: messageShape}
 	assert.Error(t, o.decodeBody([]byte(`[1]`)))
 }
 
@@ -84,14 +84,14 @@ func FuzzListDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l := list[Property]{keys: []string{"Properties", "Projects"}}
+		l := list[Property]{shape: propertiesList}
 		if l.decodeBody(b) != nil {
 			return
 		}
 		if len(l.items) > len(b) {
 			t.Fatalf("%d items from %d bytes", len(l.items), len(b))
 		}
-		o := one[Property]{keys: []string{"Property", "Project"}, id: "PropertySid"}
+		o := one[Property]{shape: propertyShape}
 		_ = o.decodeBody(b)
 	})
 }

@@ -227,3 +227,10 @@ func boundedCopy(b []byte) []byte {
 	}
 	return append([]byte(nil), b...)
 }
+
+// maybeSentError marks a transport failure of a non-idempotent call that
+// may have reached the service.
+type maybeSentError struct{ err error }
+
+func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
+func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }

@@ -50,7 +50,7 @@ func FuzzFindQuery(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := findQuery(&q), v.Encode(); got != want {
+		if got, want := q.encodeQuery(), v.Encode(); got != want {
 			t.Fatalf("%+v: typed %q, go-querystring %q", q, got, want)
 		}
 	})

@@ -171,12 +171,12 @@ func TestEnvelopesFindRefusals(t *testing.T) {
 	t.Parallel()
 	decoders := map[string]func(b []byte) (found bool, err error){
 		"one": func(b []byte) (bool, error) {
-			o := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+			o := one[Message]{shape: messageShape}
 			err := o.decodeBody(b)
 			return o.ok, err
 		},
 		"list": func(b []byte) (bool, error) {
-			l := list[Property]{keys: []string{"Properties", "Projects"}}
+			l := list[Property]{shape: propertiesList}
 			err := l.decodeBody(b)
 			return l.ok, err
 		},
