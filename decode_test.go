@@ -1,6 +1,8 @@
 package telco
 
 import (
+	"encoding/json"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -234,4 +236,84 @@ func TestListFallbackFindsTheArray(t *testing.T) {
 		got = append(got, p.PropertySid)
 	}
 	assert.Equal(t, []string{"P1"}, got)
+}
+
+// The envelopes report a refusal only when no resource was found and an
+// ErrorCode was given.
+func TestEnvelopesFindRefusals(t *testing.T) {
+	t.Parallel()
+	decoders := map[string]func(b []byte) (found bool, err error){
+		"one": func(b []byte) (bool, error) {
+			o := one[Message]{shape: messageShape}
+			err := o.decodeBody(b)
+			return o.ok, err
+		},
+		"list": func(b []byte) (bool, error) {
+			l := list[Property]{shape: propertiesList}
+			err := l.decodeBody(b)
+			return l.ok, err
+		},
+		"id": func(b []byte) (bool, error) {
+			a := idAnswer{key: "SipTrunkSid"}
+			err := a.decodeBody(b)
+			return a.id != "", err
+		},
+		"blocks": func(b []byte) (bool, error) {
+			var p blockPage
+			err := p.decodeBody(b)
+			return p.page.Data != nil, err
+		},
+	}
+	cases := []struct {
+		name    string
+		body    string
+		refused bool
+	}{
+		{"ResponseStatus", refusalBody, true},
+		{"lower-case keys", `{"responseStatus":{"errorCode":"X"}}`, true},
+		{"top level", `{"ErrorCode":"X","Message":"m"}`, true},
+		{"no ErrorCode", `{"ResponseStatus":{"Message":"m","Errors":[]}}`, false},
+		{"empty ResponseStatus", `{"ResponseStatus":{}}`, false},
+		{"null ResponseStatus", `{"ResponseStatus":null}`, false},
+		{"ResponseStatus not an object", `{"ResponseStatus":"X"}`, false},
+		{"empty object", `{}`, false},
+		{"null", `null`, false},
+	}
+	for name, decode := range decoders {
+		for _, tc := range cases {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				found, err := decode([]byte(tc.body))
+				assert.False(t, found)
+				var rf *refusal
+				assert.Equal(t, tc.refused, errors.As(err, &rf), "refusal: %v", err)
+				if !tc.refused {
+					assert.NoError(t, err)
+				}
+			})
+		}
+	}
+	// A resource found beside an error envelope is the answer.
+	withResource := map[string]string{
+		"one":    `{"Message":{"MessageSid":"MG1"},"ResponseStatus":{"ErrorCode":"X"}}`,
+		"list":   `{"Properties":[],"ResponseStatus":{"ErrorCode":"X"}}`,
+		"id":     `{"SipTrunkSid":"ST1","ResponseStatus":{"ErrorCode":"X"}}`,
+		"blocks": `{"Data":[],"ResponseStatus":{"ErrorCode":"X"}}`,
+	}
+	for name, body := range withResource {
+		found, err := decoders[name]([]byte(body))
+		require.NoError(t, err, name)
+		assert.True(t, found, name)
+	}
+}
+
+func TestRefusalKeepsEveryField(t *testing.T) {
+	t.Parallel()
+	err := refusedIn([]byte(refusalBody))
+	var rf *refusal
+	require.ErrorAs(t, err, &rf)
+	var want wireError
+	require.NoError(t, json.Unmarshal([]byte(refusalBody), &want))
+	assert.Equal(t, *want.ResponseStatus, rf.s)
+	assert.Contains(t, err.Error(), "SerializationException")
 }
