@@ -23,7 +23,7 @@ import (
 const refusalBody = `{"ResponseStatus":{"ErrorCode":"SerializationException","Message":"Could not deserialize",` +
 	`"Errors":[{"ErrorCode":"PARAMETER_INVALID","FieldName":"Messages","Message":"bad"}]}}`
 
-// Every operation that reads a resource or a listing turns a 2xx holding
+// Every operation, those that expect no body included, turns a 2xx holding
 // only the service's error envelope into that error, instead of a zero
 // resource, an empty page or a success.
 func TestRefusalIn2xxForEveryOperation(t *testing.T) {
@@ -55,6 +55,9 @@ func TestRefusalIn2xxForEveryOperation(t *testing.T) {
 			return err
 		}},
 		{"Addresses.Delete", func(c *Client) error { return c.Addresses.Delete(bg, "AD1") }},
+		{"Properties.Update", func(c *Client) error {
+			return c.Properties.Update(bg, testProp, &UpdatePropertyParams{Name: Ptr("b")})
+		}},
 		{"Lookup.NumberDetails", func(c *Client) error { _, err := c.Lookup.NumberDetails(bg, "0299999999"); return err }},
 		{"OnlineLogins.Create", func(c *Client) error {
 			_, err := c.OnlineLogins.Create(bg, testProp, &CreateOnlineLoginParams{Email: "a@b.example"})

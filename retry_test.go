@@ -1,18 +1,21 @@
 package telco
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -361,12 +364,28 @@ func h2Frame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error 
 	return err
 }
 
-// rstOnceServer is a minimal HTTP/2 server over TLS on loopback. It resets
-// the first complete request's stream with code and answers later ones 200.
+// rstOnceServer is an h2OnceServer that resets
+// the first complete request's stream with code.
 // Under PROTOCOL_ERROR (the way a proxy choking on the answer might) it
 // counts the first request as processed (the service sent the SMS); under
 // REFUSED_STREAM, which promises nothing was processed, it does not.
 func rstOnceServer(t *testing.T, code uint32) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+	t.Helper()
+	return h2OnceServer(t, func(w io.Writer, stream uint32) (bool, error) {
+		rst := make([]byte, 4)
+		binary.BigEndian.PutUint32(rst, code)
+		return code != h2RefusedStream, h2Frame(w, 0x3, 0, stream, rst) // RST_STREAM
+	})
+}
+
+// h2First answers the first complete request, on stream, and says whether
+// the server processed it; an error closes the connection.
+type h2First func(w io.Writer, stream uint32) (processed bool, err error)
+
+// h2OnceServer is a minimal HTTP/2 server over TLS on loopback. first
+// answers the first complete request; later ones are answered 200, and
+// count as processed.
+func h2OnceServer(t *testing.T, first h2First) (baseURL string, hc *http.Client, processed *atomic.Int32) {
 	t.Helper()
 	// httptest makes the certificate and a client configuration that trusts it.
 	certSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
@@ -397,7 +416,7 @@ func rstOnceServer(t *testing.T, code uint32) (baseURL string, hc *http.Client, 
 			go func() {
 				defer wg.Done()
 				defer conn.Close()
-				serveRSTOnce(conn, code, processed, &seen)
+				serveH2Once(conn, first, processed, &seen)
 			}()
 		}
 	}()
@@ -420,7 +439,7 @@ const (
 	h2RefusedStream = 0x7
 )
 
-func serveRSTOnce(conn net.Conn, code uint32, processed, seen *atomic.Int32) {
+func serveH2Once(conn net.Conn, first h2First, processed, seen *atomic.Int32) {
 	if _, err := io.ReadFull(conn, make([]byte, 24)); err != nil { // the client preface
 		return
 	}
@@ -446,16 +465,15 @@ func serveRSTOnce(conn net.Conn, code uint32, processed, seen *atomic.Int32) {
 		case typ == 0x6 && flags&0x1 == 0: // PING
 			err = h2Frame(conn, 0x6, 0x1, 0, p)
 		case (typ == 0x0 || typ == 0x1) && flags&0x1 != 0: // DATA or HEADERS ending the request
-			first := seen.Add(1) == 1
-			if !first || code != h2RefusedStream {
-				processed.Add(1)
-			}
-			if first {
-				rst := make([]byte, 4)
-				binary.BigEndian.PutUint32(rst, code)
-				err = h2Frame(conn, 0x3, 0, stream, rst) // RST_STREAM
+			if seen.Add(1) == 1 {
+				var done bool
+				done, err = first(conn, stream)
+				if done {
+					processed.Add(1)
+				}
 				break
 			}
+			processed.Add(1)
 			// HEADERS: ":status: 200" from the static table, END_HEADERS.
 			if err = h2Frame(conn, 0x1, 0x4, stream, []byte{0x88}); err == nil {
 				err = h2Frame(conn, 0x0, 0x1, stream, []byte(`{"Message":{"MessageSid":"MG2"}}`))
@@ -618,5 +636,120 @@ func TestH2NotProcessed(t *testing.T) {
 		{"read: connection reset by peer", false},
 	} {
 		assert.Equal(t, tc.want, h2NotProcessed(errors.New(tc.msg)), tc.msg)
+	}
+}
+
+// h2CannotRetryText is net/http's whole error for an HTTP/2 stream it did
+// not process, the wording h2NotProcessed trusts, for a peer to quote.
+const (
+	h2CannotRetryGoAway  = h2CannotRetryPrefix + h2GoAwayUnprocessed + h2CannotRetrySuffix
+	h2CannotRetryRefused = h2CannotRetryPrefix + "stream error: stream ID 1; REFUSED_STREAM; received from peer" + h2CannotRetrySuffix
+)
+
+// teOnceServer is a raw HTTP/1.1 server on loopback: it reads each request
+// whole, counts it as processed, and answers with te as its
+// Transfer-Encoding, which net/http refuses and quotes in its error.
+func teOnceServer(t *testing.T, te string) (baseURL string, processed *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	processed = new(atomic.Int32)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				if _, err := io.Copy(io.Discard, req.Body); err != nil {
+					return
+				}
+				processed.Add(1)
+				_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"+
+					"Transfer-Encoding: "+te+"\r\n\r\n{}")
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		wg.Wait()
+	})
+	return "http://" + ln.Addr().String(), processed
+}
+
+// A peer cannot make a processed send look unprocessed by quoting the
+// wording h2NotProcessed trusts inside a header value that net/http puts
+// in its own error: the send is not resent, and may have been sent.
+func TestQuotedH2WordingInAnHTTP1ErrorIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	for _, te := range []string{h2CannotRetryGoAway, h2CannotRetryRefused} {
+		base, processed := teOnceServer(t, te)
+		c, err := NewClient(testSid, testToken, WithBaseURL(base), WithRetryPolicy(fastRetries),
+			WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
+		require.NoError(t, err)
+		err = unsafeCall(c)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), te, "the precondition: net/http quotes the header")
+		assert.ErrorIs(t, err, ErrMaybeSent)
+		assert.EqualValues(t, 1, processed.Load(), "sent once, not resent")
+		c.rc.HTTPClient.CloseIdleConnections()
+	}
+}
+
+// Nor by putting it in the debug data of a GOAWAY that covers the stream
+// it processed, which net/http quotes in its GoAwayError.
+func TestQuotedH2WordingInGoAwayDebugDataIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	for _, debug := range []string{h2CannotRetryGoAway, h2CannotRetryRefused} {
+		base, hc, processed := h2OnceServer(t, func(w io.Writer, stream uint32) (bool, error) {
+			p := make([]byte, 8, 8+len(debug))
+			binary.BigEndian.PutUint32(p, stream) // the last stream processed: this one
+			if err := h2Frame(w, 0x7, 0, 0, append(p, debug...)); err != nil {
+				return true, err
+			}
+			return true, io.EOF // and hang up
+		})
+		c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+		require.NoError(t, err)
+		err = unsafeCall(c)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "GOAWAY", "the precondition: the GOAWAY reached the send")
+		assert.ErrorIs(t, err, ErrMaybeSent)
+		assert.EqualValues(t, 1, processed.Load(), "sent once, not resent")
+	}
+}
+
+// h2NotProcessed trusts only the whole message of an error in the chain.
+func TestH2NotProcessedMatchesWholeMessages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"GOAWAY above the last stream", errors.New(h2CannotRetryGoAway), true},
+		{"REFUSED_STREAM", errors.New(h2CannotRetryRefused), true},
+		{"wrapped by url.Error", &url.Error{Op: "Post", URL: "https://x", Err: errors.New(h2CannotRetryRefused)}, true},
+		{"in a multi-error", errors.Join(io.EOF, errors.New(h2CannotRetryGoAway)), true},
+		{"quoted in a transfer encoding", fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+			fmt.Errorf("unsupported transfer encoding: %q", h2CannotRetryGoAway)), false},
+		{"quoted in GOAWAY debug data", fmt.Errorf("http2: server sent GOAWAY and closed the connection; "+
+			"LastStreamID=1, ErrCode=NO_ERROR, debug=%q", h2CannotRetryRefused), false},
+		{"prefixed", errors.New("x" + h2CannotRetryGoAway), false},
+		{"suffixed", errors.New(h2CannotRetryGoAway + "x"), false},
+		{"stream ID not a number", errors.New(strings.Replace(h2CannotRetryRefused, "ID 1;", "ID x;", 1)), false},
+		{"stream ID missing", errors.New(strings.Replace(h2CannotRetryRefused, "ID 1;", "ID ;", 1)), false},
+	} {
+		assert.Equal(t, tc.want, h2NotProcessed(tc.err), tc.name)
 	}
 }
