@@ -96,12 +96,10 @@ type clientConfig struct {
 // a loopback host, such as a telcotest server.
 func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u } }
 
-// WithHTTPClient makes the Client send through hc, with its transport,
-// timeouts and proxies as given. Without it, a client with dial,
-// TLS-handshake and response-header timeouts is used; neither has an overall
-// timeout, since the caller's context governs each call. The Client uses a
-// copy of hc whose CheckRedirect refuses to leave the request's origin
-// (see the README's "Security").
+// WithHTTPClient makes the Client send through a copy of hc, with its
+// transport, timeouts and proxies, whose CheckRedirect refuses to leave
+// the request's origin. Without it, a client with connection timeouts but
+// no overall timeout is used: the caller's context governs each call.
 func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.
@@ -130,10 +128,9 @@ func WithAttemptTimeout(d time.Duration) Option {
 }
 
 // WithMaxResponseBytes caps the size of a success body the Client reads
-// (default DefaultMaxResponseBytes). A larger answer fails with an
-// *APIError that keeps the status and matches ErrResponseTooLarge; for a
-// non-idempotent call it also matches ErrMaybeSent, since the service
-// answered 2xx. Error bodies are read up to 1 MiB whatever this says.
+// (default DefaultMaxResponseBytes); error bodies are read up to 1 MiB. A
+// larger answer is an *APIError with its status matching
+// ErrResponseTooLarge, and ErrMaybeSent too for a non-idempotent call.
 func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
 
 // DefaultMaxResponseBytes is the success-body cap without
