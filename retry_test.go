@@ -371,21 +371,22 @@ func h2Frame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error 
 // REFUSED_STREAM, which promises nothing was processed, it does not.
 func rstOnceServer(t *testing.T, code uint32) (baseURL string, hc *http.Client, processed *atomic.Int32) {
 	t.Helper()
-	return h2OnceServer(t, func(w io.Writer, stream uint32) (bool, error) {
+	return h2OnceServer(t, code != h2RefusedStream, func(w io.Writer, stream uint32) error {
 		rst := make([]byte, 4)
 		binary.BigEndian.PutUint32(rst, code)
-		return code != h2RefusedStream, h2Frame(w, 0x3, 0, stream, rst) // RST_STREAM
+		return h2Frame(w, 0x3, 0, stream, rst) // RST_STREAM
 	})
 }
 
-// h2First answers the first complete request, on stream, and says whether
-// the server processed it; an error closes the connection.
-type h2First func(w io.Writer, stream uint32) (processed bool, err error)
+// h2First answers the first complete request, on stream; an error closes
+// the connection.
+type h2First func(w io.Writer, stream uint32) error
 
 // h2OnceServer is a minimal HTTP/2 server over TLS on loopback. first
-// answers the first complete request; later ones are answered 200, and
-// count as processed.
-func h2OnceServer(t *testing.T, first h2First) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+// answers the first complete request, which counts as processed when
+// firstProcessed says so (counted before the answer, so a client that has
+// its answer sees the count); later ones are answered 200 and processed.
+func h2OnceServer(t *testing.T, firstProcessed bool, first h2First) (baseURL string, hc *http.Client, processed *atomic.Int32) {
 	t.Helper()
 	// httptest makes the certificate and a client configuration that trusts it.
 	certSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
@@ -416,7 +417,7 @@ func h2OnceServer(t *testing.T, first h2First) (baseURL string, hc *http.Client,
 			go func() {
 				defer wg.Done()
 				defer conn.Close()
-				serveH2Once(conn, first, processed, &seen)
+				serveH2Once(conn, firstProcessed, first, processed, &seen)
 			}()
 		}
 	}()
@@ -439,7 +440,7 @@ const (
 	h2RefusedStream = 0x7
 )
 
-func serveH2Once(conn net.Conn, first h2First, processed, seen *atomic.Int32) {
+func serveH2Once(conn net.Conn, firstProcessed bool, first h2First, processed, seen *atomic.Int32) {
 	if _, err := io.ReadFull(conn, make([]byte, 24)); err != nil { // the client preface
 		return
 	}
@@ -465,15 +466,14 @@ func serveH2Once(conn net.Conn, first h2First, processed, seen *atomic.Int32) {
 		case typ == 0x6 && flags&0x1 == 0: // PING
 			err = h2Frame(conn, 0x6, 0x1, 0, p)
 		case (typ == 0x0 || typ == 0x1) && flags&0x1 != 0: // DATA or HEADERS ending the request
-			if seen.Add(1) == 1 {
-				var done bool
-				done, err = first(conn, stream)
-				if done {
-					processed.Add(1)
-				}
+			isFirst := seen.Add(1) == 1
+			if !isFirst || firstProcessed {
+				processed.Add(1)
+			}
+			if isFirst {
+				err = first(conn, stream)
 				break
 			}
-			processed.Add(1)
 			// HEADERS: ":status: 200" from the static table, END_HEADERS.
 			if err = h2Frame(conn, 0x1, 0x4, stream, []byte{0x88}); err == nil {
 				err = h2Frame(conn, 0x0, 0x1, stream, []byte(`{"Message":{"MessageSid":"MG2"}}`))
@@ -711,13 +711,13 @@ func TestQuotedH2WordingInAnHTTP1ErrorIsNotTrusted(t *testing.T) {
 func TestQuotedH2WordingInGoAwayDebugDataIsNotTrusted(t *testing.T) {
 	t.Parallel()
 	for _, debug := range []string{h2CannotRetryGoAway, h2CannotRetryRefused} {
-		base, hc, processed := h2OnceServer(t, func(w io.Writer, stream uint32) (bool, error) {
+		base, hc, processed := h2OnceServer(t, true, func(w io.Writer, stream uint32) error {
 			p := make([]byte, 8, 8+len(debug))
 			binary.BigEndian.PutUint32(p, stream) // the last stream processed: this one
 			if err := h2Frame(w, 0x7, 0, 0, append(p, debug...)); err != nil {
-				return true, err
+				return err
 			}
-			return true, io.EOF // and hang up
+			return io.EOF // and hang up
 		})
 		c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
 		require.NoError(t, err)
