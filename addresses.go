@@ -40,15 +40,36 @@ type Address struct {
 // CreateAddressParams is a new address. Line1, City and CountryCode (an
 // ISO letter code, two letters as in "AU" or three) are required.
 type CreateAddressParams struct {
+	Line1       string
+	City        string
+	CountryCode string // e.g. "AU"
+	Friendly    string
+	Reference   string
+	Line2       string
+	Region      string
+	PostalCode  string
+}
+
+// wireCreateAddress is CreateAddressParams as the service reads it.
+type wireCreateAddress struct {
 	Line1       string `json:"Line1"`
 	City        string `json:"City"`
-	CountryCode string `json:"CountryCode"` // e.g. "AU"
+	CountryCode string `json:"CountryCode"`
 	Friendly    string `json:"Friendly,omitempty"`
 	Reference   string `json:"Reference,omitempty"`
 	Line2       string `json:"Line2,omitempty"`
 	Region      string `json:"Region,omitempty"`
 	PostalCode  string `json:"PostalCode,omitempty"`
 }
+
+func (p *CreateAddressParams) wire() *wireCreateAddress {
+	w := wireCreateAddress(*p)
+	w.CountryCode = strings.ToUpper(w.CountryCode)
+	return &w
+}
+
+// addressShape is an address under Address, or bare.
+var addressShape = resourceOf[Address]("AddressSid", "Address")
 
 // Create adds an address to the account (operation 18):
 // POST /v2/Accounts/{AccountSid}/Addresses. The interface document does not
@@ -60,17 +81,8 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 	if err := s.client.precheck(op, "AccountSid", accountSid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	body := *p
-	body.CountryCode = strings.ToUpper(body.CountryCode)
-	out := one[Address]{keys: []string{"Address"}, id: "AddressSid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Accounts/" + pathSegment(accountSid) + "/Addresses", body: &body}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Address", true)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Accounts/{AccountSid}/Addresses", accountSid), body: p.wire()}, addressShape)
 }
 
 // Delete removes an address (operation 18): DELETE /v2/Addresses/{AddressSid}.
@@ -87,8 +99,9 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 	}
 	// The answer is read so that a garbled one is reported; an empty one is
 	// accepted, since the removal is what matters.
-	return s.client.doDecode(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true, goneCode: CodeAddressNotFound,
-		path: "/v2/Addresses/" + pathSegment(addressSid)}, &idAnswer{key: "AddressSid"})
+	return s.client.do(ctx, &call{op: op, method: http.MethodDelete, idempotent: true, emptyOK: true,
+		goneCode: CodeAddressNotFound, path: escapedPath("/v2/Addresses/{AddressSid}", addressSid)},
+		&idAnswer{key: "AddressSid"})
 }
 
 // Validation rules of this file's operations: each params type's Validate

@@ -67,19 +67,6 @@ func TestNewClientRejectsBadRetryPolicy(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
-	c, err := NewClient(testSid, testToken)
-	require.NoError(t, err)
-	hc := c.rc.HTTPClient
-	assert.Zero(t, hc.Timeout, "the caller's context governs a call")
-	tr, ok := hc.Transport.(*http.Transport)
-	require.True(t, ok)
-	assert.NotZero(t, tr.TLSHandshakeTimeout)
-	assert.NotZero(t, tr.ResponseHeaderTimeout)
-	assert.NotNil(t, tr.DialContext)
-	assert.Nil(t, c.rc.Logger, "go-retryablehttp's own logging must be silenced")
-}
-
 func TestWithHTTPClientIsUsedAsGiven(t *testing.T) {
 	jar := &nullJar{}
 	hc := &http.Client{Timeout: 3 * time.Second, Jar: jar}
@@ -120,14 +107,6 @@ func TestBaseURLPrefixIsKept(t *testing.T) {
 	assert.Equal(t, "/gateway/v2/Properties/"+testProp, got.Path)
 }
 
-func TestPathSegmentsAreEscaped(t *testing.T) {
-	c, mt := newMockClient(t)
-	got := reply(mt, "GET", "/v2/Properties/a%2Fb%3Fc", 200, fixture(t, "get_property.json"))
-	_, err := c.Properties.Get(context.Background(), "a/b?c")
-	require.NoError(t, err)
-	assert.Equal(t, "/v2/Properties/a%2Fb%3Fc", got.Path)
-}
-
 func TestClientNeverPrintsItsToken(t *testing.T) {
 	c, err := NewClient(testSid, testToken)
 	require.NoError(t, err)
@@ -148,24 +127,6 @@ func TestPtr(t *testing.T) {
 	require.NotNil(t, p)
 	assert.False(t, *p)
 	assert.Equal(t, 7, *Ptr(7))
-}
-
-func TestCanceledContextSendsNothing(t *testing.T) {
-	c, mt := newMockClient(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := c.Properties.Get(ctx, testProp)
-	require.ErrorIs(t, err, context.Canceled)
-	assert.Zero(t, mt.GetTotalCallCount())
-	assert.Contains(t, err.Error(), "Properties.Get")
-}
-
-func TestNilContextDoesNotPanic(t *testing.T) {
-	c, mt := newMockClient(t)
-	reply(mt, "GET", "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
-	//lint:ignore SA1012 a nil context must not panic
-	_, err := c.Properties.Get(nil, testProp)
-	assert.NoError(t, err)
 }
 
 func TestEmptyPathIdentifiersAreRefusedEvenWithoutValidation(t *testing.T) {

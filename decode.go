@@ -1,30 +1,49 @@
 package telco
 
-import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strconv"
-	"strings"
-)
-
-// The service's documents disagree on some envelope names, so responses are
+// Envelopes: where the resource is in a 2xx answer.
+//
+// The service's documents disagree on some envelope names, so answers are
 // decoded tolerantly: a resource is found under any of its documented keys
 // or, failing that, as the bare object; a listing's array under any of its
 // documented keys or as a bare array. Unknown fields are ignored.
 //
-// The common case costs one pass: every envelope key the service uses is a
-// typed field of one struct, so encoding/json fills the right one directly.
-// Only an answer in an unexpected shape takes the slower generic path.
-
+// The core names no resource and no key. Each service declares the shape
+// of its answers beside its types (resourceOf, listOf): the keys, in order
+// of preference, and for a resource the field only the bare object has.
+// Declaring a shape builds, once, a struct type with one field per key
+// (reflect.StructOf), so the common answer costs one json.Unmarshal that
+// fills the right field directly. Whenever that pass finds nothing (an
+// unexpected shape, a key in another case, a field of another type) the
+// tolerant path reads the body as a map and looks again: a key the fast
+// pass does not know costs speed, never an empty page.
+//
 // A 2xx answer may still be a refusal: the service's documents show a
 // whole-request failure as {"ResponseStatus": {"ErrorCode": ..., "Message":
 // ...}} without naming its status, and a ServiceStack service can send that
-// with 200. When a body holds no resource and such an ErrorCode, the
-// envelopes below return a *refusal; doDecode turns it into the *APIError the
-// service meant, with the answer's status.
+// with 200. When a body holds no resource and such an ErrorCode, a decoder
+// returns a *refusal, and request.go turns it into the *APIError the
+// service meant, with the answer's status; the same check runs for calls
+// that expect no body.
+//
+// Decoders are handed the body itself (bodyDecoder) rather than going
+// through json.Unmarshal, which would validate the body once more before
+// calling UnmarshalJSON. The body's buffer is reused once decoding ends,
+// so nothing a decoder keeps may alias it: encoding/json copies strings and
+// json.RawMessage values.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// bodyDecoder reads a 2xx body.
+type bodyDecoder interface {
+	decodeBody(data []byte) error
+}
 
 // refusal is the service's error envelope found in a 2xx body that carried
 // no resource.
@@ -36,7 +55,7 @@ func (r *refusal) Error() string { return "the service refused the request: " + 
 // with an ErrorCode, under ResponseStatus or at the top level, and nil
 // otherwise. Only an ErrorCode counts: ServiceStack also attaches an empty
 // ResponseStatus to successes, and a message alone does not say the request
-// was refused. Callers use it only once no resource was found.
+// was refused.
 func refusedIn(b []byte) error {
 	var w wireError
 	if json.Unmarshal(b, &w) != nil {
@@ -51,89 +70,81 @@ func refusedIn(b []byte) error {
 	return nil
 }
 
-// doDecode is do for a call whose answer one of the envelopes in this file
-// reads. do reports a decoder's error as an undecodable body (which, for a
-// non-idempotent call, matches ErrMaybeSent); a refusal is instead the
-// service's own error with the answer's status, and does not match
-// ErrMaybeSent: the service says it did not act on the request.
-func (c *Client) doDecode(ctx context.Context, r *call, out bodyDecoder) error {
-	err := c.do(ctx, r, out)
-	// do returns a decoder's error as an *APIError itself, unwrapped. A type
-	// assertion, unlike errors.As, costs the common path no allocation.
-	if ae, ok := err.(*APIError); ok {
-		if rf, ok := ae.err.(*refusal); ok {
-			return &APIError{Op: r.op, StatusCode: ae.StatusCode,
-				Code: rf.s.ErrorCode, Message: rf.s.Message, Fields: rf.s.Errors}
-		}
+// resourceShape is where a resource of type T travels: under one of keys,
+// in order of preference, or bare, recognised by id.
+type resourceShape[T any] struct {
+	keys []string
+	id   string       // a field only the bare resource has, e.g. "MessageSid"
+	fast reflect.Type // struct { K0 *T `json:"keys[0]"`; ... }
+}
+
+// resourceOf declares the shape of a resource answer.
+func resourceOf[T any](id string, keys ...string) *resourceShape[T] {
+	return &resourceShape[T]{keys: keys, id: id, fast: envelopeType(reflect.TypeFor[*T](), keys, nil)}
+}
+
+// listShape is where a listing of T travels: its array under one of keys,
+// or a bare array.
+type listShape[T any] struct {
+	keys []string
+	fast reflect.Type // struct { K0 []T `json:"keys[0]"`; ...; listMeta fields }
+}
+
+// listOf declares the shape of a listing answer.
+func listOf[T any](keys ...string) *listShape[T] {
+	return &listShape[T]{keys: keys, fast: envelopeType(reflect.TypeFor[[]T](), keys, listMeta)}
+}
+
+// listMeta are the fields a listing carries beside its array. The last two
+// are only seen when the service refused the request.
+var listMeta = []reflect.StructField{
+	{Name: "TotalCount", Type: reflect.TypeFor[looseCount](), Tag: `json:"TotalCount"`},
+	{Name: "NextPageToken", Type: reflect.TypeFor[looseString](), Tag: `json:"NextPageToken"`},
+	{Name: "ResponseStatus", Type: reflect.TypeFor[json.RawMessage](), Tag: `json:"ResponseStatus"`},
+	{Name: "ErrorCode", Type: reflect.TypeFor[json.RawMessage](), Tag: `json:"ErrorCode"`},
+}
+
+// envelopeType builds a struct with a field of type t for each key, then
+// the extra fields.
+func envelopeType(t reflect.Type, keys []string, extra []reflect.StructField) reflect.Type {
+	fields := make([]reflect.StructField, 0, len(keys)+len(extra))
+	for i, k := range keys {
+		fields = append(fields, reflect.StructField{Name: "K" + strconv.Itoa(i), Type: t,
+			Tag: reflect.StructTag(`json:"` + k + `"`)})
 	}
-	return err
+	return reflect.StructOf(append(fields, extra...))
 }
 
-// bodyDecoder is implemented by the envelopes below; do hands them the body
-// itself rather than going through json.Unmarshal, which would validate the
-// body once more before calling UnmarshalJSON.
-type bodyDecoder interface {
-	decodeBody(data []byte) error
-}
-
-// one decodes a single resource wrapped as {"Key": {...}}.
+// one decodes a single resource.
 type one[T any] struct {
-	keys []string // envelope keys, in order of preference
-	id   string   // a field only the bare resource has, e.g. "MessageSid"
-	val  T
-	ok   bool
-}
-
-// oneEnvelope holds every single-resource key the service uses.
-type oneEnvelope[T any] struct {
-	Message             *T `json:"Message"`
-	Property            *T `json:"Property"`
-	Project             *T `json:"Project"`
-	OnlineLogin         *T `json:"OnlineLogin"`
-	PortingRequest      *T `json:"PortingRequest"`
-	SipTrunk            *T `json:"SipTrunk"`
-	Address             *T `json:"Address"`
-	Number              *T `json:"Number"`
-	NumberConfiguration *T `json:"NumberConfiguration"`
-}
-
-func (e *oneEnvelope[T]) pick(key string) *T {
-	switch key {
-	case "Message":
-		return e.Message
-	case "Property":
-		return e.Property
-	case "Project":
-		return e.Project
-	case "OnlineLogin":
-		return e.OnlineLogin
-	case "PortingRequest":
-		return e.PortingRequest
-	case "SipTrunk":
-		return e.SipTrunk
-	case "Address":
-		return e.Address
-	case "Number":
-		return e.Number
-	case "NumberConfiguration":
-		return e.NumberConfiguration
-	}
-	return nil
+	shape *resourceShape[T]
+	val   T
+	ok    bool
 }
 
 func (o *one[T]) decodeBody(b []byte) error {
-	var env oneEnvelope[T]
-	// A type error means some key held another shape (a bare number
-	// configuration has a string named Number): the slow path sorts it out.
-	if json.Unmarshal(b, &env) == nil {
-		for _, k := range o.keys {
-			if v := env.pick(k); v != nil {
-				o.val, o.ok = *v, true
-				return nil
-			}
-		}
+	if o.decodeFast(b) {
+		return nil
 	}
 	return o.decodeSlow(b)
+}
+
+// decodeFast reports whether the one-pass envelope found the resource. A
+// type error means some key held another shape (a bare number
+// configuration has a string named Number): the slow path sorts it out.
+func (o *one[T]) decodeFast(b []byte) bool {
+	env := reflect.New(o.shape.fast)
+	if json.Unmarshal(b, env.Interface()) != nil {
+		return false
+	}
+	e := env.Elem()
+	for i := range o.shape.keys {
+		if v, _ := e.Field(i).Interface().(*T); v != nil {
+			o.val, o.ok = *v, true
+			return true
+		}
+	}
+	return false
 }
 
 func (o *one[T]) decodeSlow(b []byte) error {
@@ -141,7 +152,7 @@ func (o *one[T]) decodeSlow(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	for _, k := range o.keys {
+	for _, k := range o.shape.keys {
 		// Only an object is an envelope: a bare number configuration has a
 		// string field named Number, its own envelope key.
 		if raw, ok := field(m, k); ok && isObject(raw) {
@@ -149,7 +160,7 @@ func (o *one[T]) decodeSlow(b []byte) error {
 			return json.Unmarshal(raw, &o.val)
 		}
 	}
-	if raw, ok := field(m, o.id); o.id != "" && ok && !isNull(raw) {
+	if raw, ok := field(m, o.shape.id); o.shape.id != "" && ok && !isNull(raw) {
 		o.ok = true
 		return json.Unmarshal(b, &o.val)
 	}
@@ -177,50 +188,11 @@ func (a *idAnswer) decodeBody(b []byte) error {
 // list decodes a listing {"Key": [...], "TotalCount": n, "NextPageToken": s}
 // or a bare array.
 type list[T any] struct {
-	keys  []string
+	shape *listShape[T]
 	items []T
 	total int
 	next  string
 	ok    bool
-}
-
-// listEnvelope holds every plural key the service's listings use.
-type listEnvelope[T any] struct {
-	Messages        []T         `json:"Messages"`
-	Properties      []T         `json:"Properties"`
-	Projects        []T         `json:"Projects"`
-	OnlineLogins    []T         `json:"OnlineLogins"`
-	SipTrunks       []T         `json:"SipTrunks"`
-	PortingRequests []T         `json:"PortingRequests"`
-	Numbers         []T         `json:"numbers"`
-	Results         []T         `json:"Results"`
-	TotalCount      looseCount  `json:"TotalCount"`
-	NextPageToken   looseString `json:"NextPageToken"`
-	// Only seen when the service refused the request (see refusedIn).
-	ResponseStatus json.RawMessage `json:"ResponseStatus"`
-	ErrorCode      json.RawMessage `json:"ErrorCode"`
-}
-
-func (e *listEnvelope[T]) pick(key string) []T {
-	switch key {
-	case "Messages":
-		return e.Messages
-	case "Properties":
-		return e.Properties
-	case "Projects":
-		return e.Projects
-	case "OnlineLogins":
-		return e.OnlineLogins
-	case "SipTrunks":
-		return e.SipTrunks
-	case "PortingRequests":
-		return e.PortingRequests
-	case "numbers":
-		return e.Numbers
-	case "Results":
-		return e.Results
-	}
-	return nil
 }
 
 func (l *list[T]) decodeBody(b []byte) error {
@@ -229,23 +201,41 @@ func (l *list[T]) decodeBody(b []byte) error {
 		l.ok = true
 		return json.Unmarshal(b, &l.items)
 	}
-	var env listEnvelope[T]
-	if json.Unmarshal(b, &env) != nil {
-		return l.decodeSlow(b) // an unexpected shape: find the array by hand
+	found, err := l.decodeFast(b)
+	if found || err != nil {
+		return err
 	}
-	for _, k := range l.keys {
-		if items := env.pick(k); items != nil {
+	// Nothing under a key the fast pass knows: look again, tolerantly,
+	// before calling the listing empty.
+	return l.decodeSlow(b)
+}
+
+// decodeFast reads the listing in one pass. It reports whether it found
+// the array, or returns the refusal the body holds instead.
+func (l *list[T]) decodeFast(b []byte) (found bool, err error) {
+	env := reflect.New(l.shape.fast)
+	if json.Unmarshal(b, env.Interface()) != nil {
+		return false, nil // an unexpected shape: the slow path finds the array by hand
+	}
+	e := env.Elem()
+	n := len(l.shape.keys)
+	for i := 0; i < n; i++ {
+		if items := *e.Field(i).Addr().Interface().(*[]T); items != nil {
 			l.items, l.ok = items, true
 			break
 		}
 	}
-	if !l.ok && (env.ResponseStatus != nil || env.ErrorCode != nil) {
-		if err := refusedIn(b); err != nil {
-			return err
+	if !l.ok {
+		if len(e.Field(n+2).Bytes()) > 0 || len(e.Field(n+3).Bytes()) > 0 {
+			if err := refusedIn(b); err != nil {
+				return false, err
+			}
 		}
+		return false, nil
 	}
-	l.total, l.next = int(env.TotalCount), string(env.NextPageToken)
-	return nil
+	l.total = int(e.Field(n).Interface().(looseCount))
+	l.next = string(e.Field(n + 1).Interface().(looseString))
+	return true, nil
 }
 
 func (l *list[T]) decodeSlow(b []byte) error {
@@ -253,8 +243,9 @@ func (l *list[T]) decodeSlow(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	for _, k := range l.keys {
-		if raw, ok := field(m, k); ok {
+	for _, k := range l.shape.keys {
+		// null is no array, as on the fast path.
+		if raw, ok := field(m, k); ok && !isNull(raw) {
 			l.ok = true
 			if err := json.Unmarshal(raw, &l.items); err != nil {
 				return err
@@ -351,68 +342,4 @@ func looseInt(raw json.RawMessage) int {
 		return 0
 	}
 	return n
-}
-
-// batchKeys are the envelope keys of a batch answer, which may also be a
-// bare array.
-var batchKeys = []string{"Messages", "Results"}
-
-// batchElement is one element of a batch answer as the common case has it:
-// a message resource. The extra fields only serve to tell the other shapes
-// apart (a wrapped {"Message": {...}} or an error element), which then take
-// the general path.
-type batchElement struct {
-	Message
-	Wrapped        json.RawMessage `json:"Message"`
-	Errors         json.RawMessage `json:"Errors"`
-	ResponseStatus json.RawMessage `json:"ResponseStatus"`
-}
-
-// batchAnswer decodes a batch answer into one BatchResult per element.
-//
-// A batch of accepted messages, the common case, costs one pass: every
-// element is decoded straight into a message. An answer with any other
-// element (an error, a wrapped message, a field of an unexpected type) is
-// decoded again element by element by decodeBatchElement, so that the
-// result is the same as if every answer took that path.
-type batchAnswer struct {
-	op      string
-	results []BatchResult
-}
-
-// errNoBatchResults is a batch answer with neither an array of results nor
-// the service's error envelope: an undecodable body.
-var errNoBatchResults = errors.New("no array of batch results")
-
-func (a *batchAnswer) decodeBody(b []byte) error {
-	fast := list[batchElement]{keys: batchKeys}
-	if fast.decodeBody(b) == nil && fast.ok && allMessages(fast.items) {
-		a.results = make([]BatchResult, len(fast.items))
-		for i := range fast.items {
-			a.results[i].Message = &fast.items[i].Message
-		}
-		return nil
-	}
-	slow := list[json.RawMessage]{keys: batchKeys}
-	if err := slow.decodeBody(b); err != nil {
-		return err // a *refusal when the service refused the whole batch
-	}
-	if !slow.ok {
-		return errNoBatchResults
-	}
-	a.results = make([]BatchResult, len(slow.items))
-	for i, raw := range slow.items {
-		a.results[i] = decodeBatchElement(a.op, raw)
-	}
-	return nil
-}
-
-// allMessages reports whether every element is a bare message resource.
-func allMessages(items []batchElement) bool {
-	for i := range items {
-		if items[i].MessageSid == "" {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,13 @@
 package telco
 
 import (
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +35,7 @@ func TestListDecodeShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l := list[Property]{keys: []string{"Properties", "Projects"}}
+			l := list[Property]{shape: propertiesList}
 			err := l.decodeBody([]byte(tc.body))
 			if tc.err {
 				require.Error(t, err)
@@ -64,13 +71,13 @@ func TestOneDecodeShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			o := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
+			o := one[NumberConfig]{shape: numberShape}
 			require.NoError(t, o.decodeBody([]byte(tc.body)))
 			assert.Equal(t, tc.ok, o.ok)
 			assert.Equal(t, tc.want, o.val.Friendly)
 		})
 	}
-	o := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+	o := one[Message]{shape: messageShape}
 	assert.Error(t, o.decodeBody([]byte(`[1]`)))
 }
 
@@ -84,14 +91,229 @@ func FuzzListDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l := list[Property]{keys: []string{"Properties", "Projects"}}
+		l := list[Property]{shape: propertiesList}
 		if l.decodeBody(b) != nil {
 			return
 		}
 		if len(l.items) > len(b) {
 			t.Fatalf("%d items from %d bytes", len(l.items), len(b))
 		}
-		o := one[Property]{keys: []string{"Property", "Project"}, id: "PropertySid"}
+		o := one[Property]{shape: propertyShape}
 		_ = o.decodeBody(b)
 	})
+}
+
+// shapeCheck decodes a body with one declared shape's fast pass only.
+type shapeCheck struct {
+	keys []string
+	list bool
+	fast func(b []byte) bool
+}
+
+func resourceCheck[T any](s *resourceShape[T]) shapeCheck {
+	return shapeCheck{keys: s.keys, fast: func(b []byte) bool {
+		o := one[T]{shape: s}
+		return o.decodeFast(b) && o.ok
+	}}
+}
+
+func listCheck[T any](s *listShape[T]) shapeCheck {
+	return shapeCheck{keys: s.keys, list: true, fast: func(b []byte) bool {
+		l := list[T]{shape: s}
+		found, err := l.decodeFast(b)
+		return found && err == nil && len(l.items) == 1 && l.total == 7
+	}}
+}
+
+// declaredShapes names the package-level shape variables of the non-test
+// files: every call of resourceOf or listOf.
+func declaredShapes(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	require.NoError(t, err)
+	var names []string
+	for _, f := range pkgs["telco"].Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return true
+			}
+			for i, v := range vs.Values {
+				call, ok := v.(*ast.CallExpr)
+				if !ok {
+					continue
+				}
+				if ix, ok := call.Fun.(*ast.IndexExpr); ok {
+					if id, ok := ix.X.(*ast.Ident); ok && (id.Name == "resourceOf" || id.Name == "listOf") {
+						names = append(names, vs.Names[i].Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return names
+}
+
+// Every envelope key any operation uses is known to the one-pass decoder:
+// each service's answers are declared as shapes, and each key of each
+// shape is found without the tolerant path. The table must name every
+// shape the package declares, so a new service cannot skip the check.
+func TestEveryEnvelopeKeyIsOnTheFastPath(t *testing.T) {
+	t.Parallel()
+	shapes := map[string]shapeCheck{
+		"messageShape":      resourceCheck(messageShape),
+		"messagesList":      listCheck(messagesList),
+		"batchFast":         listCheck(batchFast),
+		"batchRaw":          listCheck(batchRaw),
+		"propertyShape":     resourceCheck(propertyShape),
+		"propertiesList":    listCheck(propertiesList),
+		"onlineLoginShape":  resourceCheck(onlineLoginShape),
+		"onlineLoginsList":  listCheck(onlineLoginsList),
+		"sipTrunkShape":     resourceCheck(sipTrunkShape),
+		"sipTrunksList":     listCheck(sipTrunksList),
+		"portingShape":      resourceCheck(portingShape),
+		"portingList":       listCheck(portingList),
+		"addressShape":      resourceCheck(addressShape),
+		"numberShape":       resourceCheck(numberShape),
+		"numberDetailsList": listCheck(numberDetailsList),
+	}
+	declared := declaredShapes(t)
+	names := make([]string, 0, len(shapes))
+	for n := range shapes {
+		names = append(names, n)
+	}
+	assert.ElementsMatch(t, declared, names, "every declared shape is checked here")
+
+	for name, s := range shapes {
+		require.NotEmpty(t, s.keys, name)
+		for _, k := range s.keys {
+			body := `{"` + k + `":{},"TotalCount":7}`
+			if s.list {
+				body = `{"` + k + `":[{}],"TotalCount":7}`
+			}
+			assert.True(t, s.fast([]byte(body)), "%s: %s not found in one pass", name, body)
+		}
+	}
+}
+
+// A key the one-pass decoder does not know costs speed, never the page:
+// the tolerant path still finds the array, and an iterator over such a
+// listing does not stop early.
+func TestListFallbackFindsTheArray(t *testing.T) {
+	t.Parallel()
+	// A shape whose fast pass was built without the key the answer uses,
+	// as a listing missing from a registry would be.
+	blind := &listShape[Property]{keys: []string{"Properties"}, fast: listOf[Property]("Elsewhere").fast}
+	body := []byte(`{"Properties":[{"PropertySid":"P1"},{"PropertySid":"P2"}],"TotalCount":"2","NextPageToken":"t"}`)
+	l := list[Property]{shape: blind}
+	found, err := l.decodeFast(body)
+	require.NoError(t, err)
+	require.False(t, found, "the precondition: the fast pass cannot see the array")
+	l = list[Property]{shape: blind}
+	require.NoError(t, l.decodeBody(body))
+	assert.True(t, l.ok)
+	assert.Equal(t, []Property{{PropertySid: "P1"}, {PropertySid: "P2"}}, l.items)
+	assert.Equal(t, 2, l.total)
+	assert.Equal(t, "t", l.next)
+
+	// The fast pass fails when another key holds another shape; the
+	// tolerant path still reads the array.
+	odd := []byte(`{"Projects":"n/a","Properties":[{"PropertySid":"P1"}]}`)
+	l2 := list[Property]{shape: propertiesList}
+	require.NoError(t, l2.decodeBody(odd))
+	assert.Equal(t, []Property{{PropertySid: "P1"}}, l2.items)
+
+	// Through a listing and its iterator, the key in another case.
+	c, mt := newMockClient(t)
+	reply(mt, "GET", "/v2/Properties", 200, []byte(`{"projects":[{"PropertySid":"P1"}],"TotalCount":1}`))
+	var got []string
+	for p, err := range c.Properties.ListAll(bg, nil) {
+		require.NoError(t, err)
+		got = append(got, p.PropertySid)
+	}
+	assert.Equal(t, []string{"P1"}, got)
+}
+
+// The envelopes report a refusal only when no resource was found and an
+// ErrorCode was given.
+func TestEnvelopesFindRefusals(t *testing.T) {
+	t.Parallel()
+	decoders := map[string]func(b []byte) (found bool, err error){
+		"one": func(b []byte) (bool, error) {
+			o := one[Message]{shape: messageShape}
+			err := o.decodeBody(b)
+			return o.ok, err
+		},
+		"list": func(b []byte) (bool, error) {
+			l := list[Property]{shape: propertiesList}
+			err := l.decodeBody(b)
+			return l.ok, err
+		},
+		"id": func(b []byte) (bool, error) {
+			a := idAnswer{key: "SipTrunkSid"}
+			err := a.decodeBody(b)
+			return a.id != "", err
+		},
+		"blocks": func(b []byte) (bool, error) {
+			var p blockPage
+			err := p.decodeBody(b)
+			return p.page.Data != nil, err
+		},
+	}
+	cases := []struct {
+		name    string
+		body    string
+		refused bool
+	}{
+		{"ResponseStatus", refusalBody, true},
+		{"lower-case keys", `{"responseStatus":{"errorCode":"X"}}`, true},
+		{"top level", `{"ErrorCode":"X","Message":"m"}`, true},
+		{"no ErrorCode", `{"ResponseStatus":{"Message":"m","Errors":[]}}`, false},
+		{"empty ResponseStatus", `{"ResponseStatus":{}}`, false},
+		{"null ResponseStatus", `{"ResponseStatus":null}`, false},
+		{"ResponseStatus not an object", `{"ResponseStatus":"X"}`, false},
+		{"empty object", `{}`, false},
+		{"null", `null`, false},
+	}
+	for name, decode := range decoders {
+		for _, tc := range cases {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				found, err := decode([]byte(tc.body))
+				assert.False(t, found)
+				var rf *refusal
+				assert.Equal(t, tc.refused, errors.As(err, &rf), "refusal: %v", err)
+				if !tc.refused {
+					assert.NoError(t, err)
+				}
+			})
+		}
+	}
+	// A resource found beside an error envelope is the answer.
+	withResource := map[string]string{
+		"one":    `{"Message":{"MessageSid":"MG1"},"ResponseStatus":{"ErrorCode":"X"}}`,
+		"list":   `{"Properties":[],"ResponseStatus":{"ErrorCode":"X"}}`,
+		"id":     `{"SipTrunkSid":"ST1","ResponseStatus":{"ErrorCode":"X"}}`,
+		"blocks": `{"Data":[],"ResponseStatus":{"ErrorCode":"X"}}`,
+	}
+	for name, body := range withResource {
+		found, err := decoders[name]([]byte(body))
+		require.NoError(t, err, name)
+		assert.True(t, found, name)
+	}
+}
+
+func TestRefusalKeepsEveryField(t *testing.T) {
+	t.Parallel()
+	err := refusedIn([]byte(refusalBody))
+	var rf *refusal
+	require.ErrorAs(t, err, &rf)
+	var want wireError
+	require.NoError(t, json.Unmarshal([]byte(refusalBody), &want))
+	assert.Equal(t, *want.ResponseStatus, rf.s)
+	assert.Contains(t, err.Error(), "SerializationException")
 }

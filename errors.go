@@ -8,13 +8,21 @@ import (
 	"strings"
 )
 
-// Error codes the service is documented to return. The catalogue is not
-// complete: compare against APIError.Code (or use ErrorCode) for any other.
+// Error codes the SDK names. The catalogue is not complete: compare
+// against APIError.Code (or use ErrorCode) for any other. Each says where
+// it comes from: the interface document, the service's error-codes page,
+// or the SDK's own choice.
 const (
+	// From the interface document: UNKNOWN_TIME_ZONE and PARAMETER_REQUIRED
+	// for a project create, INVALID_PHONENUMBER_FORMAT for a batch element
+	// whose To is not E.164. The error-codes page lists the first two too.
 	CodeUnknownTimeZone          = "UNKNOWN_TIME_ZONE"
 	CodeParameterRequired        = "PARAMETER_REQUIRED"
 	CodeInvalidPhoneNumberFormat = "INVALID_PHONENUMBER_FORMAT"
 
+	// From the service's error-codes page, which names them without saying
+	// which operation returns each or with which status. It also names
+	// CALL_NOT_FOUND, for an operation the SDK does not cover.
 	CodeAccountNotFound                  = "ACCOUNT_NOT_FOUND"
 	CodeAddressCannotBeDeleted           = "ADDRESS_CANNOT_BE_DELETED"
 	CodeAddressNotFound                  = "ADDRESS_NOT_FOUND"
@@ -24,8 +32,13 @@ const (
 	CodeForbidden                        = "FORBIDDEN"
 	CodeNumberBelongsToDifferentProperty = "NUMBER_BELONGS_TO_DIFFERENT_PROPERTY"
 
-	// CodeParameterInvalid is used by client-side validation for a value of
-	// the wrong form when the service's own code for it is not documented.
+	// CodeParameterInvalid is the SDK's own choice, used by client-side
+	// validation (and answered by telcotest) for a value of the wrong form
+	// when the service's code for it is not documented. The service may use
+	// another code for the same problem. telcotest answers some codes of
+	// its own too (LEASE_LIMIT_REACHED, and *_NOT_FOUND codes such as
+	// MESSAGE_NOT_FOUND that the page does not list); the SDK names none of
+	// them.
 	CodeParameterInvalid = "PARAMETER_INVALID"
 )
 
@@ -227,3 +240,28 @@ func boundedCopy(b []byte) []byte {
 	}
 	return append([]byte(nil), b...)
 }
+
+// MaybeSent returns err marked as a failure of a non-idempotent call that
+// may have reached the service: the result matches ErrMaybeSent with
+// errors.Is, and still matches whatever err matched with errors.As (an
+// *APIError given directly is copied, with the mark). It is for fakes of
+// the service interfaces, such as a hand-written MessagesAPI, that must
+// fail the way the SDK does; MaybeSent(nil) is nil.
+func MaybeSent(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ae, ok := err.(*APIError); ok {
+		cp := *ae
+		cp.maybeSent = true
+		return &cp
+	}
+	return &maybeSentError{err}
+}
+
+// maybeSentError marks a transport failure of a non-idempotent call that
+// may have reached the service.
+type maybeSentError struct{ err error }
+
+func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
+func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }

@@ -205,3 +205,40 @@ func FuzzBatchElement(f *testing.F) {
 		}
 	})
 }
+
+// fakeMessages is a hand-written MessagesAPI, as downstream tests write
+// them; its Send fails the way a send cut off after the request left does.
+type fakeMessages struct {
+	MessagesAPI
+	err error
+}
+
+func (f fakeMessages) Send(context.Context, string, *SendMessageParams) (*Message, error) {
+	return nil, f.err
+}
+
+func TestMaybeSentForHandWrittenFakes(t *testing.T) {
+	t.Parallel()
+	orig := &APIError{Op: "Messages.Send", StatusCode: http.StatusBadGateway, Code: "UPSTREAM", Message: "bad gateway"}
+	var api MessagesAPI = fakeMessages{err: MaybeSent(orig)}
+	_, err := api.Send(context.Background(), testProp, &SendMessageParams{})
+
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, http.StatusBadGateway, ae.StatusCode)
+	assert.Equal(t, "UPSTREAM", ae.Code)
+	assert.ErrorIs(t, err, ErrMaybeSent)
+	assert.Contains(t, err.Error(), ErrMaybeSent.Error(), "printed like the SDK's own")
+	assert.NotErrorIs(t, orig, ErrMaybeSent, "the caller's value is not changed")
+
+	// Any other error keeps what it matched and gains ErrMaybeSent.
+	wrapped := MaybeSent(fmt.Errorf("telco: Messages.Send: %w", io.ErrUnexpectedEOF))
+	assert.ErrorIs(t, wrapped, ErrMaybeSent)
+	assert.ErrorIs(t, wrapped, io.ErrUnexpectedEOF)
+	inner := MaybeSent(fmt.Errorf("context: %w", orig))
+	require.ErrorAs(t, inner, &ae)
+	assert.Equal(t, "UPSTREAM", ae.Code)
+	assert.ErrorIs(t, inner, ErrMaybeSent)
+
+	assert.NoError(t, MaybeSent(nil))
+}

@@ -18,37 +18,37 @@ import (
 // oneDecoders decode a single-resource body as each service method does.
 var oneDecoders = []func(b []byte) (ok bool, err error){
 	func(b []byte) (bool, error) {
-		o := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
+		o := one[Message]{shape: messageShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Property]{keys: propertyKeys, id: "PropertySid"}
+		o := one[Property]{shape: propertyShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
+		o := one[OnlineLogin]{shape: onlineLoginShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
+		o := one[PortingRequest]{shape: portingShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[SipTrunk]{keys: []string{"SipTrunk"}, id: "SipTrunkSid"}
+		o := one[SipTrunk]{shape: sipTrunkShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Address]{keys: []string{"Address"}, id: "AddressSid"}
+		o := one[Address]{shape: addressShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
+		o := one[NumberConfig]{shape: numberShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
@@ -84,32 +84,32 @@ func FuzzOneEnvelope(f *testing.F) {
 // number of items.
 var listDecoders = []func(b []byte) (n int, err error){
 	func(b []byte) (int, error) {
-		l := list[Message]{keys: []string{"Messages"}}
+		l := list[Message]{shape: messagesList}
 		err := l.decodeBody(b)
 		return len(l.page().Items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[OnlineLogin]{keys: []string{"OnlineLogins"}}
+		l := list[OnlineLogin]{shape: onlineLoginsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[PortingRequest]{keys: []string{"PortingRequests"}}
+		l := list[PortingRequest]{shape: portingList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[SipTrunk]{keys: []string{"SipTrunks"}}
+		l := list[SipTrunk]{shape: sipTrunksList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[NumberDetail]{keys: []string{"numbers"}}
+		l := list[NumberDetail]{shape: numberDetailsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[json.RawMessage]{keys: []string{"Messages", "Results"}}
+		l := list[json.RawMessage]{shape: batchRaw}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
@@ -147,7 +147,7 @@ func FuzzBatchResults(f *testing.F) {
 	f.Add(fixture(f, "send_batch_messages_error.json"))
 	f.Add([]byte(`[{"MessageSid":"MG1"},{"ErrorCode":"X"},{"Message":{"MessageSid":""}},"x",[]]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l := list[json.RawMessage]{keys: []string{"Messages", "Results"}}
+		l := list[json.RawMessage]{shape: batchRaw}
 		if l.decodeBody(b) != nil {
 			return
 		}
@@ -245,11 +245,11 @@ func FuzzNumberDetail(f *testing.F) {
 
 // responseTargets are the out values do decodes into, one per kind of
 // answer.
-func responseTargets() []any {
-	return []any{
-		&one[Message]{keys: []string{"Message"}, id: "MessageSid"},
-		&list[Property]{keys: []string{"Properties", "Projects"}},
-		&list[json.RawMessage]{keys: []string{"Messages", "Results"}},
+func responseTargets() []bodyDecoder {
+	return []bodyDecoder{
+		&one[Message]{shape: messageShape},
+		&list[Property]{shape: propertiesList},
+		&list[json.RawMessage]{shape: batchRaw},
 		&blockPage{},
 		&idAnswer{key: "SipTrunkSid"},
 		nil,
@@ -306,8 +306,15 @@ func FuzzDecodeResponse(f *testing.F) {
 		}
 		if err != nil {
 			_ = err.Error()
-			if !idempotent && !errors.Is(err, ErrMaybeSent) {
+			// A refusal is the service saying it did not act; anything
+			// else that failed after a 2xx took effect.
+			var ae *APIError
+			refused := errors.As(err, &ae) && ae.Code != "" && ae.Body == nil
+			if !idempotent && !refused && !errors.Is(err, ErrMaybeSent) {
 				t.Fatalf("a 2xx to a non-idempotent call that failed to decode must be ErrMaybeSent: %v", err)
+			}
+			if refused && errors.Is(err, ErrMaybeSent) {
+				t.Fatalf("a refusal in a 2xx must not be ErrMaybeSent: %v", err)
 			}
 		}
 	})

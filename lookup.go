@@ -68,6 +68,10 @@ func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// numberDetailsList is the answer of a lookup: the results under numbers,
+// or a bare array.
+var numberDetailsList = listOf[NumberDetail]("numbers")
+
 // lookupBatch is how many numbers go in one request. The service does not
 // state a limit; 100 keeps the query string short.
 const lookupBatch = 100
@@ -87,12 +91,12 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	out := make([]NumberDetail, 0, len(numbers))
 	for start := 0; start < len(numbers); start += lookupBatch {
 		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
-		res := list[NumberDetail]{keys: []string{"numbers"}}
-		if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, &res); err != nil {
+		page, err := getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, numberDetailsList)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, res.items...)
+		out = append(out, page.Items...)
 	}
 	return out, nil
 }

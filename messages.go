@@ -3,6 +3,7 @@ package telco
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -154,6 +155,18 @@ func (p *SendMessageParams) wire() wireMessage {
 	return w
 }
 
+// wireBatch is the body of a batch send.
+type wireBatch struct {
+	Messages []wireMessage `json:"Messages"`
+}
+
+// The shapes of the answers: a message under Message or bare, a search
+// under Messages or as a bare array.
+var (
+	messageShape = resourceOf[Message]("MessageSid", "Message")
+	messagesList = listOf[Message]("Messages")
+)
+
 // Send sends one SMS from the project (operation 6). The account and the
 // project must be enabled for SMS. Send is not retried once the request may
 // have reached the service; such a failure matches ErrMaybeSent.
@@ -162,16 +175,8 @@ func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendM
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
 	}
-	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
-	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", body: p.wire()}, &out)
-	if err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Message", true)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), body: p.wire()}, messageShape)
 }
 
 // BatchResult is the outcome of one message of a batch, in input order:
@@ -218,12 +223,9 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 		return results, nil
 	}
 	out := batchAnswer{op: op}
-	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/BatchMessages",
-		body: struct {
-			Messages []wireMessage `json:"Messages"`
-		}{send}}, &out)
-	if err != nil {
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/BatchMessages", propertySid),
+		body: wireBatch{send}}, &out); err != nil {
 		return nil, err
 	}
 	if len(out.results) != len(send) {
@@ -274,12 +276,31 @@ type FindMessagesParams struct {
 	ListParams                     // Results_Count default 200; Results_Skip
 }
 
+// wireFindMessages is FindMessagesParams as the query carries it. Its url
+// tags are the reference encodeQuery is tested against.
 type wireFindMessages struct {
 	DateFrom  int64         `url:"Date_From"`
 	DateTo    int64         `url:"Date_To"`
 	Status    MessageStatus `url:"Status,omitempty"`
 	Direction Direction     `url:"Direction,omitempty"`
 	ListParams
+}
+
+func (p *FindMessagesParams) wire() *wireFindMessages {
+	return &wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),
+		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
+}
+
+// encodeQuery encodes a message search as go-querystring and
+// url.Values.Encode would, keys sorted, without reflection.
+func (q *wireFindMessages) encodeQuery() string {
+	b := make([]byte, 0, 96)
+	b = appendIntParam(b, "Date_From", q.DateFrom, false)
+	b = appendIntParam(b, "Date_To", q.DateTo, false)
+	b = appendStringParam(b, "Direction", string(q.Direction))
+	b = q.ListParams.appendQuery(b)
+	b = appendStringParam(b, "Status", string(q.Status))
+	return string(b)
 }
 
 // defaultFindCount is the service's page size for message searches.
@@ -293,24 +314,14 @@ func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindM
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	q := wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),
-		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
-	out := list[Message]{keys: []string{"Messages"}}
-	err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/Messages", query: &q}, &out)
-	if err != nil {
-		return nil, err
-	}
-	return out.page(), nil
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), query: p.wire()}, messagesList)
 }
 
 // FindAll iterates over every message Find would return, page by page,
 // starting at p.Skip. p is copied; the caller's value is not changed.
 func (s *MessagesService) FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error] {
-	var q FindMessagesParams
-	if p != nil {
-		q = *p
-	}
+	q := deref(p)
 	return skipIterate(ctx, "Messages.FindAll", q.ListParams, defaultFindCount,
 		func(ctx context.Context, lp ListParams) (*Page[Message], error) {
 			r := q
@@ -325,22 +336,75 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 	if err := pathParam(op, "MessageSid", messageSid); err != nil {
 		return nil, err
 	}
-	out := one[Message]{keys: []string{"Message"}, id: "MessageSid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Messages/" + pathSegment(messageSid)}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Message", false)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Messages/{MessageSid}", messageSid)}, messageShape)
 }
 
-// missing reports a 2xx answer without the expected resource. For a
-// non-idempotent call the operation took effect all the same.
-func missing(op, key string, maybeSent bool) error {
-	return &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: maybeSent,
-		Message: "response has no " + key}
+// A batch answer is an array under Messages or Results, or a bare array:
+// batchFast reads it when every element is a message, batchRaw otherwise.
+var (
+	batchFast = listOf[batchElement]("Messages", "Results")
+	batchRaw  = listOf[json.RawMessage]("Messages", "Results")
+)
+
+// batchElement is one element of a batch answer as the common case has it:
+// a message resource. The extra fields only serve to tell the other shapes
+// apart (a wrapped {"Message": {...}} or an error element), which then take
+// the general path.
+type batchElement struct {
+	Message
+	Wrapped        json.RawMessage `json:"Message"`
+	Errors         json.RawMessage `json:"Errors"`
+	ResponseStatus json.RawMessage `json:"ResponseStatus"`
+}
+
+// batchAnswer decodes a batch answer into one BatchResult per element.
+//
+// A batch of accepted messages, the common case, costs one pass: every
+// element is decoded straight into a message. An answer with any other
+// element (an error, a wrapped message, a field of an unexpected type) is
+// decoded again element by element by decodeBatchElement, so that the
+// result is the same as if every answer took that path.
+type batchAnswer struct {
+	op      string
+	results []BatchResult
+}
+
+// errNoBatchResults is a batch answer with neither an array of results nor
+// the service's error envelope: an undecodable body.
+var errNoBatchResults = errors.New("no array of batch results")
+
+func (a *batchAnswer) decodeBody(b []byte) error {
+	fast := list[batchElement]{shape: batchFast}
+	if fast.decodeBody(b) == nil && fast.ok && allMessages(fast.items) {
+		a.results = make([]BatchResult, len(fast.items))
+		for i := range fast.items {
+			a.results[i].Message = &fast.items[i].Message
+		}
+		return nil
+	}
+	slow := list[json.RawMessage]{shape: batchRaw}
+	if err := slow.decodeBody(b); err != nil {
+		return err // a *refusal when the service refused the whole batch
+	}
+	if !slow.ok {
+		return errNoBatchResults
+	}
+	a.results = make([]BatchResult, len(slow.items))
+	for i, raw := range slow.items {
+		a.results[i] = decodeBatchElement(a.op, raw)
+	}
+	return nil
+}
+
+// allMessages reports whether every element is a bare message resource.
+func allMessages(items []batchElement) bool {
+	for i := range items {
+		if items[i].MessageSid == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // Validation rules of this file's operations: each params type's Validate

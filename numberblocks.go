@@ -108,24 +108,57 @@ type AnalyticsNumber struct {
 // NumberBlockListParams are the options every number-block search shares.
 // Unset values are not sent, so the service's defaults apply.
 type NumberBlockListParams struct {
-	Active              *bool  `url:"Active,omitempty"` // nil: all
-	Sms                 *bool  `url:"Sms,omitempty"`    // nil: all
-	Voice               *bool  `url:"Voice,omitempty"`  // nil: all
-	IncludeAssociations bool   `url:"IncludeAssociations,omitempty"`
-	PageIndex           int    `url:"PageIndex,omitempty"`         // 0-based
-	PageSize            int    `url:"PageSize,omitempty"`          // 0: the service default (10)
-	IncludeTotalCount   *bool  `url:"IncludeTotalCount,omitempty"` // nil: the service default (true)
-	SortBy              string `url:"SortBy,omitempty"`            // default Id
-	SortDir             string `url:"SortDir,omitempty"`           // "asc" (default) or "desc"
+	Active              *bool // nil: all
+	Sms                 *bool // nil: all
+	Voice               *bool // nil: all
+	IncludeAssociations bool
+	PageIndex           int    // 0-based
+	PageSize            int    // 0: the service default (10)
+	IncludeTotalCount   *bool  // nil: the service default (true)
+	SortBy              string // default Id
+	SortDir             string // "asc" (default) or "desc"
 }
 
 // NumberBlockSearchParams are the options of operation 1. AccountSid or
 // PropertySid is required; Text is free text.
 type NumberBlockSearchParams struct {
+	AccountSid  string
+	PropertySid string
+	Text        string
+	NumberBlockListParams
+}
+
+// wireBlockList is NumberBlockListParams as the query carries it; the two
+// convert into each other.
+type wireBlockList struct {
+	Active              *bool  `url:"Active,omitempty"`
+	Sms                 *bool  `url:"Sms,omitempty"`
+	Voice               *bool  `url:"Voice,omitempty"`
+	IncludeAssociations bool   `url:"IncludeAssociations,omitempty"`
+	PageIndex           int    `url:"PageIndex,omitempty"`
+	PageSize            int    `url:"PageSize,omitempty"`
+	IncludeTotalCount   *bool  `url:"IncludeTotalCount,omitempty"`
+	SortBy              string `url:"SortBy,omitempty"`
+	SortDir             string `url:"SortDir,omitempty"`
+}
+
+// wireBlockSearch is NumberBlockSearchParams as the query carries it.
+type wireBlockSearch struct {
 	AccountSid  string `url:"AccountSid,omitempty"`
 	PropertySid string `url:"PropertySid,omitempty"`
 	Text        string `url:"Text,omitempty"`
-	NumberBlockListParams
+	wireBlockList
+}
+
+func (p *NumberBlockListParams) wire() *wireBlockList {
+	w := wireBlockList(*p)
+	w.SortDir = strings.ToLower(w.SortDir)
+	return &w
+}
+
+func (p *NumberBlockSearchParams) wire() *wireBlockSearch {
+	return &wireBlockSearch{AccountSid: p.AccountSid, PropertySid: p.PropertySid, Text: p.Text,
+		wireBlockList: *p.NumberBlockListParams.wire()}
 }
 
 // NumberBlockPage is one page of a number-block search. The SDK reads it
@@ -147,56 +180,49 @@ const defaultBlockPageSize = 10
 // GET /v2/numberblocks.
 func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchParams) (*NumberBlockPage, error) {
 	const op = "NumberBlocks.Search"
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.requireParams(op, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	q := *p
-	q.SortDir = strings.ToLower(q.SortDir)
-	return s.list(ctx, op, "/v2/numberblocks", &q)
+	return s.list(ctx, op, "/v2/numberblocks", p.wire())
 }
 
 // SearchText searches number blocks whose number, name, friendly name or
 // attribution (source, medium, campaign, content) matches text (operation
 // 2): GET /v2/numberblocks/{Text}, the text escaped as one path segment.
 func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error) {
-	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/"+pathSegment(text), p)
+	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/{Text}", p)
 }
 
 // ListByProperty lists the project's number blocks (operation 2):
 // GET /v2/Properties/{PropertySid}/numberblocks.
 func (s *NumberBlocksService) ListByProperty(ctx context.Context, propertySid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByProperty", "PropertySid", propertySid,
-		"/v2/Properties/"+pathSegment(propertySid)+"/numberblocks", p)
+		"/v2/Properties/{PropertySid}/numberblocks", p)
 }
 
 // ListByAccount lists the account's number blocks (operation 2):
 // GET /v2/Accounts/{AccountSid}/numberblocks.
 func (s *NumberBlocksService) ListByAccount(ctx context.Context, accountSid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByAccount", "AccountSid", accountSid,
-		"/v2/Accounts/"+pathSegment(accountSid)+"/numberblocks", p)
+		"/v2/Accounts/{AccountSid}/numberblocks", p)
 }
 
-func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, path string, p *NumberBlockListParams) (*NumberBlockPage, error) {
+func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, pattern string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	if err := pathParam(op, name, value); err != nil {
 		return nil, err
 	}
-	var q NumberBlockListParams
-	if p != nil {
-		q = *p
-	}
+	q := deref(p)
 	if err := s.client.validateParams(op, q.check); err != nil {
 		return nil, err
 	}
-	q.SortDir = strings.ToLower(q.SortDir)
-	return s.list(ctx, op, path, &q)
+	return s.list(ctx, op, escapedPath(pattern, value), q.wire())
 }
 
+// list runs a number-block search; its answer has a shape of its own,
+// read by blockPage.
 func (s *NumberBlocksService) list(ctx context.Context, op, path string, query any) (*NumberBlockPage, error) {
 	var out blockPage
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
+	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
 		return nil, err
 	}
 	return &out.page, nil
@@ -328,14 +354,6 @@ func (s *NumberBlocksService) ListByAccountAll(ctx context.Context, accountSid s
 		func(ctx context.Context, lp NumberBlockListParams) (*NumberBlockPage, error) {
 			return s.ListByAccount(ctx, accountSid, &lp)
 		})
-}
-
-func deref[T any](p *T) T {
-	var v T
-	if p != nil {
-		v = *p
-	}
-	return v
 }
 
 // pageIndexIterate pages a PageIndex / PageSize listing from the caller's

@@ -38,7 +38,9 @@ const (
 )
 
 // NumberConfigParams changes a number's configuration. Every field is
-// optional; only those set are sent. The rules are listed on Validate.
+// optional; only those set are sent. The rules are listed on Validate. Its
+// json tags are not what the SDK sends (that is wireNumberConfig); they
+// remain only while telcotest decodes requests into this type.
 type NumberConfigParams struct {
 	Friendly   string `json:"Friendly,omitempty"`
 	AddressSid string `json:"AddressSid,omitempty"`
@@ -64,6 +66,40 @@ type NumberConfigParams struct {
 	DeliveryReceiptWebhookURL    string `json:"DeliveryReceiptWebHookUrl,omitempty"`    // called on a delivery receipt
 	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebHookMethod,omitempty"` // "GET" or "POST"
 }
+
+// wireNumberConfig is NumberConfigParams as the service reads it; the two
+// convert into each other, so a field added to one must be added to both.
+type wireNumberConfig struct {
+	Friendly                     string        `json:"Friendly,omitempty"`
+	AddressSid                   string        `json:"AddressSid,omitempty"`
+	AttributionSource            string        `json:"Attribution_Source,omitempty"`
+	AttributionMedium            string        `json:"Attribution_Medium,omitempty"`
+	AttributionCampaign          string        `json:"Attribution_Campaign,omitempty"`
+	AttributionContent           string        `json:"Attribution_Content,omitempty"`
+	RoutingMethod                RoutingMethod `json:"RoutingMethod,omitempty"`
+	EndpointNumber               string        `json:"EndpointNumber,omitempty"`
+	Flow                         string        `json:"Flow,omitempty"`
+	Recording                    Recording     `json:"Recording,omitempty"`
+	SendSmsFrom                  string        `json:"SendSmsFrom,omitempty"`
+	SendSmsTo                    string        `json:"SendSmsTo,omitempty"`
+	SendEmailFrom                string        `json:"SendEmailFrom,omitempty"`
+	SendEmailTo                  string        `json:"SendEmailTo,omitempty"`
+	WebhookURL                   string        `json:"WebHookUrl,omitempty"`
+	WebhookMethod                string        `json:"WebHookMethod,omitempty"`
+	DeliveryReceiptWebhookURL    string        `json:"DeliveryReceiptWebHookUrl,omitempty"`
+	DeliveryReceiptWebhookMethod string        `json:"DeliveryReceiptWebHookMethod,omitempty"`
+}
+
+func (p *NumberConfigParams) wire() *wireNumberConfig {
+	w := wireNumberConfig(*p)
+	w.WebhookMethod = strings.ToUpper(w.WebhookMethod)
+	w.DeliveryReceiptWebhookMethod = strings.ToUpper(w.DeliveryReceiptWebhookMethod)
+	return &w
+}
+
+// numberShape is a number configuration under Number or
+// NumberConfiguration, or bare: a bare one has a string named Number.
+var numberShape = resourceOf[NumberConfig]("Number", "Number", "NumberConfiguration")
 
 // NumberConfig is a number with its current configuration.
 type NumberConfig struct {
@@ -108,12 +144,9 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	if err := pathParam(op, "Number", digits); err != nil {
 		return nil, err
 	}
-	var body NumberConfigParams
-	if p != nil {
-		body = *p
-	}
+	q := deref(p)
 	if err := s.client.validateParams(op, func() fieldErrs {
-		f := body.check()
+		f := q.check()
 		if !rules.IsE164Digits(digits) {
 			f.add(CodeInvalidPhoneNumberFormat, "Number", "Number must be an E.164 number, e.g. +61299999999 or 61299999999")
 		}
@@ -121,17 +154,8 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	}); err != nil {
 		return nil, err
 	}
-	body.WebhookMethod = strings.ToUpper(body.WebhookMethod)
-	body.DeliveryReceiptWebhookMethod = strings.ToUpper(body.DeliveryReceiptWebhookMethod)
-	out := one[NumberConfig]{keys: []string{"Number", "NumberConfiguration"}, id: "Number"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost, idempotent: true,
-		path: "/v2/Numbers/" + pathSegment(digits), body: &body}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Number", false)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost, idempotent: true,
+		path: escapedPath("/v2/Numbers/{Number}", digits), body: q.wire()}, numberShape)
 }
 
 // Validation rules of this file's operations: each params type's Validate

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -152,9 +151,6 @@ type CreateOnlineLoginParams struct {
 	Enabled   bool   // whether the login may log in; default false
 }
 
-// redacted replaces a secret in printed values.
-const redacted = "[REDACTED]"
-
 // Format prints p with its Password redacted, whatever the verb.
 func (p CreateOnlineLoginParams) Format(f fmt.State, verb rune) {
 	type plain CreateOnlineLoginParams // no methods: no recursion
@@ -163,16 +159,6 @@ func (p CreateOnlineLoginParams) Format(f fmt.State, verb rune) {
 		q.Password = redacted
 	}
 	formatRedacted(f, verb, q, "telco.CreateOnlineLoginParams")
-}
-
-// formatRedacted prints v, a method-less copy of a value whose secret is
-// already replaced, and names it as the public type under %#v.
-func formatRedacted(f fmt.State, verb rune, v any, name string) {
-	s := fmt.Sprintf(fmt.FormatString(f, verb), v)
-	if verb == 'v' && f.Flag('#') {
-		s = strings.Replace(s, "telco.plain", name, 1)
-	}
-	_, _ = io.WriteString(f, s)
 }
 
 type wireCreateOnlineLogin struct {
@@ -184,7 +170,17 @@ type wireCreateOnlineLogin struct {
 	Enabled   bool   `json:"Enabled"`
 }
 
-var onlineLoginKeys = []string{"OnlineLogin"}
+func (p *CreateOnlineLoginParams) wire() *wireCreateOnlineLogin {
+	return &wireCreateOnlineLogin{Email: p.Email, Password: p.Password, FirstName: p.FirstName,
+		LastName: p.LastName, Scopes: p.Scopes, Enabled: p.Enabled}
+}
+
+// The shapes of the answers: a login under OnlineLogin or bare, the
+// listing under OnlineLogins.
+var (
+	onlineLoginShape = resourceOf[OnlineLogin]("OnlineLoginSid", "OnlineLogin")
+	onlineLoginsList = listOf[OnlineLogin]("OnlineLogins")
+)
 
 // Create adds a portal user with scopes on the project (operation 4):
 // POST /v2/Properties/{PropertySid}/OnlineLogins.
@@ -193,18 +189,9 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	body := wireCreateOnlineLogin{Email: p.Email, Password: p.Password, FirstName: p.FirstName,
-		LastName: p.LastName, Scopes: p.Scopes, Enabled: p.Enabled}
-	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/OnlineLogins", body: &body,
-		secrets: []string{p.Password}}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "OnlineLogin", true)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/OnlineLogins", propertySid), body: p.wire(),
+		secrets: []string{p.Password}}, onlineLoginShape)
 }
 
 // Get reads one online login (operation 5): GET /v2/OnlineLogins/{OnlineLoginSid}.
@@ -223,15 +210,8 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}); err != nil {
 		return nil, err
 	}
-	out := one[OnlineLogin]{keys: onlineLoginKeys, id: "OnlineLoginSid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/OnlineLogins/" + pathSegment(onlineLoginSid)}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "OnlineLogin", false)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/OnlineLogins/{OnlineLoginSid}", onlineLoginSid)}, onlineLoginShape)
 }
 
 // List returns one page of the account's online logins (operation 5):
@@ -242,12 +222,8 @@ func (s *OnlineLoginsService) List(ctx context.Context, p *ListParams) (*Page[On
 	if err := s.client.validateParams(op, lp.check); err != nil {
 		return nil, err
 	}
-	out := list[OnlineLogin]{keys: []string{"OnlineLogins"}}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/OnlineLogins", query: &lp}, &out); err != nil {
-		return nil, err
-	}
-	return out.page(), nil
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/OnlineLogins", query: &lp}, onlineLoginsList)
 }
 
 // ListAll iterates over every online login, page by page, from p.Skip on.

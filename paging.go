@@ -6,7 +6,6 @@ import (
 	"iter"
 	"net/url"
 	"reflect"
-	"slices"
 	"strconv"
 )
 
@@ -32,7 +31,8 @@ type ListParams struct {
 
 // query encodes the page parameters exactly as go-querystring and
 // url.Values.Encode would (zero values omitted, keys sorted), without
-// reflection: every listing call encodes them.
+// reflection: every listing call encodes them. It is not named
+// encodeQuery, which every wire query embedding ListParams would inherit.
 func (lp *ListParams) query() string {
 	return string(lp.appendQuery(nil))
 }
@@ -40,18 +40,6 @@ func (lp *ListParams) query() string {
 func (lp *ListParams) appendQuery(b []byte) []byte {
 	b = appendIntParam(b, "Results_Count", int64(lp.Count), true)
 	return appendIntParam(b, "Results_Skip", int64(lp.Skip), true)
-}
-
-// findQuery encodes a message search as go-querystring and
-// url.Values.Encode would, keys sorted.
-func findQuery(q *wireFindMessages) string {
-	b := make([]byte, 0, 96)
-	b = appendIntParam(b, "Date_From", q.DateFrom, false)
-	b = appendIntParam(b, "Date_To", q.DateTo, false)
-	b = appendStringParam(b, "Direction", string(q.Direction))
-	b = q.ListParams.appendQuery(b)
-	b = appendStringParam(b, "Status", string(q.Status))
-	return string(b)
 }
 
 func appendIntParam(b []byte, key string, v int64, omitZero bool) []byte {
@@ -135,18 +123,11 @@ func iterate[T any](ctx context.Context, op string, size int, fetch fetchPage[T]
 }
 
 // samePage reports whether a page repeats the previous one. It runs once a
-// page, so the common types compare with == and no reflection, and any
-// other type is compared deeply only when the first items already match,
-// which in a healthy listing they never do.
+// page, and compares the pages deeply only when their first items already
+// match, which in a healthy listing they never do.
 func samePage[T any](a, b []T) bool {
 	if len(a) != len(b) {
 		return false
-	}
-	switch x := any(a).(type) {
-	case []Message:
-		return slices.Equal(x, any(b).([]Message))
-	case []Property:
-		return slices.Equal(x, any(b).([]Property))
 	}
 	if len(a) > 0 && !reflect.DeepEqual(a[0], b[0]) {
 		return false

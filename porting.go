@@ -110,25 +110,35 @@ type PortingRequestParams struct {
 
 // PortingNumberParams is one number to port; see PortingRequestParams.
 type PortingNumberParams struct {
-	Number              string `json:"Number"`                        // E.164
-	PortType            string `json:"PortType"`                      // PortTypeCatA
-	PortAddress         string `json:"PortAddress"`                   // the service address of the number
-	IncomingActionType  string `json:"IncomingActionType,omitempty"`  // IncomingAnsweringPoint or IncomingFlow
-	IncomingActionID    string `json:"IncomingActionId,omitempty"`    // required for Flow
-	IncomingAnswerPoint string `json:"IncomingAnswerPoint,omitempty"` // required for Answering Point
+	Number              string // E.164
+	PortType            string // PortTypeCatA
+	PortAddress         string // the service address of the number
+	IncomingActionType  string // IncomingAnsweringPoint or IncomingFlow
+	IncomingActionID    string // required for Flow; wire IncomingActionId
+	IncomingAnswerPoint string // required for Answering Point
+}
+
+// wirePortingNumber is PortingNumberParams as the service reads it.
+type wirePortingNumber struct {
+	Number              string `json:"Number"`
+	PortType            string `json:"PortType"`
+	PortAddress         string `json:"PortAddress"`
+	IncomingActionType  string `json:"IncomingActionType,omitempty"`
+	IncomingActionID    string `json:"IncomingActionId,omitempty"`
+	IncomingAnswerPoint string `json:"IncomingAnswerPoint,omitempty"`
 }
 
 type wirePortingRequest struct {
-	AuthorisedContactName   string                `json:"AuthorisedContactName"`
-	AuthorisedContactEmail  string                `json:"AuthorisedContactEmail"`
-	DaytimeContactNumber    string                `json:"DaytimeContactNumber"`
-	CurrentCarrier          string                `json:"CurrentCarrier"`
-	CurrentCarrierAccountNo string                `json:"CurrentCarrierAccountNo"`
-	PreferredPortSchedule   PortSchedule          `json:"PreferredPortSchedule"`
-	PreferredPortDate       string                `json:"PreferredPortDate,omitempty"`
-	CustomerDescription     string                `json:"CustomerDescription,omitempty"`
-	WebhookURL              string                `json:"WebHookURL,omitempty"`
-	PortingNumbers          []PortingNumberParams `json:"PortingNumbers,omitempty"`
+	AuthorisedContactName   string              `json:"AuthorisedContactName"`
+	AuthorisedContactEmail  string              `json:"AuthorisedContactEmail"`
+	DaytimeContactNumber    string              `json:"DaytimeContactNumber"`
+	CurrentCarrier          string              `json:"CurrentCarrier"`
+	CurrentCarrierAccountNo string              `json:"CurrentCarrierAccountNo"`
+	PreferredPortSchedule   PortSchedule        `json:"PreferredPortSchedule"`
+	PreferredPortDate       string              `json:"PreferredPortDate,omitempty"`
+	CustomerDescription     string              `json:"CustomerDescription,omitempty"`
+	WebhookURL              string              `json:"WebHookURL,omitempty"`
+	PortingNumbers          []wirePortingNumber `json:"PortingNumbers,omitempty"`
 }
 
 func (p *PortingRequestParams) wire() *wirePortingRequest {
@@ -141,13 +151,22 @@ func (p *PortingRequestParams) wire() *wirePortingRequest {
 		PreferredPortSchedule:   p.PreferredPortSchedule,
 		CustomerDescription:     p.CustomerDescription,
 		WebhookURL:              p.WebhookURL,
-		PortingNumbers:          p.PortingNumbers,
+	}
+	for _, n := range p.PortingNumbers {
+		w.PortingNumbers = append(w.PortingNumbers, wirePortingNumber(n))
 	}
 	if !p.PreferredPortDate.IsZero() {
 		w.PreferredPortDate = p.PreferredPortDate.Format(time.DateOnly)
 	}
 	return w
 }
+
+// The shapes of the answers: a request under PortingRequest or bare, the
+// status listing under PortingRequests.
+var (
+	portingShape = resourceOf[PortingRequest]("PortingNo", "PortingRequest")
+	portingList  = listOf[PortingRequest]("PortingRequests")
+)
 
 // Submit submits a porting request for the project (operation 16):
 // POST /v2/Properties/{PropertySid}/Porting. It is not retried once the
@@ -157,15 +176,8 @@ func (s *PortingService) Submit(ctx context.Context, propertySid string, p *Port
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	out := one[PortingRequest]{keys: []string{"PortingRequest"}, id: "PortingNo"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/Porting", body: p.wire()}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "PortingRequest", true)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/Porting", propertySid), body: p.wire()}, portingShape)
 }
 
 // PortingStatusParams selects porting requests by the window of their
@@ -183,33 +195,34 @@ type wirePortingStatus struct {
 	ListParams
 }
 
+func (p *PortingStatusParams) wire() *wirePortingStatus {
+	return &wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),
+		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
+}
+
 // defaultPortingCount is the service's page size for porting status.
 const defaultPortingCount = 20
 
 // StatusByProperty returns one page of the project's porting requests
 // updated in the window: GET /v2/Properties/{PropertySid}/Porting/Status.
 func (s *PortingService) StatusByProperty(ctx context.Context, propertySid string, p *PortingStatusParams) (*Page[PortingRequest], error) {
-	return s.status(ctx, "Porting.StatusByProperty", "PropertySid", propertySid, "/v2/Properties/", p)
+	return s.status(ctx, "Porting.StatusByProperty", "PropertySid", propertySid,
+		"/v2/Properties/{PropertySid}/Porting/Status", p)
 }
 
 // StatusByAccount returns one page of the account's porting requests
 // updated in the window: GET /v2/Accounts/{AccountSid}/Porting/Status.
 func (s *PortingService) StatusByAccount(ctx context.Context, accountSid string, p *PortingStatusParams) (*Page[PortingRequest], error) {
-	return s.status(ctx, "Porting.StatusByAccount", "AccountSid", accountSid, "/v2/Accounts/", p)
+	return s.status(ctx, "Porting.StatusByAccount", "AccountSid", accountSid,
+		"/v2/Accounts/{AccountSid}/Porting/Status", p)
 }
 
-func (s *PortingService) status(ctx context.Context, op, ownerName, owner, prefix string, p *PortingStatusParams) (*Page[PortingRequest], error) {
+func (s *PortingService) status(ctx context.Context, op, ownerName, owner, pattern string, p *PortingStatusParams) (*Page[PortingRequest], error) {
 	if err := s.client.precheck(op, ownerName, owner, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	q := wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),
-		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
-	out := list[PortingRequest]{keys: []string{"PortingRequests"}}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: prefix + pathSegment(owner) + "/Porting/Status", query: &q}, &out); err != nil {
-		return nil, err
-	}
-	return out.page(), nil
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath(pattern, owner), query: p.wire()}, portingList)
 }
 
 // StatusByPropertyAll iterates over every request StatusByProperty finds.

@@ -42,26 +42,54 @@ type Property struct {
 // CreatePropertyParams is a new project. Name, MainDomain and TimeZone are
 // required.
 type CreatePropertyParams struct {
-	Name       string `json:"Name"`
-	MainDomain string `json:"MainDomain"`
+	Name       string
+	MainDomain string
 	// TimeZone is a Windows time zone ID, e.g. "AUS Eastern Standard Time";
 	// an unknown one is refused with UNKNOWN_TIME_ZONE. WindowsZone and
 	// WindowsZoneForLocation give the ID of an IANA name or a
 	// *time.Location ("Australia/Sydney").
-	TimeZone             string `json:"TimeZone"`
-	SmsEnabled           bool   `json:"SmsEnabled"`
-	CallRecordingEnabled bool   `json:"CallRecordingEnabled"`
-	IntegrationsEnabled  bool   `json:"IntegrationsEnabled"`
-	Active               *bool  `json:"Active,omitempty"` // nil: the service default (true)
+	TimeZone             string
+	SmsEnabled           bool
+	CallRecordingEnabled bool
+	IntegrationsEnabled  bool
+	Active               *bool // nil: the service default (true)
 }
 
 // UpdatePropertyParams changes a project: only non-nil fields are sent, and
 // only they change.
 type UpdatePropertyParams struct {
-	Name       *string `json:"Name,omitempty"`
-	MainDomain *string `json:"MainDomain,omitempty"`
+	Name       *string
+	MainDomain *string
 	// TimeZone is a Windows time zone ID, as in CreatePropertyParams;
 	// WindowsZone converts an IANA name.
+	TimeZone             *string
+	SmsEnabled           *bool
+	CallRecordingEnabled *bool
+	IntegrationsEnabled  *bool
+	Active               *bool
+}
+
+type wireCreateProperty struct {
+	Name                 string `json:"Name"`
+	MainDomain           string `json:"MainDomain"`
+	TimeZone             string `json:"TimeZone"`
+	SmsEnabled           bool   `json:"SmsEnabled"`
+	CallRecordingEnabled bool   `json:"CallRecordingEnabled"`
+	IntegrationsEnabled  bool   `json:"IntegrationsEnabled"`
+	Active               *bool  `json:"Active,omitempty"`
+}
+
+func (p *CreatePropertyParams) wire() *wireCreateProperty {
+	return &wireCreateProperty{Name: p.Name, MainDomain: p.MainDomain, TimeZone: p.TimeZone,
+		SmsEnabled: p.SmsEnabled, CallRecordingEnabled: p.CallRecordingEnabled,
+		IntegrationsEnabled: p.IntegrationsEnabled, Active: p.Active}
+}
+
+// wireUpdateProperty is a JSON merge patch: a nil field is left out, and
+// left unchanged.
+type wireUpdateProperty struct {
+	Name                 *string `json:"Name,omitempty"`
+	MainDomain           *string `json:"MainDomain,omitempty"`
 	TimeZone             *string `json:"TimeZone,omitempty"`
 	SmsEnabled           *bool   `json:"SmsEnabled,omitempty"`
 	CallRecordingEnabled *bool   `json:"CallRecordingEnabled,omitempty"`
@@ -69,27 +97,27 @@ type UpdatePropertyParams struct {
 	Active               *bool   `json:"Active,omitempty"`
 }
 
-// propertyKeys are the envelope names of a project: the service's sample
-// says Property, the field listing Project.
-var propertyKeys = []string{"Property", "Project"}
+func (p *UpdatePropertyParams) wire() *wireUpdateProperty {
+	return &wireUpdateProperty{Name: p.Name, MainDomain: p.MainDomain, TimeZone: p.TimeZone,
+		SmsEnabled: p.SmsEnabled, CallRecordingEnabled: p.CallRecordingEnabled,
+		IntegrationsEnabled: p.IntegrationsEnabled, Active: p.Active}
+}
+
+// The shapes of the answers: the service's sample names a project
+// Property, its field listing Project, and the listing Properties or
+// Projects.
+var (
+	propertyShape  = resourceOf[Property]("PropertySid", "Property", "Project")
+	propertiesList = listOf[Property]("Properties", "Projects")
+)
 
 // Create creates a project (operation 10).
 func (s *PropertiesService) Create(ctx context.Context, p *CreatePropertyParams) (*Property, error) {
 	const op = "Properties.Create"
-	if p == nil {
-		return nil, nilParams(op)
-	}
-	if err := s.client.validateParams(op, p.check); err != nil {
+	if err := s.client.requireParams(op, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	out := one[Property]{keys: propertyKeys, id: "PropertySid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost, path: "/v2/Properties", body: p}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Property", true)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost, path: "/v2/Properties", body: p.wire()}, propertyShape)
 }
 
 // Get reads one project (operation 11).
@@ -98,15 +126,8 @@ func (s *PropertiesService) Get(ctx context.Context, propertySid string) (*Prope
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
 		return nil, err
 	}
-	out := one[Property]{keys: propertyKeys, id: "PropertySid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + pathSegment(propertySid)}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "Property", false)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Properties/{PropertySid}", propertySid)}, propertyShape)
 }
 
 // defaultListCount is the service's page size for projects, SIP trunks and
@@ -118,28 +139,17 @@ const defaultListCount = 50
 // name it both ways. p may be nil for the first page at the default size.
 func (s *PropertiesService) List(ctx context.Context, p *ListParams) (*Page[Property], error) {
 	const op = "Properties.List"
-	var lp ListParams
-	if p != nil {
-		lp = *p
-	}
+	lp := deref(p)
 	if err := s.client.validateParams(op, lp.check); err != nil {
 		return nil, err
 	}
-	out := list[Property]{keys: []string{"Properties", "Projects"}}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties", query: &lp}, &out); err != nil {
-		return nil, err
-	}
-	return out.page(), nil
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/Properties", query: &lp}, propertiesList)
 }
 
 // ListAll iterates over every project, page by page, from p.Skip on.
 func (s *PropertiesService) ListAll(ctx context.Context, p *ListParams) iter.Seq2[Property, error] {
-	var lp ListParams
-	if p != nil {
-		lp = *p
-	}
-	return skipIterate(ctx, "Properties.ListAll", lp, defaultListCount,
+	return skipIterate(ctx, "Properties.ListAll", deref(p), defaultListCount,
 		func(ctx context.Context, lp ListParams) (*Page[Property], error) { return s.List(ctx, &lp) })
 }
 
@@ -151,7 +161,7 @@ func (s *PropertiesService) Update(ctx context.Context, propertySid string, p *U
 		return err
 	}
 	return s.client.do(ctx, &call{op: op, method: http.MethodPatch, idempotent: true,
-		path: "/v2/Properties/" + pathSegment(propertySid), body: p}, nil)
+		path: escapedPath("/v2/Properties/{PropertySid}", propertySid), body: p.wire()}, nil)
 }
 
 // Validation rules of this file's operations: each params type's Validate

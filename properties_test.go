@@ -160,3 +160,38 @@ func TestUpdatePropertyError(t *testing.T) {
 	err := c.Properties.Update(bg, testProp, &UpdatePropertyParams{TimeZone: Ptr("Mars/Olympus")})
 	assert.Equal(t, CodeUnknownTimeZone, ErrorCode(err))
 }
+
+// Update expects no body, yet a 2xx carrying the service's error envelope
+// is that error, as for every other operation; an empty answer, {} and an
+// empty ResponseStatus are successes.
+func TestPropertiesUpdateRefusalIn2xx(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   string // "" for success
+	}{
+		{200, refusalBody, "SerializationException"},
+		{204, `{"ErrorCode":"FORBIDDEN","Message":"no"}`, CodeForbidden},
+		{200, `{"ResponseStatus":{"ErrorCode":"UNKNOWN_TIME_ZONE","Message":"bad zone"}}`, CodeUnknownTimeZone},
+		{204, ``, ""},
+		{200, `{}`, ""},
+		{200, `{"ResponseStatus":{}}`, ""},
+		{200, `{"PropertySid":"` + testProp + `"}`, ""},
+	} {
+		c, mt := newMockClient(t)
+		reply(mt, "PATCH", "/v2/Properties/"+testProp, tc.status, []byte(tc.body))
+		err := c.Properties.Update(bg, testProp, &UpdatePropertyParams{Name: Ptr("New")})
+		if tc.code == "" {
+			assert.NoError(t, err, "%d %s", tc.status, tc.body)
+			continue
+		}
+		var ae *APIError
+		require.ErrorAs(t, err, &ae, "%d %s", tc.status, tc.body)
+		assert.Equal(t, "Properties.Update", ae.Op)
+		assert.Equal(t, tc.status, ae.StatusCode)
+		assert.Equal(t, tc.code, ae.Code)
+		assert.NotEmpty(t, ae.Message)
+		assert.NotErrorIs(t, err, ErrMaybeSent)
+	}
+}

@@ -1,10 +1,24 @@
 package telco
 
 import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"html"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRedactedGoSyntaxNamesThePublicType(t *testing.T) {
@@ -20,15 +34,261 @@ func TestRedactedGoSyntaxNamesThePublicType(t *testing.T) {
 	assert.NotContains(t, out, "Aa1!Aa1!bb")
 }
 
-func TestPathSegmentEscapesDotSegments(t *testing.T) {
-	assert.Equal(t, "%2E", pathSegment("."))
-	assert.Equal(t, "%2E%2E", pathSegment(".."))
-	assert.Equal(t, "a.b", pathSegment("a.b"))
-	assert.Equal(t, "a%2Fb", pathSegment("a/b"))
+const (
+	loginSecret = "Login-Secret-0rchid!"
+	sipSecret   = "Sip-Secret-M4rigold!"
+)
 
-	c, mt := newMockClient(t)
-	got := reply(mt, "GET", "/v2/numberblocks/%2E%2E", 200, []byte(`{"Data":[]}`))
-	_, err := c.NumberBlocks.SearchText(bg, "..", nil)
-	assert.NoError(t, err)
-	assert.Equal(t, "/v2/numberblocks/%2E%2E", got.Path)
+// secretHolders are values that carry a secret, alone and nested.
+func secretHolders(t *testing.T) map[string]any {
+	c, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	lp := CreateOnlineLoginParams{Email: "a@example.com", Password: loginSecret, FirstName: "A", LastName: "B",
+		Scopes: Scopes{ScopeManageSms}}
+	sc := SipCredentials{Realm: "realm.example.com", Password: sipSecret}
+	tp := CreateSipTrunkParams{Name: "PBX", DefaultCallerID: "+61299999999", Type: SipTrunkAuthenticated,
+		Credentials: &sc}
+	return map[string]any{
+		"*Client":                  c,
+		"Client":                   *c,
+		"CreateOnlineLoginParams":  lp,
+		"*CreateOnlineLoginParams": &lp,
+		"SipCredentials":           sc,
+		"*SipCredentials":          &sc,
+		"CreateSipTrunkParams":     tp,
+		"*CreateSipTrunkParams":    &tp,
+		"unexported fields": struct {
+			c  Client
+			pc *Client
+			l  CreateOnlineLoginParams
+		}{*c, c, CreateOnlineLoginParams{Email: "a@example.com"}},
+		"nested": struct {
+			Login CreateOnlineLoginParams
+			Creds SipCredentials
+			List  []any
+		}{lp, sc, []any{lp, &sc, c}},
+	}
+}
+
+// secrets are what must never appear: the token, the Basic credentials
+// built from it, and the passwords.
+func secrets() []string {
+	return []string{testToken, base64.StdEncoding.EncodeToString([]byte(testSid + ":" + testToken)),
+		loginSecret, sipSecret}
+}
+
+func assertNoSecret(t *testing.T, out, what string) {
+	t.Helper()
+	for _, s := range secrets() {
+		// The failure message names the value, never the output, which
+		// would print the secret.
+		assert.False(t, strings.Contains(out, s), "%s leaks a secret", what)
+	}
+}
+
+func TestSecretsNeverPrint(t *testing.T) {
+	t.Parallel()
+	for name, v := range secretHolders(t) {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T %v"} {
+			out := fmt.Sprintf(verb, v)
+			assertNoSecret(t, out, name+" "+verb)
+			if (verb == "%v" || verb == "%+v" || verb == "%#v") && !strings.Contains(name, "SipTrunk") &&
+				name != "unexported fields" { // fmt cannot call methods on unexported fields
+				assert.Contains(t, out, "[REDACTED]", "%s %s", name, verb)
+			}
+		}
+		assertNoSecret(t, fmt.Sprint(v), name+" Sprint")
+		assertNoSecret(t, fmt.Sprintln(v), name+" Sprintln")
+	}
+}
+
+func TestSecretsNeverReachSlog(t *testing.T) {
+	t.Parallel()
+	for _, mk := range []struct {
+		name string
+		h    func(io.Writer) slog.Handler
+	}{
+		{"text", func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) }},
+		{"json", func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) }},
+	} {
+		for name, v := range secretHolders(t) {
+			var buf bytes.Buffer
+			slog.New(mk.h(&buf)).Info("value", "v", v)
+			slog.New(mk.h(&buf)).Info("group", slog.Group("g", "v", v))
+			out := buf.String()
+			assertNoSecret(t, out, mk.name+" "+name)
+			if name == "Client" || name == "*Client" || strings.Contains(name, "Login") || strings.HasPrefix(name, "SipCred") ||
+				strings.HasPrefix(name, "*SipCred") {
+				assert.Contains(t, out, "[REDACTED]", "%s %s", mk.name, name)
+			}
+		}
+	}
+}
+
+func TestValidationErrorsNeverEchoPasswords(t *testing.T) {
+	t.Parallel()
+	const short = "Qz9!"
+	err := (&CreateOnlineLoginParams{Email: "a@example.com", Password: short, FirstName: "A", LastName: "B",
+		Scopes: Scopes{ScopeManageSms}}).Validate()
+	require.Error(t, err)
+	assert.False(t, strings.Contains(err.Error(), short), "the login password is echoed")
+	err = (&CreateSipTrunkParams{Name: "PBX", DefaultCallerID: "+61299999999", Type: SipTrunkAuthenticated,
+		Credentials: &SipCredentials{Realm: "r.example.com", Password: short}}).Validate()
+	require.Error(t, err)
+	assert.False(t, strings.Contains(err.Error(), short), "the SIP password is echoed")
+}
+
+// TestAuthorizationNeverLogged logs every attempt of successful, failed,
+// retried and broken calls at Debug, as text and as JSON, and finds
+// neither the token nor the Basic credentials nor the header's name.
+func TestAuthorizationNeverLogged(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case 2:
+			// Echo the header back in an error body: it must not reach
+			// the log through the error either.
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":"X","Message":"got %s"}}`, r.Header.Get("Authorization"))
+		case 3:
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		default:
+			_, _ = w.Write([]byte(`{"Property":{"PropertySid":"` + testProp + `"}}`))
+		}
+	}))
+	defer srv.Close()
+	for _, h := range []func(io.Writer) slog.Handler{
+		func(w io.Writer) slog.Handler {
+			return slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})
+		},
+		func(w io.Writer) slog.Handler {
+			return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})
+		},
+	} {
+		n.Store(0)
+		var buf bytes.Buffer
+		var mu sync.Mutex
+		logger := slog.New(h(&lockedWriter{w: &buf, mu: &mu}))
+		c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithLogger(logger), WithRetryPolicy(fastRetries))
+		require.NoError(t, err)
+		ctx := context.Background()
+		_, err = c.Properties.Get(ctx, testProp) // 503, then 400 echoing the header
+		require.Error(t, err)
+		assertNoSecret(t, fmt.Sprintf("%v %+v %#v", err, err, err), "the echoed error")
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		// Compared as a bool: a failure must not print the secret.
+		assert.True(t, ae.Message == "got [REDACTED]", "the echoed header is replaced")
+		logger.Debug("the call failed", "error", err)
+		_, err = c.Properties.Get(ctx, testProp) // a dropped connection, then 200
+		require.NoError(t, err)
+		logger.Debug("the client itself", "client", c)
+
+		mu.Lock()
+		out := buf.String()
+		mu.Unlock()
+		assert.Contains(t, out, "op=Properties.Get"+"", "records were written") // text form
+		assertNoSecret(t, out, "the debug log")
+		assert.NotContains(t, strings.ToLower(out), "authorization")
+		assert.NotContains(t, out, "Basic ")
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// JSON records say "op":"Properties.Get"; normalise so one assertion
+	// fits both handlers.
+	return l.w.Write(bytes.ReplaceAll(p, []byte(`"op":"`), []byte(`op=`)))
+}
+
+// TestErrorBodiesEchoingTheRequestKeepNoSecret: a proxy or WAF error page
+// may echo the request, headers and body. What the client keeps of it
+// (APIError.Body and Message) has the token, the Basic credentials, the
+// Authorization value and the call's password replaced, in their raw,
+// JSON-escaped and HTML-escaped forms.
+func TestErrorBodiesEchoingTheRequestKeepNoSecret(t *testing.T) {
+	t.Parallel()
+	const odd = `Odd<Pass>&"word"1!` // changed by JSON and HTML escaping
+	echo := map[string]func(w http.ResponseWriter, r *http.Request, body []byte){
+		"HTML page": func(w http.ResponseWriter, r *http.Request, body []byte) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprintf(w, "<html><pre>Authorization: %s\n%s\n%s</pre></html>",
+				r.Header.Get("Authorization"), body, html.EscapeString(string(body)))
+		},
+		"JSON error": func(w http.ResponseWriter, r *http.Request, body []byte) {
+			msg, _ := json.Marshal("refused " + r.Header.Get("Authorization") + " " + string(body))
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":"X","Message":%s,"Errors":[{"FieldName":"Password","Message":%s}]}}`,
+				msg, msg)
+		},
+	}
+	for name, f := range echo {
+		for _, pw := range []string{loginSecret, odd} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				f(w, r, body)
+			}))
+			c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithClientValidation(false))
+			require.NoError(t, err)
+			_, err1 := c.OnlineLogins.Create(context.Background(), testProp, &CreateOnlineLoginParams{
+				Email: "a@example.com", Password: pw, FirstName: "A", LastName: "B", Scopes: Scopes{ScopeManageSms}})
+			_, err2 := c.SipTrunks.Create(context.Background(), testProp, &CreateSipTrunkParams{Name: "PBX",
+				DefaultCallerID: "+61299999999", Type: SipTrunkAuthenticated,
+				Credentials: &SipCredentials{Realm: "r.example.com", Password: pw}})
+			srv.Close()
+			for i, err := range []error{err1, err2} {
+				what := fmt.Sprintf("%s, call %d, password %d", name, i, len(pw))
+				var ae *APIError
+				require.ErrorAs(t, err, &ae, what)
+				js, jerr := json.Marshal(ae)
+				require.NoError(t, jerr)
+				var fields strings.Builder
+				for _, fe := range ae.Fields {
+					fields.WriteString(fe.Message)
+				}
+				out := fmt.Sprintf("%v|%+v|%#v|%s|%s|%s|%s", err, err, err, ae.Body, ae.Message, fields.String(), js)
+				assertNoSecret(t, out, what)
+				for _, form := range []string{pw, html.EscapeString(pw), strings.Trim(string(must(json.Marshal(pw))), `"`)} {
+					assert.False(t, strings.Contains(out, form), "%s: a form of the password is kept", what)
+				}
+				assert.True(t, strings.Contains(out, "[REDACTED]"), "%s: nothing was redacted", what)
+			}
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// A short token is no real secret and would match ordinary words: an
+// error message that happens to contain it is kept as the service wrote it.
+func TestShortTokenLeavesErrorMessagesAlone(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	c, err := NewClient(testSid, "token", WithBaseURL(testBase), WithHTTPClient(&http.Client{Transport: mt}),
+		WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+	require.NoError(t, err)
+	mt.RegisterResponder(http.MethodGet, testBase+"/v2/Properties/"+testProp, httpmock.NewStringResponder(401,
+		`{"ResponseStatus":{"ErrorCode":"UNAUTHORIZED","Message":"Invalid token","Errors":[{"FieldName":"token","Message":"token expired"}]}}`))
+	_, err = c.Properties.Get(context.Background(), testProp)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "Invalid token", ae.Message)
+	require.Len(t, ae.Fields, 1)
+	assert.Equal(t, FieldError{FieldName: "token", Message: "token expired"}, ae.Fields[0])
 }

@@ -474,3 +474,220 @@ func TestRetryMatrixRetriesExhausted(t *testing.T) {
 	assert.EqualValues(t, 4, attempts.n.Load())
 	assert.Equal(t, 4, srv.Requests())
 }
+
+// waitForRequests blocks until the fake has received n requests; it
+// synchronises a test with a call in flight and asserts nothing itself.
+func waitForRequests(srv *telcotest.Server, n int) {
+	for srv.Requests() < n {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// slowForever delays every request of op until its client hangs up.
+func slowForever(op string) func(method, path string) *telcotest.Fault {
+	f := &telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Hour, Op: op}
+	return func(string, string) *telcotest.Fault { return f }
+}
+
+func TestAttemptTimeoutIsPerAttempt(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	// Three attempts in a row hang; the fourth is answered. The bound is
+	// generous: on a loaded machine 200 ms also ended the answered attempt.
+	srv.Inject(3, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Hour, Op: "Properties.Get"})
+	c := srv.Client(telco.WithAttemptTimeout(time.Second),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	p, err := c.Properties.Get(ctx, srv.PropertySid)
+	require.NoError(t, err, "each attempt has its own timeout; the caller's deadline is far")
+	assert.Equal(t, srv.PropertySid, p.PropertySid)
+	assert.Equal(t, 4, srv.Requests())
+	assert.NoError(t, ctx.Err())
+}
+
+func TestAttemptTimeoutEndsAnIdempotentCallOnlyWhenRetriesRunOut(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.SetFaultPolicy(slowForever("Properties.Get"))
+	c := srv.Client(telco.WithAttemptTimeout(100*time.Millisecond),
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	_, err := c.Properties.Get(ctx, srv.PropertySid)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "the last attempt's timeout")
+	assert.False(t, errors.Is(err, telco.ErrMaybeSent), "a read is never in doubt")
+	assert.NoError(t, ctx.Err(), "the caller's context is untouched")
+	srv.WaitIdle()
+	assert.Equal(t, 3, srv.Requests())
+}
+
+func TestCallerDeadlineEndsEverything(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name      string
+		op        string
+		call      func(ctx context.Context, c *telco.Client, srv *telcotest.Server) error
+		maybeSent bool
+	}{
+		{"read", "Properties.Get", func(ctx context.Context, c *telco.Client, srv *telcotest.Server) error {
+			_, err := c.Properties.Get(ctx, srv.PropertySid)
+			return err
+		}, false},
+		{"send", "Messages.Send", func(ctx context.Context, c *telco.Client, srv *telcotest.Server) error {
+			_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "hi"})
+			return err
+		}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := telcotest.NewServer()
+			t.Cleanup(srv.Close)
+			srv.SetFaultPolicy(slowForever(tc.op))
+			// The attempt timeout is far longer than the caller's deadline:
+			// the caller's deadline must end the call, with no retry after it.
+			c := srv.Client(telco.WithAttemptTimeout(time.Minute))
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+
+			err := tc.call(ctx, c, srv)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.Equal(t, tc.maybeSent, errors.Is(err, telco.ErrMaybeSent), "%v", err)
+			srv.WaitIdle()
+			assert.Equal(t, 1, srv.Requests(), "nothing is retried once the caller's deadline passed")
+		})
+	}
+}
+
+// The tests below are not parallel: each checks that it leaves no
+// goroutine behind, against those running when it started.
+
+// findSent is the README's reconciliation: look for the ExternalID of a
+// send that failed with ErrMaybeSent.
+func findSent(ctx context.Context, c *telco.Client, propertySid, externalID string, since time.Time) (*telco.Message, error) {
+	window := &telco.FindMessagesParams{
+		DateFrom:  since.Add(-time.Minute),
+		DateTo:    time.Now().Add(time.Minute),
+		Direction: telco.DirectionTransmit,
+	}
+	for m, err := range c.Messages.FindAll(ctx, propertySid, window) {
+		if err != nil {
+			return nil, err
+		}
+		if m.ExternalID == externalID {
+			return &m, nil
+		}
+	}
+	return nil, nil
+}
+
+func TestReconcileMaybeSentByExternalID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		fault telcotest.Fault
+		found bool
+	}{
+		{telcotest.Fault{Kind: telcotest.FaultDropAfterRead}, true},
+		{telcotest.Fault{Kind: telcotest.FaultTruncateBody}, true},
+		{telcotest.Fault{Kind: telcotest.FaultDropBeforeRead}, false},
+		{telcotest.Fault{Kind: telcotest.FaultStatus, Status: 502}, false},
+	} {
+		t.Run(tc.fault.Kind.String(), func(t *testing.T) {
+			t.Parallel()
+			srv := telcotest.NewServer()
+			t.Cleanup(srv.Close)
+			c := srv.Client()
+			ctx := context.Background()
+			// Other traffic, so that the search has something to skip.
+			for i := 0; i < 5; i++ {
+				_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000002", Text: "x",
+					ExternalID: fmt.Sprint("other-", i)})
+				require.NoError(t, err)
+			}
+			f := tc.fault
+			f.Op = "Messages.Send"
+			srv.Inject(1, f)
+			start := time.Now()
+			_, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "code 4821",
+				ExternalID: "order-77"})
+			require.ErrorIs(t, err, telco.ErrMaybeSent)
+
+			m, err := findSent(ctx, c, srv.PropertySid, "order-77", start)
+			require.NoError(t, err)
+			if !tc.found {
+				assert.Nil(t, m, "never taken: safe to send again")
+				return
+			}
+			require.NotNil(t, m)
+			assert.Equal(t, "code 4821", m.Text)
+			assert.Len(t, srv.Messages(srv.PropertySid), 6)
+		})
+	}
+}
+
+// A 2xx answer cut short is retried for an idempotent call, which reads
+// its body before deciding, and is ErrMaybeSent for a send, which took
+// effect.
+func TestTruncatedSuccessBody(t *testing.T) {
+	t.Parallel()
+	truncate := func(op string) telcotest.Fault {
+		return telcotest.Fault{Kind: telcotest.FaultTruncateBody, Op: op}
+	}
+
+	t.Run("idempotent call retried", func(t *testing.T) {
+		t.Parallel()
+		srv := telcotest.NewServer()
+		t.Cleanup(srv.Close)
+		srv.Inject(2, truncate("Properties.Get"))
+		before := srv.Requests()
+		p, err := srv.Client().Properties.Get(context.Background(), srv.PropertySid)
+		require.NoError(t, err)
+		assert.Equal(t, srv.PropertySid, p.PropertySid)
+		assert.Equal(t, 3, srv.Requests()-before, "two cut answers, then a whole one")
+	})
+
+	t.Run("idempotent call out of retries", func(t *testing.T) {
+		t.Parallel()
+		srv := telcotest.NewServer()
+		t.Cleanup(srv.Close)
+		srv.Inject(2, truncate("Properties.Get"))
+		c := srv.Client(telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+		before := srv.Requests()
+		_, err := c.Properties.Get(context.Background(), srv.PropertySid)
+		require.Error(t, err)
+		assert.NotErrorIs(t, err, telco.ErrMaybeSent, "a read changes nothing")
+		assert.Contains(t, err.Error(), "Properties.Get")
+		assert.Equal(t, 2, srv.Requests()-before)
+	})
+
+	t.Run("send not retried", func(t *testing.T) {
+		t.Parallel()
+		srv := telcotest.NewServer()
+		t.Cleanup(srv.Close)
+		srv.Inject(1, truncate("Messages.Send"))
+		before := srv.Requests()
+		_, err := srv.Client().Messages.Send(context.Background(), srv.PropertySid,
+			&telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "once"})
+		require.ErrorIs(t, err, telco.ErrMaybeSent)
+		assert.Equal(t, 1, srv.Requests()-before)
+		assert.Len(t, srv.Messages(srv.PropertySid), 1, "stored once")
+	})
+
+	t.Run("oversized answer not retried", func(t *testing.T) {
+		t.Parallel()
+		srv := telcotest.NewServer()
+		t.Cleanup(srv.Close)
+		c := srv.Client(telco.WithMaxResponseBytes(16))
+		before := srv.Requests()
+		_, err := c.Properties.Get(context.Background(), srv.PropertySid)
+		require.ErrorIs(t, err, telco.ErrResponseTooLarge)
+		assert.Equal(t, 1, srv.Requests()-before, "the same answer would come again")
+	})
+}

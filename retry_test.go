@@ -1,17 +1,23 @@
 package telco
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -185,38 +191,6 @@ func TestContextEndsTheRetryWait(t *testing.T) {
 	assert.EqualValues(t, 1, n.Load(), "the hour-long wait must end with the context")
 }
 
-func TestAttemptTimeout(t *testing.T) {
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) == 1 {
-			// The first attempt hangs until the client gives up. The body is read
-			// first: only then does the server notice the client hanging up.
-			_, _ = io.Copy(io.Discard, r.Body)
-			select {
-			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
-			}
-			return
-		}
-		_, _ = w.Write(fixture(t, "get_property.json"))
-	}))
-	defer srv.Close()
-	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(fastRetries),
-		WithAttemptTimeout(300*time.Millisecond))
-	require.NoError(t, err)
-
-	p, err := c.Properties.Get(context.Background(), testProp)
-	require.NoError(t, err, "the idempotent call is retried after its attempt times out")
-	assert.Equal(t, testProp, p.PropertySid)
-	assert.EqualValues(t, 2, n.Swap(0))
-
-	err = unsafeCall(c)
-	require.Error(t, err)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorIs(t, err, ErrMaybeSent, "a timed-out send may have been received")
-	assert.EqualValues(t, 1, n.Load())
-}
-
 func TestBackoff(t *testing.T) {
 	minW, maxW := 100*time.Millisecond, 2*time.Second
 	for n := 0; n < 40; n++ {
@@ -377,5 +351,405 @@ func TestConcurrentCallsShareOneClient(t *testing.T) {
 	}
 	for i := 0; i < 40; i++ {
 		assert.NoError(t, <-errs)
+	}
+}
+
+// h2Frame writes one HTTP/2 frame.
+func h2Frame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error {
+	h := make([]byte, 9, 9+len(payload))
+	h[0], h[1], h[2] = byte(len(payload)>>16), byte(len(payload)>>8), byte(len(payload))
+	h[3], h[4] = typ, flags
+	binary.BigEndian.PutUint32(h[5:], stream)
+	_, err := w.Write(append(h, payload...))
+	return err
+}
+
+// rstOnceServer is an h2OnceServer that resets
+// the first complete request's stream with code.
+// Under PROTOCOL_ERROR (the way a proxy choking on the answer might) it
+// counts the first request as processed (the service sent the SMS); under
+// REFUSED_STREAM, which promises nothing was processed, it does not.
+func rstOnceServer(t *testing.T, code uint32) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+	t.Helper()
+	return h2OnceServer(t, code != h2RefusedStream, func(w io.Writer, stream uint32) error {
+		rst := make([]byte, 4)
+		binary.BigEndian.PutUint32(rst, code)
+		return h2Frame(w, 0x3, 0, stream, rst) // RST_STREAM
+	})
+}
+
+// h2First answers the first complete request, on stream; an error closes
+// the connection.
+type h2First func(w io.Writer, stream uint32) error
+
+// h2OnceServer is a minimal HTTP/2 server over TLS on loopback. first
+// answers the first complete request, which counts as processed when
+// firstProcessed says so (counted before the answer, so a client that has
+// its answer sees the count); later ones are answered 200 and processed.
+func h2OnceServer(t *testing.T, firstProcessed bool, first h2First) (baseURL string, hc *http.Client, processed *atomic.Int32) {
+	t.Helper()
+	// httptest makes the certificate and a client configuration that trusts it.
+	certSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	certSrv.StartTLS()
+	cert := certSrv.TLS.Certificates
+	clientTLS := certSrv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	certSrv.Close()
+
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: cert, NextProtos: []string{"h2"}})
+	require.NoError(t, err)
+	processed = new(atomic.Int32)
+	var seen atomic.Int32
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer conn.Close()
+				serveH2Once(conn, firstProcessed, first, processed, &seen)
+			}()
+		}
+	}()
+	tr := &http.Transport{TLSClientConfig: clientTLS, ForceAttemptHTTP2: true}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		_ = ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return "https://" + ln.Addr().String(), &http.Client{Transport: tr}, processed
+}
+
+const (
+	h2ProtocolError = 0x1
+	h2RefusedStream = 0x7
+)
+
+func serveH2Once(conn net.Conn, firstProcessed bool, first h2First, processed, seen *atomic.Int32) {
+	if _, err := io.ReadFull(conn, make([]byte, 24)); err != nil { // the client preface
+		return
+	}
+	if h2Frame(conn, 0x4, 0, 0, nil) != nil { // SETTINGS
+		return
+	}
+	for {
+		h := make([]byte, 9)
+		if _, err := io.ReadFull(conn, h); err != nil {
+			return
+		}
+		n := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+		typ, flags := h[3], h[4]
+		stream := binary.BigEndian.Uint32(h[5:]) & 0x7fffffff
+		p := make([]byte, n)
+		if _, err := io.ReadFull(conn, p); err != nil {
+			return
+		}
+		var err error
+		switch {
+		case typ == 0x4 && flags&0x1 == 0: // SETTINGS, not an ACK
+			err = h2Frame(conn, 0x4, 0x1, 0, nil)
+		case typ == 0x6 && flags&0x1 == 0: // PING
+			err = h2Frame(conn, 0x6, 0x1, 0, p)
+		case (typ == 0x0 || typ == 0x1) && flags&0x1 != 0: // DATA or HEADERS ending the request
+			isFirst := seen.Add(1) == 1
+			if !isFirst || firstProcessed {
+				processed.Add(1)
+			}
+			if isFirst {
+				err = first(conn, stream)
+				break
+			}
+			// HEADERS: ":status: 200" from the static table, END_HEADERS.
+			if err = h2Frame(conn, 0x1, 0x4, stream, []byte{0x88}); err == nil {
+				err = h2Frame(conn, 0x0, 0x1, stream, []byte(`{"Message":{"MessageSid":"MG2"}}`))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// TestHTTP2StreamResetAfterProcessingIsNotResent: over HTTP/2 a send
+// whose stream is reset with PROTOCOL_ERROR after the service processed it
+// must not be resent by net/http behind the SDK's back; it fails with
+// ErrMaybeSent, and the service processed it once.
+func TestHTTP2StreamResetAfterProcessingIsNotResent(t *testing.T) {
+	t.Parallel()
+	base, hc, processed := rstOnceServer(t, h2ProtocolError)
+	c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+	require.NoError(t, err)
+
+	err = unsafeCall(c)
+	require.Error(t, err, "the reset send must not be reported as a success")
+	assert.True(t, errors.Is(err, ErrMaybeSent), "the service may have acted: %v", err)
+	assert.EqualValues(t, 1, processed.Load(), "requests the service processed")
+}
+
+// countingTransport counts attempts: every RoundTrip the SDK makes.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(req)
+}
+
+// stalledTLSServer accepts TCP connections and never answers the TLS
+// handshake: an attempt against it never gets a connection.
+func stalledTLSServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		wg.Wait()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+	})
+	return "https://" + ln.Addr().String()
+}
+
+// blockingDialer never completes a dial before its context ends (or the
+// test does).
+func blockingDialer(t *testing.T) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	return func(ctx context.Context, _, _ string) (net.Conn, error) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-stop:
+			return nil, errors.New("test over")
+		}
+	}
+}
+
+// TestAttemptWithoutAConnectionNeverSentTheRequest: when an attempt ends
+// (attempt timeout or the caller's deadline) before the transport had a
+// connection, dialling or in the TLS handshake, nothing can have reached
+// the service: a send is retried like a failed dial, and its error does not
+// match ErrMaybeSent.
+func TestAttemptWithoutAConnectionNeverSentTheRequest(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		base func(t *testing.T) (string, http.RoundTripper)
+	}{
+		{"TLS handshake never completes", func(t *testing.T) (string, http.RoundTripper) {
+			return stalledTLSServer(t), &http.Transport{}
+		}},
+		{"dial never completes", func(t *testing.T) (string, http.RoundTripper) {
+			return "http://127.0.0.1:9", &http.Transport{DialContext: blockingDialer(t)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("attempt timeout", func(t *testing.T) {
+				base, tr := tc.base(t)
+				ct := &countingTransport{next: tr}
+				defer tr.(*http.Transport).CloseIdleConnections()
+				c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(&http.Client{Transport: ct}),
+					WithRetryPolicy(fastRetries), WithAttemptTimeout(50*time.Millisecond))
+				require.NoError(t, err)
+				err = unsafeCall(c)
+				require.Error(t, err)
+				assert.False(t, errors.Is(err, ErrMaybeSent), "no attempt had a connection: %v", err)
+				assert.EqualValues(t, fastRetries.MaxRetries+1, ct.n.Load(), "the send is retried like a failed dial")
+			})
+			t.Run("caller deadline", func(t *testing.T) {
+				base, tr := tc.base(t)
+				defer tr.(*http.Transport).CloseIdleConnections()
+				c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(&http.Client{Transport: tr}),
+					WithRetryPolicy(fastRetries))
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				defer cancel()
+				_, err = c.Messages.Send(ctx, testProp, &SendMessageParams{To: "+61499999999", Text: "hi"})
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+				assert.False(t, errors.Is(err, ErrMaybeSent), "no attempt had a connection: %v", err)
+			})
+		})
+	}
+}
+
+// TestHTTP2RefusedStreamIsRetried: REFUSED_STREAM promises the service did
+// not process the stream, so a send is retried (by the SDK, now that
+// net/http may not) and succeeds, processed once.
+func TestHTTP2RefusedStreamIsRetried(t *testing.T) {
+	t.Parallel()
+	base, hc, processed := rstOnceServer(t, h2RefusedStream)
+	c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+	require.NoError(t, err)
+	m, err := c.Messages.Send(context.Background(), testProp, &SendMessageParams{To: "+61499999999", Text: "hi"})
+	require.NoError(t, err)
+	assert.Equal(t, "MG2", m.MessageSid)
+	assert.EqualValues(t, 1, processed.Load(), "requests the service processed")
+}
+
+func TestH2NotProcessed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg  string
+		want bool
+	}{
+		{"http2: Transport: cannot retry err [stream error: stream ID 1; REFUSED_STREAM; received from peer] after Request.Body was written; define Request.GetBody to avoid this error", true},
+		{"http2: Transport: cannot retry err [http2: Transport received Server's graceful shutdown GOAWAY] after Request.Body was written; define Request.GetBody to avoid this error", true},
+		{"http2: Transport: cannot retry err [stream error: stream ID 1; PROTOCOL_ERROR; received from peer] after Request.Body was written; define Request.GetBody to avoid this error", false},
+		{"stream error: stream ID 1; REFUSED_STREAM; received from peer", false},
+		{"read: connection reset by peer", false},
+	} {
+		assert.Equal(t, tc.want, h2NotProcessed(errors.New(tc.msg)), tc.msg)
+	}
+}
+
+// h2CannotRetryText is net/http's whole error for an HTTP/2 stream it did
+// not process, the wording h2NotProcessed trusts, for a peer to quote.
+const (
+	h2CannotRetryGoAway  = h2CannotRetryPrefix + h2GoAwayUnprocessed + h2CannotRetrySuffix
+	h2CannotRetryRefused = h2CannotRetryPrefix + "stream error: stream ID 1; REFUSED_STREAM; received from peer" + h2CannotRetrySuffix
+)
+
+// teOnceServer is a raw HTTP/1.1 server on loopback: it reads each request
+// whole, counts it as processed, and answers with te as its
+// Transfer-Encoding, which net/http refuses and quotes in its error.
+func teOnceServer(t *testing.T, te string) (baseURL string, processed *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	processed = new(atomic.Int32)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				if _, err := io.Copy(io.Discard, req.Body); err != nil {
+					return
+				}
+				processed.Add(1)
+				_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"+
+					"Transfer-Encoding: "+te+"\r\n\r\n{}")
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		wg.Wait()
+	})
+	return "http://" + ln.Addr().String(), processed
+}
+
+// A peer cannot make a processed send look unprocessed by quoting the
+// wording h2NotProcessed trusts inside a header value that net/http puts
+// in its own error: the send is not resent, and may have been sent.
+func TestQuotedH2WordingInAnHTTP1ErrorIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	for _, te := range []string{h2CannotRetryGoAway, h2CannotRetryRefused} {
+		base, processed := teOnceServer(t, te)
+		c, err := NewClient(testSid, testToken, WithBaseURL(base), WithRetryPolicy(fastRetries),
+			WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
+		require.NoError(t, err)
+		err = unsafeCall(c)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), te, "the precondition: net/http quotes the header")
+		assert.ErrorIs(t, err, ErrMaybeSent)
+		assert.EqualValues(t, 1, processed.Load(), "sent once, not resent")
+		c.rc.HTTPClient.CloseIdleConnections()
+	}
+}
+
+// Nor by putting it in the debug data of a GOAWAY that covers the stream
+// it processed, which net/http quotes in its GoAwayError.
+func TestQuotedH2WordingInGoAwayDebugDataIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	for _, debug := range []string{h2CannotRetryGoAway, h2CannotRetryRefused} {
+		base, hc, processed := h2OnceServer(t, true, func(w io.Writer, stream uint32) error {
+			p := make([]byte, 8, 8+len(debug))
+			binary.BigEndian.PutUint32(p, stream) // the last stream processed: this one
+			if err := h2Frame(w, 0x7, 0, 0, append(p, debug...)); err != nil {
+				return err
+			}
+			return io.EOF // and hang up
+		})
+		c, err := NewClient(testSid, testToken, WithBaseURL(base), WithHTTPClient(hc), WithRetryPolicy(fastRetries))
+		require.NoError(t, err)
+		err = unsafeCall(c)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "GOAWAY", "the precondition: the GOAWAY reached the send")
+		assert.ErrorIs(t, err, ErrMaybeSent)
+		assert.EqualValues(t, 1, processed.Load(), "sent once, not resent")
+	}
+}
+
+// h2NotProcessed trusts only the whole message of an error in the chain.
+func TestH2NotProcessedMatchesWholeMessages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"GOAWAY above the last stream", errors.New(h2CannotRetryGoAway), true},
+		{"REFUSED_STREAM", errors.New(h2CannotRetryRefused), true},
+		{"wrapped by url.Error", &url.Error{Op: "Post", URL: "https://x", Err: errors.New(h2CannotRetryRefused)}, true},
+		{"in a multi-error", errors.Join(io.EOF, errors.New(h2CannotRetryGoAway)), true},
+		{"quoted in a transfer encoding", fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+			fmt.Errorf("unsupported transfer encoding: %q", h2CannotRetryGoAway)), false},
+		{"quoted in GOAWAY debug data", fmt.Errorf("http2: server sent GOAWAY and closed the connection; "+
+			"LastStreamID=1, ErrCode=NO_ERROR, debug=%q", h2CannotRetryRefused), false},
+		{"prefixed", errors.New("x" + h2CannotRetryGoAway), false},
+		{"suffixed", errors.New(h2CannotRetryGoAway + "x"), false},
+		{"stream ID not a number", errors.New(strings.Replace(h2CannotRetryRefused, "ID 1;", "ID x;", 1)), false},
+		{"stream ID missing", errors.New(strings.Replace(h2CannotRetryRefused, "ID 1;", "ID ;", 1)), false},
+	} {
+		assert.Equal(t, tc.want, h2NotProcessed(tc.err), tc.name)
 	}
 }

@@ -229,28 +229,42 @@ func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *Cr
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return "", err
 	}
-	out := idAnswer{key: "SipTrunkSid"}
 	var secrets []string
 	if p.Credentials != nil {
 		secrets = []string{p.Credentials.Password}
 	}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodPost,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunk", body: p.wire(), secrets: secrets}, &out); err != nil {
-		return "", err
-	}
-	if out.id == "" {
-		return "", missing(op, "SipTrunkSid", true)
-	}
-	return out.id, nil
+	return getID(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/SipTrunk", propertySid), body: p.wire(), secrets: secrets},
+		"SipTrunkSid")
 }
 
 // ListSipTrunksParams filters a project's trunks; nil filters are not sent.
 type ListSipTrunksParams struct {
+	Type              *SipTrunkType
+	Active            *bool
+	ProvisioningState *ProvisioningState
+	ListParams        // Results_Count default 50
+}
+
+// wireListSipTrunks is ListSipTrunksParams as the query carries it.
+type wireListSipTrunks struct {
 	Type              *SipTrunkType      `url:"Type,omitempty"`
 	Active            *bool              `url:"Active,omitempty"`
 	ProvisioningState *ProvisioningState `url:"ProvisioningState,omitempty"`
-	ListParams                           // Results_Count default 50
+	ListParams
 }
+
+func (p *ListSipTrunksParams) wire() *wireListSipTrunks {
+	w := wireListSipTrunks(*p)
+	return &w
+}
+
+// The shapes of the answers: a trunk under SipTrunk or bare, the listing
+// under SipTrunks.
+var (
+	sipTrunkShape = resourceOf[SipTrunk]("SipTrunkSid", "SipTrunk")
+	sipTrunksList = listOf[SipTrunk]("SipTrunks")
+)
 
 // List returns one page of the project's trunks, base fields only
 // (operation 14): GET /v2/Properties/{PropertySid}/SipTrunks.
@@ -263,12 +277,8 @@ func (s *SipTrunksService) List(ctx context.Context, propertySid string, p *List
 	if err := s.client.validateParams(op, q.check); err != nil {
 		return nil, err
 	}
-	out := list[SipTrunk]{keys: []string{"SipTrunks"}}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties/" + pathSegment(propertySid) + "/SipTrunks", query: &q}, &out); err != nil {
-		return nil, err
-	}
-	return out.page(), nil
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Properties/{PropertySid}/SipTrunks", propertySid), query: q.wire()}, sipTrunksList)
 }
 
 // ListAll iterates over every trunk List would return, from p.Skip on.
@@ -285,31 +295,26 @@ func (s *SipTrunksService) ListAll(ctx context.Context, propertySid string, p *L
 // GetByProperty reads a trunk with its details (operation 15):
 // GET /v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details.
 func (s *SipTrunksService) GetByProperty(ctx context.Context, propertySid, sipTrunkSid string) (*SipTrunk, error) {
-	return s.details(ctx, "SipTrunks.GetByProperty", "PropertySid", propertySid, "/v2/Properties/", sipTrunkSid)
+	return s.details(ctx, "SipTrunks.GetByProperty", "PropertySid", propertySid,
+		"/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details", sipTrunkSid)
 }
 
 // GetByAccount reads a trunk with its details (operation 15):
 // GET /v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details.
 func (s *SipTrunksService) GetByAccount(ctx context.Context, accountSid, sipTrunkSid string) (*SipTrunk, error) {
-	return s.details(ctx, "SipTrunks.GetByAccount", "AccountSid", accountSid, "/v2/Accounts/", sipTrunkSid)
+	return s.details(ctx, "SipTrunks.GetByAccount", "AccountSid", accountSid,
+		"/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details", sipTrunkSid)
 }
 
-func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, prefix, sipTrunkSid string) (*SipTrunk, error) {
+func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pattern, sipTrunkSid string) (*SipTrunk, error) {
 	if err := pathParam(op, ownerName, owner); err != nil {
 		return nil, err
 	}
 	if err := pathParam(op, "SipTrunkSid", sipTrunkSid); err != nil {
 		return nil, err
 	}
-	out := one[SipTrunk]{keys: []string{"SipTrunk"}, id: "SipTrunkSid"}
-	if err := s.client.doDecode(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: prefix + pathSegment(owner) + "/SipTrunk/" + pathSegment(sipTrunkSid) + "/Details"}, &out); err != nil {
-		return nil, err
-	}
-	if !out.ok {
-		return nil, missing(op, "SipTrunk", false)
-	}
-	return &out.val, nil
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath(pattern, owner, sipTrunkSid)}, sipTrunkShape)
 }
 
 // LogValue logs c with its Password redacted, for slog handlers that would

@@ -1,0 +1,353 @@
+package telco
+
+// The request path: how a service method becomes an HTTP exchange and the
+// exchange a typed result or an error.
+//
+// Every service method reads like the interface document and has no HTTP
+// code of its own:
+//
+//  1. Path identifiers are checked with pathParam, even with validation
+//     off, since an empty segment would address another operation.
+//     Required params are checked with precheck (a path identifier too) or
+//     requireParams (none): nil is a *ValidationError, then the rules run
+//     when validation is on. Optional params are taken with deref: nil is
+//     the zero value.
+//  2. Params become wire values: a params type is the caller's, never the
+//     wire format. Each method converts its params into an unexported wire
+//     value (wireX for a JSON body; a query type with url tags, a
+//     queryEncoder or url.Values for a query) and sends that; no method
+//     encodes a params value as it is.
+//  3. The path is built by escapedPath from the document's own pattern,
+//     "/v2/Properties/{PropertySid}/Messages", each identifier escaped as
+//     one segment.
+//  4. The call runs through one helper that returns the typed result or a
+//     clear error: getOne (a resource), getList (a page), getID (an answer
+//     that only names the resource) or, for answers without a resource,
+//     c.do itself.
+//
+// do is the one chokepoint. It encodes the query and the body,
+// authenticates, and hands the request to the retry loop (retry.go). For a
+// non-idempotent call it clears Request.GetBody, so that net/http cannot
+// resend the body by itself, and traces whether an attempt got a
+// connection. decodeResponse then turns the last answer into the result:
+//
+//   - a non-2xx is an *APIError decoded from the service's error envelope,
+//     read up to 1 MiB and redacted (redact.go); for a call with a goneCode
+//     it is a success once an earlier attempt may have acted;
+//   - a 2xx body is read up to the WithMaxResponseBytes cap into a pooled
+//     buffer and handed to the call's decoder (decode.go); a body over the
+//     cap, cut short or undecodable is an *APIError, matching ErrMaybeSent
+//     for a non-idempotent call, which took effect;
+//   - a 2xx holding only the service's error envelope is that error, for
+//     every call, those that expect no body included.
+//
+// Success bodies go through pooled buffers: a page of 200 messages is about
+// 90 kB, which io.ReadAll would build in a dozen growing allocations on
+// every call. A buffer goes back to the pool once the body is decoded.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/google/go-querystring/query"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// call describes one operation for do.
+type call struct {
+	op         string // "Messages.Send", for errors and logs
+	method     string
+	path       string // escaped, beginning with /v2/ (escapedPath)
+	query      any    // a queryEncoder, url.Values or a struct with url tags; nil for none
+	body       any    // a wire value, JSON-encoded when non-nil
+	idempotent bool   // repeating it is harmless
+	emptyOK    bool   // a 2xx with no body is a success even when there is a decoder
+	// goneCode, when set, makes a 4xx with this service error code (for
+	// example ADDRESS_NOT_FOUND) a success once an earlier attempt may have
+	// reached the service: for a DELETE, that attempt removed the resource.
+	// It keys on the code, not the status: the service answers errors 400,
+	// and a 404 from elsewhere (a proxy, a wrong prefix) says nothing.
+	goneCode string
+	// secrets are values the request carries that must not be kept from
+	// an error answer echoing it (a login or SIP password).
+	secrets []string
+}
+
+// do runs r and decodes a 2xx body with out, which may be nil when the
+// answer carries nothing the caller needs.
+func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	u := c.baseURL + r.path
+	if r.query != nil {
+		q, err := encodeQuery(r.query)
+		if err != nil {
+			return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
+		}
+		if q != "" {
+			u += "?" + q
+		}
+	}
+	var body any // untyped nil when there is none, so GETs carry no body
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return fmt.Errorf("telco: %s: encoding body: %w", r.op, err)
+		}
+		body = b
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
+
+	st := &attemptState{client: c, call: r}
+	ctx = context.WithValue(ctx, attemptKey{}, st)
+	if !r.idempotent {
+		// Only a call that is not retried after it may have reached the
+		// service needs to know whether an attempt got that far; reads
+		// skip the trace's allocations.
+		st.traced = true
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
+	}
+	st.ctx = ctx
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
+	if r.idempotent {
+		req.SetResponseHandler(st.readAnswer)
+	} else {
+		// Without GetBody net/http cannot resend the body by itself (see
+		// retry.go); the SDK's own retries rewind through retryablehttp's
+		// body function. A side effect: a 307/308 to a send is not
+		// followed but returned as an *APIError.
+		req.Request.GetBody = nil
+	}
+	h := req.Header
+	h.Set("Authorization", c.auth())
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", c.userAgent)
+	if body != nil {
+		if r.method == http.MethodPatch {
+			h.Set("Content-Type", "application/merge-patch+json")
+		} else {
+			h.Set("Content-Type", "application/json")
+		}
+	}
+
+	resp, err := c.rc.Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if st.body != nil {
+			putBodyBuffer(st.body)
+		}
+		err = fmt.Errorf("telco: %s: %w", r.op, err)
+		if !r.idempotent && st.maybeSent {
+			err = &maybeSentError{err}
+		}
+		return err
+	}
+	defer resp.Body.Close()
+	return c.decodeResponse(r, st, resp, out)
+}
+
+// decodeResponse turns the last answer into out or an error.
+func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out bodyDecoder) error {
+	maybe := !r.idempotent
+	if !is2xx(resp.StatusCode) {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
+		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, data)))
+		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
+			return nil
+		}
+		ae.maybeSent = maybe && st.maybeSent
+		return ae
+	}
+	var err error
+	buf := st.body
+	if buf == nil {
+		buf = getBodyBuffer()
+		_, err = buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	}
+	st.body = nil
+	defer putBodyBuffer(buf)
+	data := buf.Bytes()
+	if err == nil && int64(len(data)) > c.maxBody {
+		return &APIError{Op: r.op, StatusCode: resp.StatusCode,
+			Message: fmt.Sprintf("response body exceeds %d bytes (WithMaxResponseBytes)", c.maxBody),
+			err:     ErrResponseTooLarge, maybeSent: maybe}
+	}
+	if err != nil {
+		// The service answered 2xx: a non-idempotent call took effect.
+		err = fmt.Errorf("telco: %s: reading response: %w", r.op, err)
+		if maybe {
+			err = &maybeSentError{err}
+		}
+		return err
+	}
+	empty := len(bytes.TrimSpace(data)) == 0
+	switch {
+	case out == nil:
+		err = refusedIn(data) // nil for an empty body
+	case empty && r.emptyOK:
+		return nil
+	case empty:
+		return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "empty response body", maybeSent: maybe}
+	default:
+		err = out.decodeBody(data)
+	}
+	if err == nil {
+		return nil
+	}
+	// A type assertion, unlike errors.As, costs the common path no
+	// allocation; decoders return a refusal unwrapped.
+	if rf, ok := err.(*refusal); ok {
+		// The service says it did not act: no ErrMaybeSent.
+		return c.redactAPIError(r, &APIError{Op: r.op, StatusCode: resp.StatusCode,
+			Code: rf.s.ErrorCode, Message: rf.s.Message, Fields: rf.s.Errors})
+	}
+	return &APIError{Op: r.op, StatusCode: resp.StatusCode, Message: "undecodable response body",
+		Body: boundedCopy(c.redact(r, data)), err: err, maybeSent: maybe}
+}
+
+// getOne runs r and returns the resource its answer holds, or an
+// *APIError when the answer holds none.
+func getOne[T any](ctx context.Context, c *Client, r *call, shape *resourceShape[T]) (*T, error) {
+	out := one[T]{shape: shape}
+	if err := c.do(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	if !out.ok {
+		return nil, missing(r, shape.keys[0])
+	}
+	return &out.val, nil
+}
+
+// getList runs r and returns the page its answer holds; a listing without
+// its array is an empty page.
+func getList[T any](ctx context.Context, c *Client, r *call, shape *listShape[T]) (*Page[T], error) {
+	out := list[T]{shape: shape}
+	if err := c.do(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	return out.page(), nil
+}
+
+// getID runs r and returns the identifier its answer holds under key, or
+// an *APIError when it holds none.
+func getID(ctx context.Context, c *Client, r *call, key string) (string, error) {
+	out := idAnswer{key: key}
+	if err := c.do(ctx, r, &out); err != nil {
+		return "", err
+	}
+	if out.id == "" {
+		return "", missing(r, key)
+	}
+	return out.id, nil
+}
+
+// missing reports a 2xx answer without the expected resource. A
+// non-idempotent call took effect all the same.
+func missing(r *call, key string) error {
+	return &APIError{Op: r.op, StatusCode: http.StatusOK, maybeSent: !r.idempotent,
+		Message: "response has no " + key}
+}
+
+// requireParams is precheck for a method without a path identifier.
+func (c *Client) requireParams(op string, given bool, check func() fieldErrs) error {
+	if !given {
+		return nilParams(op)
+	}
+	return c.validateParams(op, check)
+}
+
+// deref returns *p, or the zero value for nil optional params.
+func deref[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+// escapedPath fills the document's path pattern, each {Name} in turn with
+// the next of ids escaped as one path segment.
+func escapedPath(pattern string, ids ...string) string {
+	var b strings.Builder
+	b.Grow(len(pattern) + 40)
+	for {
+		i := strings.IndexByte(pattern, '{')
+		j := strings.IndexByte(pattern, '}')
+		if i < 0 || j < i || len(ids) == 0 {
+			b.WriteString(pattern)
+			return b.String()
+		}
+		b.WriteString(pattern[:i])
+		b.WriteString(pathSegment(ids[0]))
+		pattern, ids = pattern[j+1:], ids[1:]
+	}
+}
+
+// pathSegment escapes s as one path segment. Dot segments are escaped too,
+// since a server or proxy that cleans paths would otherwise read "/x/.."
+// as "/".
+func pathSegment(s string) string {
+	if s == "." || s == ".." {
+		return strings.Repeat("%2E", len(s))
+	}
+	return url.PathEscape(s)
+}
+
+// queryEncoder is a query that encodes itself, as go-querystring and
+// url.Values.Encode would (zero values omitted, keys sorted), without
+// reflection: go-querystring costs 24 allocations a call, and listings
+// encode a query on every page.
+type queryEncoder interface {
+	encodeQuery() string
+}
+
+func encodeQuery(q any) (string, error) {
+	switch v := q.(type) {
+	case queryEncoder:
+		return v.encodeQuery(), nil
+	case *ListParams:
+		return v.query(), nil
+	case url.Values:
+		return v.Encode(), nil
+	}
+	v, err := query.Values(q)
+	if err != nil {
+		return "", err
+	}
+	return v.Encode(), nil
+}
+
+// bodyBuffers holds buffers for success bodies (see the top of this file).
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody is the largest buffer kept for reuse, so that one very
+// large answer does not stay pinned in the pool.
+const maxPooledBody = 1 << 20
+
+func getBodyBuffer() *bytes.Buffer {
+	b := bodyBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func putBodyBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBody {
+		bodyBuffers.Put(b)
+	}
+}

@@ -1,0 +1,300 @@
+package telco
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The spec shows a whole-request failure as {"ResponseStatus": {...}}
+// without naming its status; these tests answer it with a 2xx.
+
+const refusalBody = `{"ResponseStatus":{"ErrorCode":"SerializationException","Message":"Could not deserialize",` +
+	`"Errors":[{"ErrorCode":"PARAMETER_INVALID","FieldName":"Messages","Message":"bad"}]}}`
+
+// Every operation, those that expect no body included, turns a 2xx holding
+// only the service's error envelope into that error, instead of a zero
+// resource, an empty page or a success.
+func TestRefusalIn2xxForEveryOperation(t *testing.T) {
+	t.Parallel()
+	ops := []struct {
+		op   string
+		call func(c *Client) error
+	}{
+		// Validation is off: the answer, not the parameters, is under test.
+		{"Messages.Send", func(c *Client) error {
+			_, err := c.Messages.Send(bg, testProp, &SendMessageParams{To: "+61499999999", Text: "x"})
+			return err
+		}},
+		{"Messages.Get", func(c *Client) error { _, err := c.Messages.Get(bg, "MG1"); return err }},
+		{"Messages.Find", func(c *Client) error {
+			_, err := c.Messages.Find(bg, testProp, &FindMessagesParams{})
+			return err
+		}},
+		{"Properties.Get", func(c *Client) error { _, err := c.Properties.Get(bg, testProp); return err }},
+		{"Properties.List", func(c *Client) error { _, err := c.Properties.List(bg, nil); return err }},
+		{"Properties.Create", func(c *Client) error {
+			_, err := c.Properties.Create(bg, &CreatePropertyParams{Name: "a"})
+			return err
+		}},
+		{"OnlineLogins.List", func(c *Client) error { _, err := c.OnlineLogins.List(bg, nil); return err }},
+		{"SipTrunks.List", func(c *Client) error { _, err := c.SipTrunks.List(bg, testProp, nil); return err }},
+		{"SipTrunks.Create", func(c *Client) error {
+			_, err := c.SipTrunks.Create(bg, testProp, &CreateSipTrunkParams{Name: "T"})
+			return err
+		}},
+		{"Addresses.Delete", func(c *Client) error { return c.Addresses.Delete(bg, "AD1") }},
+		{"Properties.Update", func(c *Client) error {
+			return c.Properties.Update(bg, testProp, &UpdatePropertyParams{Name: Ptr("b")})
+		}},
+		{"Lookup.NumberDetails", func(c *Client) error { _, err := c.Lookup.NumberDetails(bg, "0299999999"); return err }},
+		{"OnlineLogins.Create", func(c *Client) error {
+			_, err := c.OnlineLogins.Create(bg, testProp, &CreateOnlineLoginParams{Email: "a@b.example"})
+			return err
+		}},
+		{"OnlineLogins.Get", func(c *Client) error { _, err := c.OnlineLogins.Get(bg, "OL1"); return err }},
+		{"Porting.Submit", func(c *Client) error {
+			_, err := c.Porting.Submit(bg, testProp, &PortingRequestParams{})
+			return err
+		}},
+		{"Porting.StatusByAccount", func(c *Client) error {
+			_, err := c.Porting.StatusByAccount(bg, testSid, &PortingStatusParams{})
+			return err
+		}},
+		{"SipTrunks.GetByProperty", func(c *Client) error {
+			_, err := c.SipTrunks.GetByProperty(bg, testProp, "ST1")
+			return err
+		}},
+		{"Numbers.Configure", func(c *Client) error {
+			_, err := c.Numbers.Configure(bg, "61299999999", &NumberConfigParams{})
+			return err
+		}},
+		{"Addresses.Create", func(c *Client) error {
+			_, err := c.Addresses.Create(bg, testSid, &CreateAddressParams{Line1: "1 Main St"})
+			return err
+		}},
+		{"NumberBlocks.Search", func(c *Client) error {
+			_, err := c.NumberBlocks.Search(bg, &NumberBlockSearchParams{AccountSid: testSid})
+			return err
+		}},
+		{"NumberBlocks.ListByProperty", func(c *Client) error {
+			_, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
+			return err
+		}},
+	}
+	for _, o := range ops {
+		t.Run(o.op, func(t *testing.T) {
+			t.Parallel()
+			c, mt := newMockClient(t, WithClientValidation(false))
+			mt.RegisterNoResponder(httpmock.NewStringResponder(http.StatusOK, refusalBody))
+			err := o.call(c)
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, o.op, ae.Op)
+			assert.Equal(t, http.StatusOK, ae.StatusCode)
+			assert.Equal(t, "SerializationException", ae.Code)
+			assert.Equal(t, "Could not deserialize", ae.Message)
+			require.Len(t, ae.Fields, 1)
+			assert.Equal(t, "Messages", ae.Fields[0].FieldName)
+			assert.NotErrorIs(t, err, ErrMaybeSent, "the service refused the request")
+		})
+	}
+}
+
+// A decoded value must not share memory with the pooled body buffer: the
+// next call reuses it.
+func TestDecodedValuesOutliveThePooledBuffer(t *testing.T) {
+	c, mt := newMockClient(t)
+	bodies := []string{
+		`{"Property":{"PropertySid":"PRFIRST","Name":"First"}}`,
+		`{"Property":{"PropertySid":"PRSECOND","Name":"` + strings.Repeat("x", 4096) + `"}}`,
+	}
+	n := 0
+	mt.RegisterResponder(http.MethodGet, `=~^`+testBase+`/v2/Properties/`, func(*http.Request) (*http.Response, error) {
+		r := httpmock.NewStringResponse(http.StatusOK, bodies[n%2])
+		n++
+		return r, nil
+	})
+	first, err := c.Properties.Get(context.Background(), "PRFIRST")
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		_, err := c.Properties.Get(context.Background(), "PRSECOND")
+		require.NoError(t, err)
+	}
+	assert.Equal(t, "PRFIRST", first.PropertySid)
+	assert.Equal(t, "First", first.Name)
+}
+
+func TestBodyBufferPoolKeepsOnlyModestBuffers(t *testing.T) {
+	small := getBodyBuffer()
+	small.WriteString("leftover")
+	putBodyBuffer(small)
+	again := getBodyBuffer()
+	assert.Zero(t, again.Len(), "a buffer from the pool starts empty")
+	putBodyBuffer(again)
+
+	big := bytes.NewBuffer(make([]byte, 0, maxPooledBody+1))
+	putBodyBuffer(big)
+	for i := 0; i < 10; i++ {
+		b := getBodyBuffer()
+		assert.NotSame(t, big, b, "a buffer over maxPooledBody is dropped")
+		defer putBodyBuffer(b)
+	}
+}
+
+func TestMaxResponseBytes(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"Property":{"PropertySid":"` + testProp + `","Name":"` + strings.Repeat("n", 200) + `"}}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			_, _ = w.Write([]byte(`{"Message":{"MessageSid":"MG1","Text":"` + strings.Repeat("t", 400) + `"}}`))
+			return
+		}
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+
+	// At the cap, the body is read.
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithMaxResponseBytes(int64(len(body))))
+	require.NoError(t, err)
+	_, err = c.Properties.Get(context.Background(), testProp)
+	require.NoError(t, err)
+
+	// One byte over, a clear error that keeps the status; not retried.
+	c, err = NewClient(testSid, testToken, WithBaseURL(srv.URL), WithMaxResponseBytes(int64(len(body)-1)))
+	require.NoError(t, err)
+	_, err = c.Properties.Get(context.Background(), testProp)
+	require.ErrorIs(t, err, ErrResponseTooLarge)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, http.StatusOK, ae.StatusCode)
+	assert.Contains(t, err.Error(), fmt.Sprint(len(body)-1))
+	assert.False(t, errors.Is(err, ErrMaybeSent))
+
+	// A send whose answer is too large did take effect.
+	_, err = c.Messages.Send(context.Background(), testProp, &SendMessageParams{To: "+61400000001", Text: "hi"})
+	require.ErrorIs(t, err, ErrResponseTooLarge)
+	assert.ErrorIs(t, err, ErrMaybeSent)
+
+	for _, n := range []int64{0, -1} {
+		_, err = NewClient(testSid, testToken, WithMaxResponseBytes(n))
+		assert.Error(t, err, "%d", n)
+	}
+	c, err = NewClient(testSid, testToken)
+	require.NoError(t, err)
+	assert.EqualValues(t, DefaultMaxResponseBytes, c.maxBody)
+}
+
+// TestEverySuccessBodyReadIsBounded: an endless success body is read up to
+// the cap and no further (error bodies: TestErrorBodyIsBounded's kin in
+// errors_test.go).
+func TestEverySuccessBodyReadIsBounded(t *testing.T) {
+	t.Parallel()
+	const limit = 1 << 20
+	body := &countingReader{left: 1 << 40}
+	c, mt := newMockClient(t, WithMaxResponseBytes(limit))
+	mt.RegisterResponder("GET", testBase+"/v2/Properties/"+testProp, func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Body: body, Header: http.Header{}}, nil
+	})
+	_, err := c.Properties.Get(context.Background(), testProp)
+	require.ErrorIs(t, err, ErrResponseTooLarge, "an endless body ends")
+	assert.LessOrEqual(t, body.n, int64(limit+1), "read %d bytes", body.n)
+}
+
+func TestPathSegmentEscapesDotSegments(t *testing.T) {
+	assert.Equal(t, "%2E", pathSegment("."))
+	assert.Equal(t, "%2E%2E", pathSegment(".."))
+	assert.Equal(t, "a.b", pathSegment("a.b"))
+	assert.Equal(t, "a%2Fb", pathSegment("a/b"))
+
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", "/v2/numberblocks/%2E%2E", 200, []byte(`{"Data":[]}`))
+	_, err := c.NumberBlocks.SearchText(bg, "..", nil)
+	assert.NoError(t, err)
+	assert.Equal(t, "/v2/numberblocks/%2E%2E", got.Path)
+}
+
+func TestPathSegmentsAreEscaped(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", "/v2/Properties/a%2Fb%3Fc", 200, fixture(t, "get_property.json"))
+	_, err := c.Properties.Get(context.Background(), "a/b?c")
+	require.NoError(t, err)
+	assert.Equal(t, "/v2/Properties/a%2Fb%3Fc", got.Path)
+}
+
+func TestCanceledContextSendsNothing(t *testing.T) {
+	c, mt := newMockClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Properties.Get(ctx, testProp)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, mt.GetTotalCallCount())
+	assert.Contains(t, err.Error(), "Properties.Get")
+}
+
+func TestNilContextDoesNotPanic(t *testing.T) {
+	c, mt := newMockClient(t)
+	reply(mt, "GET", "/v2/Properties/"+testProp, 200, fixture(t, "get_property.json"))
+	//lint:ignore SA1012 a nil context must not panic
+	_, err := c.Properties.Get(nil, testProp)
+	assert.NoError(t, err)
+}
+
+// getBodyRecorder answers every request with a canned success and records,
+// per method and path, whether net/http could rewind the request's body by
+// itself (Request.GetBody set).
+type getBodyRecorder struct {
+	mu      sync.Mutex
+	rewinds map[string]bool
+}
+
+func (g *getBodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		_ = req.Body.Close()
+	}
+	g.mu.Lock()
+	g.rewinds[req.Method+" "+req.URL.Path] = req.GetBody != nil
+	g.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{}`)), Request: req}, nil
+}
+
+// TestNonIdempotentRequestsCannotBeRewoundByNetHTTP: net/http's HTTP/2
+// transport resends a request on its own (RST_STREAM PROTOCOL_ERROR,
+// REFUSED_STREAM, GOAWAY) whenever GetBody can rewind its body, even after
+// the service acted on it. Sends and creates must not give it that means;
+// idempotent calls with a body may keep it.
+func TestNonIdempotentRequestsCannotBeRewoundByNetHTTP(t *testing.T) {
+	t.Parallel()
+	rec := &getBodyRecorder{rewinds: map[string]bool{}}
+	c, err := NewClient(testSid, testToken, WithBaseURL(testBase), WithHTTPClient(&http.Client{Transport: rec}),
+		WithClientValidation(false))
+	require.NoError(t, err)
+	ctx := context.Background()
+	_ = unsafeCall(c)
+	_, _ = c.Properties.Create(ctx, &CreatePropertyParams{Name: "P"})
+	_ = c.Properties.Update(ctx, testProp, &UpdatePropertyParams{Name: Ptr("Q")})
+
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, k := range []string{"POST /v2/Properties/" + testProp + "/Messages", "POST /v2/Properties"} {
+		v, ok := rec.rewinds[k]
+		require.True(t, ok, "%s was sent", k)
+		assert.False(t, v, "%s: GetBody is set, so net/http may resend it by itself", k)
+	}
+	v, ok := rec.rewinds["PATCH /v2/Properties/"+testProp]
+	require.True(t, ok, "the update was sent")
+	assert.True(t, v, "an idempotent update keeps GetBody (same-origin 307/308 are still followed)")
+}

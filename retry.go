@@ -1,0 +1,400 @@
+package telco
+
+// Retries: when an attempt is repeated, and how long the Client waits.
+//
+// Every Client holds one retryablehttp.Client, shared by all its calls, and
+// plugs its decisions into that library's hooks rather than around them:
+//
+//   - RequestLogHook (startAttempt) runs before each attempt and stamps the
+//     call's attemptState with the attempt number and start time.
+//   - CheckRetry (checkRetry) runs after each attempt and decides, with the
+//     call's own idempotency, whether another attempt may follow (classify).
+//   - The request's ResponseHandler (readAnswer), set for idempotent calls,
+//     reads a 2xx body inside the loop, so that an answer cut short is
+//     retried like a dropped connection; retryablehttp hands its error back
+//     to CheckRetry. A non-idempotent call's body is read after the loop: a
+//     send whose answer was cut short took effect and is not repeated.
+//   - Backoff (backoff) waits for a server's Retry-After, else grows
+//     exponentially with jitter, always between MinWait and MaxWait;
+//     retryablehttp ends the wait when the request's context ends.
+//   - ErrorHandler is PassthroughErrorHandler: the last answer or error
+//     comes back as it was, and request.go turns it into the SDK's errors.
+//
+// The hooks see only the request's context, so the per-call state
+// (attemptState) travels in it under attemptKey.
+//
+// What may be retried (classify):
+//
+//   - Idempotent calls (every GET, PATCH and DELETE, and number
+//     configuration) retry network errors and 408, 429 and 5xx other than
+//     501.
+//   - Non-idempotent calls (SMS send and batch, creates, porting submission)
+//     retry only when the service cannot have acted: a failed dial, DNS
+//     lookup or proxy connect; an attempt that never got a connection (an
+//     httptrace GotConn hook tells); an HTTP/2 stream the server promised
+//     it did not process (h2NotProcessed); a 408 or 429. Anything else
+//     leaves the call in doubt: it is not retried (unless RetryUnsafe) and
+//     its error matches ErrMaybeSent. A connection closed or reset after
+//     the request was handed to it is in doubt even when the server closed
+//     it before reading, since the client cannot tell that from a server
+//     that acted and then crashed. A 503, even with Retry-After, is in
+//     doubt: the service does not document that it never acts first, and a
+//     proxy in front of it may answer 503 after forwarding.
+//   - Certificate errors and redirects the client refused are never
+//     retried: another attempt would meet them again.
+//
+// net/http could resend a request behind the SDK's back: over HTTP/2 it
+// does so, whenever Request.GetBody is set, after a GOAWAY, REFUSED_STREAM
+// or a peer's RST_STREAM PROTOCOL_ERROR, which can come after the service
+// acted. request.go clears GetBody for non-idempotent calls, so those
+// failures reach classify instead. net/http then reports the two that
+// promise nothing was processed only as text, so h2NotProcessed matches
+// the whole message of one error in the chain, never a substring: a peer
+// can put any wording inside a header value or GOAWAY debug data that
+// net/http quotes in its own errors.
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// RetryPolicy decides how failed attempts are retried. Idempotent
+// operations retry network errors and 408, 429 and 5xx other than 501;
+// non-idempotent ones (sends, creates, porting submission) only failures
+// the service cannot have acted on, unless RetryUnsafe is set.
+type RetryPolicy struct {
+	MaxRetries int           // default 3; 0 disables retries
+	MinWait    time.Duration // default 250ms (used when zero)
+	MaxWait    time.Duration // default 10s (used when zero); also caps a server's Retry-After
+	// RetryUnsafe allows retrying non-idempotent requests (SMS send, creates)
+	// after a failure that may have reached the service. Default false.
+	RetryUnsafe bool
+}
+
+// DefaultRetryPolicy returns the policy a Client uses without WithRetryPolicy.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 10 * time.Second}
+}
+
+// normalize fills the zero waits with the defaults and rejects a policy
+// that cannot work.
+func (rp RetryPolicy) normalize() (RetryPolicy, error) {
+	if rp.MaxRetries < 0 || rp.MinWait < 0 || rp.MaxWait < 0 {
+		return rp, errors.New("telco: NewClient: negative value in RetryPolicy")
+	}
+	if rp.MinWait == 0 {
+		rp.MinWait = DefaultRetryPolicy().MinWait
+	}
+	if rp.MaxWait == 0 {
+		rp.MaxWait = max(DefaultRetryPolicy().MaxWait, rp.MinWait)
+	}
+	if rp.MinWait > rp.MaxWait {
+		return rp, errors.New("telco: NewClient: RetryPolicy.MinWait exceeds MaxWait")
+	}
+	return rp, nil
+}
+
+// newRetryClient returns the retryablehttp.Client behind c, sending
+// through hc.
+func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:     hc,
+		Logger:         nil, // silence the library's own logging; we log per attempt
+		RetryWaitMin:   c.retry.MinWait,
+		RetryWaitMax:   c.retry.MaxWait,
+		RetryMax:       c.retry.MaxRetries,
+		RequestLogHook: startAttempt,
+		CheckRetry:     c.checkRetry,
+		Backoff:        backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+	}
+}
+
+// attemptKey carries an *attemptState through retryablehttp's hooks.
+type attemptKey struct{}
+
+type attemptState struct {
+	client *Client
+	ctx    context.Context // the call's, for logging from readAnswer
+	call   *call
+	n      int // 0-based attempt number
+	start  time.Time
+	// maybeSent is set once any attempt of a non-idempotent call may have
+	// reached the service.
+	maybeSent bool
+	// reached is set once any attempt, of any call, may have reached the
+	// service and failed without a usable answer.
+	reached bool
+	// body is a 2xx body readAnswer read whole, for decodeResponse.
+	body *bytes.Buffer
+	// traced is set for non-idempotent calls, whose context carries an
+	// httptrace.ClientTrace; connected is then set once the current
+	// attempt got a connection. An attempt that failed without one (its
+	// deadline ended the dial, the TLS handshake or the wait for a pooled
+	// connection) cannot have sent anything. connected is written by the
+	// transport's goroutines, hence atomic; a late GotConn of an earlier
+	// attempt can only make the verdict more cautious.
+	traced    bool
+	connected atomic.Bool
+}
+
+// gotConn is the httptrace GotConn hook of a non-idempotent call.
+func (st *attemptState) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
+
+// neverSent says whether a failed attempt's request cannot have reached
+// the service.
+func (st *attemptState) neverSent(err error) bool {
+	return neverSent(err) || (st.traced && !st.connected.Load())
+}
+
+// startAttempt is retryablehttp's RequestLogHook.
+func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
+	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
+		st.n, st.start = n, time.Now()
+		st.connected.Store(false)
+	}
+}
+
+// readAnswer is the ResponseHandler of an idempotent call: it reads a 2xx
+// body into st.body, and returns a read error for checkRetry to classify.
+func (st *attemptState) readAnswer(resp *http.Response) error {
+	if !is2xx(resp.StatusCode) {
+		return nil
+	}
+	buf := getBodyBuffer()
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, st.client.maxBody+1)); err != nil {
+		putBodyBuffer(buf)
+		return fmt.Errorf("reading response: %w", err)
+	}
+	st.body = buf
+	st.client.logAttempt(st.ctx, st, resp, nil, false)
+	return nil
+}
+
+func is2xx(status int) bool { return status >= 200 && status <= 299 }
+
+// checkRetry is retryablehttp's CheckRetry, called after every attempt,
+// and again with readAnswer's error when reading a 2xx body failed.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	st, _ := ctx.Value(attemptKey{}).(*attemptState)
+	if st == nil {
+		return false, nil
+	}
+	c.once.observe(ctx, resp, st.start) // the service's clock, for SendOnce's windows
+	if err == nil && st.call.idempotent && is2xx(resp.StatusCode) {
+		return false, nil // readAnswer reads the body next, and logs the attempt
+	}
+	never := err != nil && st.neverSent(err)
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe && !noUnsafeRetry(ctx), resp, err, never)
+	if maybe {
+		st.maybeSent = true
+	}
+	if (err != nil && !never && !isCertError(err)) || (resp != nil && resp.StatusCode >= 500) {
+		st.reached = true
+	}
+	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
+	c.logAttempt(ctx, st, resp, err, retry)
+	return retry, nil
+}
+
+// classify says whether a failed attempt may be retried and whether it may
+// have reached the service; never says the attempt provably sent nothing.
+func classify(idempotent, unsafe bool, resp *http.Response, err error, never bool) (retry, maybeSent bool) {
+	if err != nil {
+		switch {
+		case isCertError(err):
+			return false, false // the handshake failed before anything was sent; retrying cannot help
+		case errors.As(err, new(*redirectError)):
+			// The first hop, the service's address, got the request
+			// and answered with a redirect.
+			return false, !idempotent
+		case never:
+			return true, false
+		case idempotent:
+			return true, false
+		default:
+			return unsafe, true
+		}
+	}
+	switch s := resp.StatusCode; {
+	case s == http.StatusTooManyRequests, s == http.StatusRequestTimeout:
+		// Both say the service did not take the request (408: it gave up
+		// waiting for it), so even a send is safe to repeat.
+		return true, false
+	case s >= 500 && s != http.StatusNotImplemented:
+		if idempotent {
+			return true, false
+		}
+		return unsafe, true
+	case s >= 300 && s <= 399:
+		// A redirect that was not followed (to another origin, or a
+		// 307/308 of a send): the service or a proxy in front of it got
+		// the request, and what it did with it is unknown.
+		return false, !idempotent
+	}
+	return false, false
+}
+
+// neverSent says whether err proves the request was not sent: a failed
+// dial, DNS lookup or proxy connect, or an HTTP/2 stream the server did
+// not process.
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "dial" || op.Op == "proxyconnect") {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) || h2NotProcessed(err)
+}
+
+// The wording of net/http's error for an HTTP/2 request it would have
+// resent had GetBody been set; between the two parts, the failure.
+const (
+	h2CannotRetryPrefix = "http2: Transport: cannot retry err ["
+	h2CannotRetrySuffix = "] after Request.Body was written; define Request.GetBody to avoid this error"
+	// The failures that promise the server did not process the stream: a
+	// stream above the last one a GOAWAY covered, and REFUSED_STREAM.
+	h2GoAwayUnprocessed  = "http2: Transport received Server's graceful shutdown GOAWAY"
+	h2RefusedPrefix      = "stream error: stream ID "
+	h2RefusedFromPeerEnd = "; REFUSED_STREAM; received from peer"
+)
+
+// h2NotProcessed reports whether an error in err's chain is, in its whole
+// message, net/http's "cannot retry" error for an unprocessed stream.
+func h2NotProcessed(err error) bool {
+	return inChain(err, func(e error) bool { return h2NotProcessedMessage(e.Error()) })
+}
+
+func h2NotProcessedMessage(s string) bool {
+	inner, ok := strings.CutPrefix(s, h2CannotRetryPrefix)
+	if !ok {
+		return false
+	}
+	if inner, ok = strings.CutSuffix(inner, h2CannotRetrySuffix); !ok {
+		return false
+	}
+	if inner == h2GoAwayUnprocessed {
+		return true
+	}
+	id, ok := strings.CutPrefix(inner, h2RefusedPrefix)
+	if !ok {
+		return false
+	}
+	if id, ok = strings.CutSuffix(id, h2RefusedFromPeerEnd); !ok {
+		return false
+	}
+	_, perr := strconv.ParseUint(id, 10, 31)
+	return perr == nil
+}
+
+// inChain reports whether match holds for err or any error it wraps,
+// following both forms of Unwrap.
+func inChain(err error, match func(error) bool) bool {
+	for err != nil {
+		if match(err) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if inChain(e, match) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func isCertError(err error) bool {
+	var v *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &v) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
+}
+
+// logAttempt writes the attempt's Debug record: an allow-list of fields,
+// never a header or a body.
+func (c *Client) logAttempt(ctx context.Context, st *attemptState, resp *http.Response, err error, retry bool) {
+	if c.logger == nil || !c.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("op", st.call.op),
+		slog.String("method", st.call.method),
+		slog.String("path", st.call.path),
+		slog.Int("attempt", st.n+1),
+		slog.Duration("duration", time.Since(st.start)),
+		slog.Bool("retry", retry),
+	)
+	if resp != nil {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "telco request attempt", attrs...)
+}
+
+// backoff is retryablehttp's Backoff: a server's Retry-After (seconds or
+// an HTTP date) when given, else exponential growth from minW with up to
+// 50% jitter; either way between minW and maxW.
+func backoff(minW, maxW time.Duration, n int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(max(d, minW), maxW)
+		}
+	}
+	d := maxW
+	if n < 32 {
+		if e := minW << n; e > 0 && e < maxW {
+			d = e
+		}
+	}
+	d += time.Duration(rand.Int64N(int64(d)/2 + 1))
+	return min(max(d, minW), maxW)
+}
+
+// retryAfter reads a Retry-After value, capped at a day.
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
