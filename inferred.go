@@ -127,7 +127,9 @@ func memberKey(m map[string]json.RawMessage, name string) (string, bool) {
 }
 
 // marshalInferred writes plain (a value of a method-less copy of an
-// inferred type) with the members of extra that it does not already hold.
+// inferred type) with the members of extra beside its fields. A member of
+// extra named as a field replaces it: it is what the service sent under
+// that name, which the field could not hold.
 func marshalInferred(plain any, extra map[string]json.RawMessage) ([]byte, error) {
 	b, err := json.Marshal(plain)
 	if err != nil || len(extra) == 0 {
@@ -138,9 +140,7 @@ func marshalInferred(plain any, extra map[string]json.RawMessage) ([]byte, error
 		return nil, err
 	}
 	for k, v := range extra {
-		if _, ok := m[k]; !ok {
-			m[k] = v
-		}
+		m[k] = v
 	}
 	return json.Marshal(m)
 }
