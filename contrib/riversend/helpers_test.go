@@ -2,6 +2,8 @@ package riversend_test
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -17,7 +19,20 @@ import (
 // newDB starts a Postgres for t, migrated for River and telco_sends.
 func newDB(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	dsn := pgtest.Start(t)
+	return migrated(t, pgtest.Start(t))
+}
+
+func pgtestStart(t *testing.T) string { t.Helper(); return pgtest.Start(t) }
+
+// quietLogger drops River's logs below warnings (rescues and retries
+// are expected in these tests).
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}
+
+// migrated connects to dsn and migrates it for River and telco_sends.
+func migrated(t *testing.T, dsn string) *pgxpool.Pool {
+	t.Helper()
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS telco_sends (
     error_message text,
     attempts      integer     NOT NULL DEFAULT 0,
     enqueued_at   timestamptz NOT NULL DEFAULT now(),
+    first_attempt_at timestamptz,
     finished_at   timestamptz,
     PRIMARY KEY (property_sid, external_id)
 );
@@ -173,7 +174,7 @@ type Outcome struct {
 	MessageSid   string // set when State is StateSent
 	ErrorCode    string // the service's (or validation's) code, when refused
 	ErrorMessage string // the refusal or the last error
-	Attempts     int    // job attempts that reached the worker
+	Attempts     int    // attempts that reached the worker, snoozed ones included
 	EnqueuedAt   time.Time
 	FinishedAt   time.Time // zero while enqueued
 }
@@ -236,6 +237,26 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// begin notes that an attempt starts and returns when the first attempt
+// started, by the database's clock: no attempt of the job can have sent
+// its message before then, so a retried job's lookup starts there rather
+// than at its creation (a campaign's jobs can wait in the queue for
+// hours).
+func begin(ctx context.Context, db DB, a *SendArgs, attempt int) (time.Time, error) {
+	var first time.Time
+	err := db.QueryRow(ctx, `
+		INSERT INTO telco_sends AS t (property_sid, external_id, attempts, first_attempt_at)
+		VALUES ($1, $2, $3, now())
+		ON CONFLICT (property_sid, external_id) DO UPDATE SET
+		    attempts = greatest(t.attempts + 1, excluded.attempts),
+		    first_attempt_at = coalesce(t.first_attempt_at, excluded.first_attempt_at)
+		RETURNING first_attempt_at`, a.PropertySid, a.ExternalID, attempt).Scan(&first)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("riversend: noting an attempt of %s: %w", a.ExternalID, err)
+	}
+	return first, nil
 }
 
 // record writes a finished outcome. It inserts the row when the job was

@@ -32,9 +32,9 @@ type Finder interface {
 // answer carried no usable Retry-After.
 const DefaultRateLimitWait = 5 * time.Second
 
-// DefaultClockSkew is how far before a job's creation a retried job starts
-// looking for its message, for clocks of the database and the service that
-// disagree.
+// DefaultClockSkew is how far before its first attempt a retried job
+// starts looking for its message, for clocks of the database and the
+// service that disagree.
 const DefaultClockSkew = time.Minute
 
 // WorkerConfig configures a Worker.
@@ -122,26 +122,31 @@ func IsPermanent(e *telco.APIError) bool {
 //     reconciliation that ran out): the error goes back to River, which
 //     retries with its backoff until MaxAttempts, then records "failed".
 //
-// A job on its second attempt or later first looks its ExternalId up, from
-// the job's creation less ClockSkew, and completes with the message found
-// instead of sending.
+// Every attempt first notes itself in telco_sends (one write), which keeps
+// when the first attempt started. A job on its second attempt or later
+// looks its ExternalId up, from that time less ClockSkew, and completes
+// with the message found instead of sending.
 func (w *Worker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 	a := &job.Args
+	if a.ExternalID == "" {
+		// Without it nothing can be reconciled; and SendOnce would refuse
+		// it too.
+		err := &telco.ValidationError{Op: "riversend.Worker", Fields: []telco.FieldError{{
+			Code: telco.CodeParameterRequired, FieldName: "ExternalId", Message: "required to send once"}}}
+		return w.cancel(ctx, job, err)
+	}
+	first, err := begin(ctx, w.cfg.DB, a, job.Attempt)
+	if err != nil {
+		return err
+	}
 	if job.Attempt > 1 {
-		found, err := w.cfg.Finder.FindByExternalID(ctx, a.PropertySid, job.CreatedAt.Add(-w.cfg.ClockSkew), a.ExternalID)
+		found, err := w.cfg.Finder.FindByExternalID(ctx, a.PropertySid, first.Add(-w.cfg.ClockSkew), a.ExternalID)
 		if err != nil {
 			return w.retry(ctx, job, fmt.Errorf("looking up %s before resending: %w", a.ExternalID, err))
 		}
 		if m, ok := found[a.ExternalID]; ok {
 			return record(ctx, w.cfg.DB, a, job.Attempt, Outcome{State: StateSent, MessageSid: m.MessageSid})
 		}
-	}
-	if a.ExternalID == "" {
-		// Without it nothing can be reconciled; SendOnce refuses too, but
-		// say so before spending a request.
-		err := &telco.ValidationError{Op: "riversend.Worker", Fields: []telco.FieldError{{
-			Code: telco.CodeParameterRequired, FieldName: "ExternalId", Message: "required to send once"}}}
-		return w.cancel(ctx, job, err)
 	}
 	m, err := w.cfg.Sender.SendOnce(ctx, a.PropertySid, a.Params())
 	if err == nil {

@@ -169,19 +169,29 @@ func testWorker(t *testing.T, pool *pgxpool.Pool) {
 
 	t.Run("a retried job finds its message and does not send", func(t *testing.T) {
 		reset(t, pool)
-		s := &fakeSender{found: map[string]telco.Message{"again": {MessageSid: "MGfound", ExternalID: "again"}}}
-		j := job(msg("again"), 2)
-		if err := newWorker(t, s).Work(ctx, j); err != nil {
-			t.Fatalf("Work = %v", err)
+		// The first attempt fails after it may have sent.
+		s := &fakeSender{err: fmt.Errorf("x: %w", telco.ErrMaybeSent)}
+		w := newWorker(t, s)
+		if err := w.Work(ctx, job(msg("again"), 1)); err == nil {
+			t.Fatal("first attempt: Work = nil, want the error")
 		}
-		if s.sends != 0 || s.finds != 1 {
-			t.Fatalf("sends %d, finds %d; want 0 and 1", s.sends, s.finds)
+		var first time.Time
+		if err := pool.QueryRow(ctx, "SELECT first_attempt_at FROM telco_sends WHERE external_id = 'again'").Scan(&first); err != nil {
+			t.Fatal(err)
 		}
-		if want := j.CreatedAt.Add(-riversend.DefaultClockSkew); !s.lastSince.Equal(want) {
-			t.Fatalf("looked up since %v, want the job's creation less the skew (%v)", s.lastSince, want)
+		s.err = nil
+		s.found = map[string]telco.Message{"again": {MessageSid: "MGfound", ExternalID: "again"}}
+		if err := w.Work(ctx, job(msg("again"), 2)); err != nil {
+			t.Fatalf("second attempt: Work = %v", err)
 		}
-		if o := outcome(t, "again"); o.State != riversend.StateSent || o.MessageSid != "MGfound" {
-			t.Fatalf("outcome %+v, want sent MGfound", o)
+		if s.sends != 1 || s.finds != 1 {
+			t.Fatalf("sends %d, finds %d; want 1 (the first attempt) and 1", s.sends, s.finds)
+		}
+		if want := first.Add(-riversend.DefaultClockSkew); !s.lastSince.Equal(want) {
+			t.Fatalf("looked up since %v, want the first attempt less the skew (%v)", s.lastSince, want)
+		}
+		if o := outcome(t, "again"); o.State != riversend.StateSent || o.MessageSid != "MGfound" || o.Attempts != 2 {
+			t.Fatalf("outcome %+v, want sent MGfound after 2 attempts", o)
 		}
 	})
 
