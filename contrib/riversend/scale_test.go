@@ -22,6 +22,7 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 
 	"github.com/telcosdk/telco/contrib/riversend"
+	"github.com/telcosdk/telco/contrib/riversend/internal/standin"
 )
 
 type sendFinder interface {
@@ -366,3 +367,5 @@ func waitSentAtLeast(t *testing.T, pool *pgxpool.Pool, n int) {
 	}
 	t.Fatalf("fewer than %d sent after 2 minutes", n)
 }
+
+func messagesOf(c *telco.Client) sendFinder { return standin.Of(c) }

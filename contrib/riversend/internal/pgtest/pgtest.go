@@ -55,74 +55,110 @@ func version(binDir string) float64 {
 
 // Start runs a new server for t and returns its connection string (user
 // "postgres", database "postgres", password-less trust on loopback). The
-// server is tuned for tests, not durability: fsync is off.
+// server is stopped in t.Cleanup. It is tuned for tests, not durability:
+// fsync is off.
 func Start(t testing.TB) string {
 	t.Helper()
-	bin, err := BinDir()
+	srv, err := StartServer()
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if err := srv.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return srv.DSN
+}
+
+// Server is a running throwaway Postgres.
+type Server struct {
+	DSN  string // connection string
+	bin  string
+	root string
+	data string
+	as   account
+}
+
+// StartServer runs a new server outside a test (the river-campaign
+// example uses it); Stop stops it and removes its files.
+func StartServer() (*Server, error) {
+	bin, err := BinDir()
+	if err != nil {
+		return nil, err
+	}
 	as, err := runAs()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	// Not t.TempDir: its parents are private to the user running the test,
 	// and the server may run as another.
 	root, err := os.MkdirTemp("", "pgtest-")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { _ = os.RemoveAll(root) })
+	s := &Server{bin: bin, root: root, data: filepath.Join(root, "data"), as: as}
+	fail := func(err error) (*Server, error) {
+		_ = os.RemoveAll(root)
+		return nil, err
+	}
 	if err := os.Chmod(root, 0o755); err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
-	data, sock := filepath.Join(root, "data"), filepath.Join(root, "sock")
-	for _, d := range []string{data, sock} {
+	sock := filepath.Join(root, "sock")
+	for _, d := range []string{s.data, sock} {
 		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Fatal(err)
+			return fail(err)
 		}
 		if err := as.own(d); err != nil {
-			t.Fatal(err)
+			return fail(err)
 		}
 	}
 	logFile := filepath.Join(sock, "server.log")
-	if out, err := as.run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
+	if out, err := as.run(filepath.Join(bin, "initdb"), "-D", s.data, "-U", "postgres",
 		"--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"); err != nil {
-		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
+		return fail(fmt.Errorf("pgtest: initdb: %v\n%s", err, out))
 	}
 	// A free port can be taken between our check and the server's bind:
 	// try a few.
-	var port int
 	for try := 0; ; try++ {
-		port = freePort(t)
+		port, err := freePort()
+		if err != nil {
+			return fail(err)
+		}
 		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off "+
 			"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, sock)
-		out, err := as.run(filepath.Join(bin, "pg_ctl"), "start", "-D", data, "-w", "-t", "60",
+		out, err := as.run(filepath.Join(bin, "pg_ctl"), "start", "-D", s.data, "-w", "-t", "60",
 			"-l", logFile, "-o", opts)
 		if err == nil {
-			break
+			s.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+			return s, nil
 		}
 		if try == 2 {
 			log, _ := os.ReadFile(logFile)
-			t.Fatalf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log)
+			return fail(fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log))
 		}
 	}
-	t.Cleanup(func() {
-		if out, err := as.run(filepath.Join(bin, "pg_ctl"), "stop", "-D", data, "-m", "immediate", "-w"); err != nil {
-			t.Errorf("pgtest: pg_ctl stop: %v\n%s", err, out)
-		}
-	})
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
+// Stop stops the server at once (its data is thrown away) and removes its
+// directory.
+func (s *Server) Stop() error {
+	out, err := s.as.run(filepath.Join(s.bin, "pg_ctl"), "stop", "-D", s.data, "-m", "immediate", "-w")
+	_ = os.RemoveAll(s.root)
+	if err != nil {
+		return fmt.Errorf("pgtest: pg_ctl stop: %v\n%s", err, out)
+	}
+	return nil
+}
+
+func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // account is who the server runs as: nobody in particular (the current

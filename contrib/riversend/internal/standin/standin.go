@@ -1,7 +1,5 @@
-package riversend_test
-
-// TEMPORARY: a stand-in for Messages.SendOnce/FindByExternalID until the
-// branch that adds them is merged; removed then.
+// Package standin is TEMPORARY: SendOnce and FindByExternalID until the branch adding them to the SDK is merged.
+package standin
 
 import (
 	"context"
@@ -11,9 +9,11 @@ import (
 	"github.com/telcosdk/telco"
 )
 
-type standIn struct{ c *telco.Client }
+// Messages is a temporary stand-in for client.Messages.
+type Messages struct{ c *telco.Client }
 
-func (s standIn) SendOnce(ctx context.Context, prop string, p *telco.SendMessageParams) (*telco.Message, error) {
+// SendOnce sends and reconciles.
+func (s Messages) SendOnce(ctx context.Context, prop string, p *telco.SendMessageParams) (*telco.Message, error) {
 	since := time.Now().Add(-time.Minute)
 	var err error
 	for range 5 {
@@ -34,7 +34,8 @@ func (s standIn) SendOnce(ctx context.Context, prop string, p *telco.SendMessage
 	return nil, err
 }
 
-func (s standIn) FindByExternalID(ctx context.Context, prop string, since time.Time, ids ...string) (map[string]telco.Message, error) {
+// FindByExternalID scans.
+func (s Messages) FindByExternalID(ctx context.Context, prop string, since time.Time, ids ...string) (map[string]telco.Message, error) {
 	want := map[string]bool{}
 	for _, id := range ids {
 		want[id] = true
@@ -52,4 +53,5 @@ func (s standIn) FindByExternalID(ctx context.Context, prop string, since time.T
 	return out, nil
 }
 
-func messagesOf(c *telco.Client) sendFinder { return standIn{c} }
+// Of wraps c.
+func Of(c *telco.Client) Messages { return Messages{c} }
