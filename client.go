@@ -62,6 +62,7 @@ type Client struct {
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
 	rc        *retryablehttp.Client
+	once      *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -87,6 +88,7 @@ type clientConfig struct {
 	validate       bool
 	attemptTimeout time.Duration
 	maxBody        int64
+	reconcile      ReconcilePolicy
 }
 
 // RetryPolicy decides how failed attempts are retried.
@@ -205,6 +207,10 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.maxBody <= 0 {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
 	}
+	once, err := newOnceState(cfg.reconcile)
+	if err != nil {
+		return nil, err
+	}
 
 	hc := cfg.httpClient
 	if hc == nil {
@@ -234,6 +240,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		validate:   cfg.validate,
 		retry:      rp,
 		maxBody:    cfg.maxBody,
+		once:       once,
 	}
 	c.rc = &retryablehttp.Client{
 		HTTPClient:     hc,
@@ -734,6 +741,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if st == nil {
 		return false, nil
 	}
+	c.once.observe(ctx, resp, st.start)
 	if err == nil && st.call.idempotent && resp.StatusCode >= 200 && resp.StatusCode <= 299 &&
 		st.n < c.retry.MaxRetries && ctx.Err() == nil {
 		// Read an idempotent call's answer here, while another attempt is
@@ -750,7 +758,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		st.body = buf
 	}
 	never := err != nil && st.neverSent(err)
-	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe, resp, err, never)
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe && !noUnsafeRetry(ctx), resp, err, never)
 	if maybe {
 		st.maybeSent = true
 	}

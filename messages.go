@@ -22,6 +22,9 @@ type MessagesAPI interface {
 	Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error)
 	FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error]
 	Get(ctx context.Context, messageSid string) (*Message, error)
+	SendOnce(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error)
+	SendBatchOnce(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error)
+	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error)
 }
 
 var _ MessagesAPI = (*MessagesService)(nil)

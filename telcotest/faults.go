@@ -71,6 +71,13 @@ type Fault struct {
 	RetryAfter string
 	// Delay is how long a FaultLatency request waits before it is handled.
 	Delay time.Duration
+	// VisibleAfter keeps the messages the request creates out of Find's
+	// answers for this long after they are stored, as a service whose
+	// reads lag its writes would; Messages and Get see them at once. It
+	// applies to every kind that handles the request (FaultDropAfterRead,
+	// FaultLatency, FaultTruncateBody and the zero Kind), and exercises
+	// the settle time of SendOnce.
+	VisibleAfter time.Duration
 
 	// Method restricts the fault to requests with this method (any case).
 	Method string
@@ -252,6 +259,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	defer s.doneRequest()
+	r = withVisibleAfter(r, f.VisibleAfter)
 	switch f.Kind {
 	case FaultStatus:
 		if f.RetryAfter != "" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -128,7 +127,7 @@ func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 		From: from, To: to, Text: text, NumSegments: telco.Segments(text).Segments,
 		Status: telco.MessageReceived, Direction: telco.DirectionReceive, Created: ts, Received: ts,
 	}, final: true}
-	s.st.messages = append(s.st.messages, m)
+	s.st.addMessage(m)
 	if n := s.st.numbers[strings.TrimPrefix(to, "+")]; n != nil {
 		s.hooks.send(CallbackInbound, n.cfg.WebhookURL, n.cfg.WebhookMethod, wireOut(m.Message))
 	}
@@ -191,7 +190,7 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 	if leased {
 		m.leaseURL, m.leaseMethod = p.WebhookURI, p.WebhookMethod
 	}
-	st.messages = append(st.messages, m)
+	st.addMessage(m)
 	st.pending = append(st.pending, m)
 	s.arm(now)
 	return m
@@ -417,6 +416,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 			return
 		}
 		m := s.accept(prop, p)
+		s.hideNew(r, m)
 		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 	})
 }
@@ -462,7 +462,9 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 				out[i] = elementError(p, err)
 				continue
 			}
-			out[i] = wireOut(s.accept(prop, p).Message)
+			m := s.accept(prop, p)
+			s.hideNew(r, m)
+			out[i] = wireOut(m.Message)
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -477,46 +479,6 @@ func elementError(p *telco.SendMessageParams, err error) batchError {
 		}
 	}
 	return be
-}
-
-func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	q := r.URL.Query()
-	p := telco.FindMessagesParams{Status: telco.MessageStatus(q.Get("Status")), Direction: telco.Direction(q.Get("Direction"))}
-	for _, d := range []struct {
-		name string
-		t    *time.Time
-	}{{"Date_From", &p.DateFrom}, {"Date_To", &p.DateTo}} {
-		if v := q.Get(d.name); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				writeField(w, telco.CodeParameterInvalid, d.name, d.name+" must be Unix seconds")
-				return
-			}
-			*d.t = time.Unix(n, 0)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		writeInvalid(w, err)
-		return
-	}
-	s.withProperty(w, r, pp, func(prop *telco.Property) {
-		s.advanceAll(s.now())
-		var found []messageOut
-		for _, m := range s.st.messages {
-			c := m.Created.Time()
-			if m.PropertySid != prop.PropertySid || c.Before(p.DateFrom) || !c.Before(p.DateTo) {
-				continue
-			}
-			if (p.Status == "" || m.Status == p.Status) && (p.Direction == "" || m.Direction == p.Direction) {
-				found = append(found, wireOut(m.Message))
-			}
-		}
-		page, _, ok := skipPage(w, q, found, 200)
-		if !ok {
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"Messages": page})
-	})
 }
 
 func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParams) {

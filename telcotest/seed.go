@@ -43,7 +43,7 @@ func (s *Server) SeedInbound(propertySid, to string, start time.Time, n int) {
 	segs := telco.Segments(text).Segments
 	for i := 0; i < n; i++ {
 		at := telco.Timestamp(base + int64(i))
-		s.st.messages = append(s.st.messages, &messageRec{Message: telco.Message{
+		s.st.addMessage(&messageRec{Message: telco.Message{
 			MessageSid: newSid("MG"), AccountSid: s.AccountSid, PropertySid: propertySid,
 			From: "+614" + pad8(i), To: to, Text: text, NumSegments: segs,
 			Status: telco.MessageReceived, Direction: telco.DirectionReceive, Created: at, Received: at,

@@ -357,6 +357,9 @@ func (s *Server) match(method string, segs []string) (route, pathParams, int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	// The Date header tells clients the fake's time (its Clock's, when it
+	// has one), as SendOnce reads the service's to place its windows.
+	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 	if s.applyFault(w, r) {
 		return
 	}

@@ -24,6 +24,7 @@ type store struct {
 
 	properties []*telco.Property
 	messages   []*messageRec
+	find       findIndex              // messages per project in Created order, for Find (findindex.go)
 	pending    []*messageRec          // sent messages whose status will still change
 	leases     map[string][]*leaseRec // recipient -> its leases, oldest first
 	leased     map[string]bool        // every sender ever leased, so none serves two recipients
