@@ -43,7 +43,6 @@ import (
 
 	"github.com/telcosdk/telco/contrib/riversend"
 	"github.com/telcosdk/telco/contrib/riversend/internal/pgtest"
-	"github.com/telcosdk/telco/contrib/riversend/internal/standin"
 )
 
 // config is what a run needs.
@@ -112,7 +111,7 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 	fmt.Fprintf(out, "enqueued %d of %d messages in one transaction in %v\n", n, len(msgs), time.Since(start).Round(time.Millisecond))
 
 	start = time.Now()
-	sender := standin.Of(client)
+	sender := client.Messages
 	var nodes []*river.Client[pgx.Tx]
 	for i := range cfg.workers {
 		rc, err := startNode(ctx, pool, fmt.Sprintf("worker-%d", i), sender, cfg.concurrency)
@@ -250,7 +249,7 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, msgs []riversend.SendArgs)
 
 // startNode starts one River client working the riversend queue, as one
 // process of a fleet would.
-func startNode(ctx context.Context, pool *pgxpool.Pool, id string, sender standin.Messages, concurrency int) (*river.Client[pgx.Tx], error) {
+func startNode(ctx context.Context, pool *pgxpool.Pool, id string, sender riversend.Sender, concurrency int) (*river.Client[pgx.Tx], error) {
 	w, err := riversend.NewWorker(riversend.WorkerConfig{Sender: sender, DB: pool})
 	if err != nil {
 		return nil, err
