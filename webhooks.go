@@ -167,8 +167,9 @@ type WebhookHandler struct {
 	// means DefaultWebhookReadTimeout, a negative value sets no deadline of
 	// the handler's own. It is set with http.ResponseController, which
 	// net/http's own ResponseWriter supports (and wrappers with an Unwrap
-	// method); it replaces the server's read deadline for the body and is
-	// cleared once the body is read, so a slow function is not cut off.
+	// method); a shorter ReadTimeout of the server's is kept, and the
+	// deadline is cleared once the body is read, so that a slow function
+	// is not cut off.
 	// Set the server's ReadHeaderTimeout too: headers arrive before any
 	// handler runs.
 	ReadTimeout time.Duration
@@ -431,7 +432,7 @@ func (h *WebhookHandler) readFields(w http.ResponseWriter, r *http.Request) (map
 		case errors.As(err, &tooBig):
 			return nil, reject(http.StatusRequestEntityTooLarge, "body over %d bytes", max)
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			return nil, reject(http.StatusRequestTimeout, "body not read within %v", h.readTimeout())
+			return nil, reject(http.StatusRequestTimeout, "body not read in time")
 		}
 		return nil, reject(http.StatusBadRequest, "reading body: %v", err)
 	}
@@ -481,6 +482,11 @@ func (h *WebhookHandler) readBody(w http.ResponseWriter, r *http.Request, max in
 	deadline := false
 	rc := http.NewResponseController(w)
 	if d := h.readTimeout(); d > 0 {
+		// Never later than the server's own ReadTimeout would end the
+		// read (counted from now, which is after the headers came).
+		if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
+			d = min(d, srv.ReadTimeout)
+		}
 		// Not supported (a ResponseRecorder, a wrapper without Unwrap):
 		// the server's own deadlines are all there is.
 		deadline = rc.SetReadDeadline(time.Now().Add(d)) == nil

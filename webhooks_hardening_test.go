@@ -94,6 +94,25 @@ func TestWebhookReadTimeoutCutsTricklingSender(t *testing.T) {
 	assert.False(t, called.Load())
 }
 
+// The handler's longer default does not loosen a server's shorter
+// ReadTimeout: SetReadDeadline would otherwise replace it.
+func TestWebhookReadTimeoutKeepsServersShorterOne(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewUnstartedServer(DeliveryReceiptHandler(func(context.Context, *MessageEvent) error { return nil }))
+	srv.Config.ReadTimeout = 300 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	conn, stop := trickle(t, srv.Listener.Addr().String(), 1000, 50*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	_ = conn.SetReadDeadline(start.Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+	assert.Less(t, time.Since(start), 3*time.Second, "well before the handler's own 10 s")
+}
+
 // The deadline covers the body only: a function slower than ReadTimeout
 // keeps its context and its answer.
 func TestWebhookReadTimeoutSparesSlowFunction(t *testing.T) {
