@@ -25,6 +25,7 @@
 package telcotest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -38,6 +39,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -331,7 +333,48 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), callerKey{}, acct.AccountSid))
-	rt.handle(s, w, r, params)
+	// Handlers build their answers under the store's lock; they write them
+	// into memory, and the answer goes out once they have let go of it.
+	// Written straight to the connection, a large page a client did not
+	// read would hold the lock, and every other request, until it did.
+	ans := answer{header: w.Header()}
+	rt.handle(s, &ans, r, params)
+	ans.writeTo(w)
+}
+
+// answer is a ResponseWriter that keeps the status and body in memory
+// until writeTo. Headers go straight to the real writer's map: nothing is
+// sent before its WriteHeader.
+type answer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (a *answer) Header() http.Header { return a.header }
+
+func (a *answer) WriteHeader(status int) {
+	if a.status == 0 {
+		a.status = status
+	}
+}
+
+func (a *answer) Write(p []byte) (int, error) {
+	a.WriteHeader(http.StatusOK)
+	return a.body.Write(p)
+}
+
+// writeTo sends the answer; a handler that wrote nothing leaves w alone,
+// as net/http would.
+func (a *answer) writeTo(w http.ResponseWriter) {
+	if a.status == 0 {
+		return
+	}
+	if a.body.Len() > 0 && w.Header().Get("Content-Length") == "" {
+		w.Header().Set("Content-Length", strconv.Itoa(a.body.Len()))
+	}
+	w.WriteHeader(a.status)
+	_, _ = w.Write(a.body.Bytes())
 }
 
 // wireStatus is the service's error envelope.
