@@ -88,6 +88,7 @@ type serverConfig struct {
 	addr              string
 	clock             *Clock
 	more              [][2]string // further accounts: SID, token
+	callbacks         CallbackLimits
 }
 
 // WithClock makes the server take every time it uses from c instead of the
@@ -149,7 +150,7 @@ func startServer(opts []ServerOption) (*Server, error) {
 	if cfg.token == "" {
 		cfg.token = randomToken()
 	}
-	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks()}
+	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks(cfg.callbacks)}
 	s.st = newStore(cfg.accountSid)
 	s.faults.init()
 	s.PropertySid = s.st.addAccount(cfg.accountSid, cfg.token).PropertySid
@@ -194,7 +195,8 @@ func (s *Server) Client(opts ...telco.Option) *telco.Client {
 }
 
 // Close shuts the server down, waits for requests in flight and for
-// webhooks in flight (each bounded by CallbackTimeout), and stops following
+// webhooks queued and in flight (CallbackTimeout in all, or
+// CallbackLimits.Timeout; those unfinished then fail), and stops following
 // the clock. No webhook starts after Close. Delays of injected latency
 // faults end early.
 func (s *Server) Close() {
