@@ -22,6 +22,20 @@
 // asynchronously (Flush waits for them; Callbacks lists them). Several
 // accounts can coexist (WithAccount, AddAccount); one account reaching
 // another's resources is answered 403 FORBIDDEN.
+//
+// # Under load
+//
+// The fake keeps every message for as long as it runs. Measured live heap
+// per stored message (TestMemoryPerStoredMessage): about 0.8 KiB for a sent
+// message with a 60-character text, an ExternalId and a receipt URL, about
+// 0.4 KiB for a received one; 100,000 sent messages hold about 80 MB.
+// Answers are built under the store's lock and written after it, so a
+// client that does not read a large page stalls nobody else. Webhooks go
+// out through a bounded number of workers from a bounded queue, each with
+// a time limit, and Callbacks keeps only the most recent ones, about 1 KiB
+// each, 1,000 by default (CallbackLimits): a receiver that never answers costs the
+// fake a fixed number of goroutines and connections, however many
+// callbacks are due.
 package telcotest
 
 import (

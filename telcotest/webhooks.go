@@ -66,7 +66,7 @@ type CallbackLimits struct {
 	Queue int
 	// History is how many finished webhooks Callbacks keeps, the most
 	// recent; 0 means DefaultCallbackHistory, a negative value keeps
-	// none. Each costs about its body, a few hundred bytes.
+	// none. Each costs about 1 KiB: its JSON body and its record.
 	History int
 	// Timeout bounds each webhook request; 0 means CallbackTimeout.
 	Timeout time.Duration
