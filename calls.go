@@ -10,8 +10,8 @@ package telco
 // ListByProperty and ListByAccount return one answer (a CallPage) with
 // its Token; their All twins follow the Token until an answer brings no
 // call, the listing as of now; a CallFeed keeps the Token between calls
-// (Next, Follow) so that a program can poll for new calls, and save the
-// Token to resume after a restart.
+// (Next, All, Follow) so that a program can poll for new calls, and save
+// the Token to resume after a restart.
 
 import (
 	"context"
@@ -399,10 +399,17 @@ func (f *CallFeed) next(ctx context.Context) (*CallPage, error) {
 // errNoToken is an answer with calls but no Token to continue from.
 var errNoToken = errors.New("the answer carried no Token to follow")
 
-// drain yields the calls of successive answers until one brings none, or
-// brings no Token to continue from. An answer with calls whose Token
-// repeats the previous one ends it with an error: asking again would
-// bring the same calls forever.
+// All yields the calls of successive answers, following each Token, until
+// an answer brings no call or no Token to continue from: every call
+// written so far, from the feed's Token on. The feed keeps the last Token,
+// so a later Next, All or Follow starts after these calls. An answer with
+// calls whose Token repeats the previous one ends it with an error: asking
+// again would bring the same calls forever.
+func (f *CallFeed) All(ctx context.Context) iter.Seq2[Call, error] {
+	return f.drain(ctx, "CallFeed.All")
+}
+
+// drain is All naming op in its errors.
 func (f *CallFeed) drain(ctx context.Context, op string) iter.Seq2[Call, error] {
 	return func(yield func(Call, error) bool) {
 		for n := 0; ; n++ {

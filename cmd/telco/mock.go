@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -20,12 +21,29 @@ type mockInfo struct {
 	// Number is the seeded project's number, for `numbers configure`
 	// and the address-in-use rule; a number block holding it is seeded too.
 	Number string `json:"number"`
+	// Flow is the ConfigID of a seeded flow, for `numbers configure
+	// --routing Flow --flow ...`; the project has the fake's two default
+	// flows besides.
+	Flow string `json:"flow"`
 }
 
 // mockNumber is the number `telco mock` gives its project, in the
 // seeded number block mockBlock: without them the number and number-block
 // commands would have nothing to work on, since only Go code can add them.
 const mockNumber = "+61299990000"
+
+// mockFlow is the flow `telco mock` adds to its project.
+var mockFlow = telco.Flow{Name: "Reception IVR", Type: "IVR"}
+
+// mockCalls are the calls `telco mock` seeds, to the seeded number, so
+// that `calls list` shows something; new ones arrive only from Go code
+// (telcotest.Server.AddCall).
+var mockCalls = []telco.Call{
+	{From: "+61412345001", Disposition: telco.CallAnswered, Duration: 184, AttributionSource: "google",
+		AttributionMedium: "cpc", AttributionCampaign: "spring-sale", CallerCity: "Sydney", PromptsKeys: "1"},
+	{From: "+61412345002", Disposition: telco.CallNoAnswer, AttributionSource: "bing", AttributionMedium: "cpc"},
+	{From: "+61412345003", Disposition: telco.CallIVR, Duration: 41, AttributionSource: "direct", PromptsKeys: "2,1"},
+}
 
 var mockBlock = telco.NumberBlock{
 	Name: "Mock block", FriendlyName: "Sydney test numbers", NumberPattern: "+6129999000X",
@@ -40,8 +58,9 @@ func (a *app) mockCmd() *cobra.Command {
 		Short: "Serve the in-memory fake service until interrupted",
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
 interrupted (SIGINT or SIGTERM), and prints one JSON line with its url,
-account_sid, token, property_sid (a project enabled for SMS) and number (a
-number of that project, in a seeded number block), so that any client can be
+account_sid, token, property_sid (a project enabled for SMS), number (a
+number of that project, in a seeded number block, with three tracked calls)
+and flow (the ConfigID of a flow of that project), so that any client can be
 pointed at it:
 
   telco mock --addr 127.0.0.1:8080 > mock.json &
@@ -73,8 +92,13 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			defer srv.Close()
 			srv.AddNumber(srv.PropertySid, mockNumber)
 			srv.AddNumberBlock(srv.PropertySid, mockBlock)
+			flow := srv.AddFlow(srv.PropertySid, mockFlow)
+			for _, c := range mockCalls {
+				c.To, c.Endpoint = strings.TrimPrefix(mockNumber, "+"), "61400000000"
+				srv.AddCall(srv.PropertySid, c)
+			}
 			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token,
-				PropertySid: srv.PropertySid, Number: mockNumber})
+				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID})
 			fmt.Fprintf(a.stdout, "%s\n", line)
 			<-cmd.Context().Done()
 			return nil
