@@ -66,10 +66,11 @@ Token: give it to --token to list only the calls written since. --all
 follows the Tokens to the last call written so far; --follow then keeps
 asking every --interval and prints each new call on its own line (JSON
 lines with -o json) until interrupted, then prints the Token to resume
-from.`,
+from:
+
+  telco calls list --follow --interval 30s`,
 		Example: `  telco calls list --since -24h --disposition Answered,NoAnswer
-  telco calls list --follow --interval 30s
-  telco calls list --token CT000000000042 --all`,
+  telco calls list --all --source google --keys "1;2,1"`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.all && f.follow {

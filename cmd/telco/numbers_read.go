@@ -83,7 +83,7 @@ func (a *app) numberPurchaseCmd() *cobra.Command {
 assigns the first suitable address of the project, and reserves the number
 (Pending) when there is none. A purchase is never retried once it may have
 reached the service: after a network error, check with 'telco numbers get'.`,
-		Example: `  telco numbers purchase +61299990001 --address AD...`,
+		Example: `  telco numbers purchase +61299990001`,
 		Args:    exactArgs(1, "one NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sid, err := a.property(prop)
