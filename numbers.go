@@ -531,7 +531,7 @@ func numberDigits(digits string) fieldErrs {
 // Validate checks the listing's rules: every Type is Local, Toll-Free,
 // Shared-Rate or National; every capability is Voice, SMS or MMS;
 // Results_Count is at most 200; neither page parameter is negative. nil
-// asks for the defaults.
+// asks for the defaults. It names Numbers.ListByProperty.
 func (p *ListNumbersParams) Validate() error {
 	if p == nil {
 		return nil
