@@ -56,11 +56,14 @@ func TestMockServesTheFake(t *testing.T) {
 	var addr telco.Address
 	require.NoError(t, json.Unmarshal([]byte(cli(0, "addresses", "create", "--line1", "1 Mock St", "--city", "Sydney", "--country", "AU")), &addr))
 	cli(0, "numbers", "configure", info.Number, "--friendly", "Front desk", "--address", addr.AddressSid)
-	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid), "ADDRESS_CANNOT_BE_DELETED")
-	var blocks telco.NumberBlockPage
+	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid, "--yes"), "ADDRESS_CANNOT_BE_DELETED")
+	// Clearing the address lets it go.
+	cli(0, "numbers", "configure", info.Number, "--clear", "address")
+	cli(0, "addresses", "delete", addr.AddressSid, "--yes")
+	var blocks []telco.NumberBlock
 	require.NoError(t, json.Unmarshal([]byte(cli(0, "number-blocks", "search", "--property", info.PropertySid)), &blocks))
-	require.Len(t, blocks.Data, 1)
-	assert.Equal(t, "Mock block", blocks.Data[0].Name)
+	require.Len(t, blocks, 1)
+	assert.Equal(t, "Mock block", blocks[0].Name)
 	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
 
 	cancel()
