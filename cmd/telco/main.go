@@ -134,9 +134,12 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	case errors.As(err, &ve):
 		rep.ExitCode = exitUsage
 		rep.Op = ve.Op
-		for _, f := range ve.Fields {
+		texts := make([]string, len(ve.Fields))
+		for i, f := range ve.Fields {
 			rep.Fields = append(rep.Fields, flagField(cmd, f))
+			texts[i] = rep.Fields[i].text()
 		}
+		rep.Message = strings.Join(texts, "; ")
 		if a.jsonOut() {
 			return a.printErrorJSON(rep)
 		}

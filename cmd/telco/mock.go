@@ -122,11 +122,8 @@ func loopbackURL(raw string) (string, bool) {
 	if ip == nil || !ip.IsUnspecified() {
 		return raw, false
 	}
-	host := "127.0.0.1"
-	if ip.To4() == nil {
-		host = "::1"
-	}
-	u.Host = net.JoinHostPort(host, u.Port())
+	// Go's listeners on 0.0.0.0 and :: take both families, and report ::.
+	u.Host = net.JoinHostPort("127.0.0.1", u.Port())
 	return u.String(), true
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -120,4 +122,56 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// --info-file appears, whole, once the fake answers; a mock bound to every
+// interface prints the loopback URL, which the CLI accepts, and warns.
+func TestMockInfoFileAndAllInterfaces(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	info := filepath.Join(t.TempDir(), "mock.json")
+	var out, errOut syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"mock", "--addr", "0.0.0.0:0", "--info-file", info},
+			strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+	}()
+	var m mockInfo
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(info)
+		if err != nil {
+			return false
+		}
+		require.NoError(t, json.Unmarshal(b, &m), "the file is never seen half written: %q", b)
+		return true
+	}, 5*time.Second, 5*time.Millisecond)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, m.URL)
+	assert.Contains(t, errOut.String(), "warning: listening on every interface")
+	assert.Equal(t, strings.TrimSpace(out.String()), func() string { b, _ := os.ReadFile(info); return strings.TrimSpace(string(b)) }())
+
+	var got bytes.Buffer
+	code := run(context.Background(), []string{"projects", "get", "-o", "json"}, strings.NewReader(""), &got, &errOut,
+		envOf(map[string]string{"TELCO_ACCOUNT_SID": m.AccountSid, "TELCO_TOKEN": m.Token, "TELCO_BASE_URL": m.URL,
+			"TELCO_PROPERTY_SID": m.PropertySid}))
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, got.String(), m.PropertySid, "projects get defaults to TELCO_PROPERTY_SID")
+
+	cancel()
+	assert.Equal(t, 0, <-done)
+	assert.NoFileExists(t, info, "removed when the fake stops")
+}
+
+func TestLoopbackURL(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"http://0.0.0.0:8080":   "http://127.0.0.1:8080",
+		"http://[::]:8080":      "http://127.0.0.1:8080",
+		"http://127.0.0.1:8080": "http://127.0.0.1:8080",
+		"http://10.0.0.5:8080":  "http://10.0.0.5:8080",
+	} {
+		got, changed := loopbackURL(in)
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, want != in, changed, in)
+	}
 }

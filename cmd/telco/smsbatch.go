@@ -835,12 +835,18 @@ var batchFields = map[string]func(p *telco.SendMessageParams, v string) error{
 			p.Schedule = time.Unix(n, 0)
 			return nil
 		}
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return fmt.Errorf("the Schedule value %q is neither Unix seconds nor RFC 3339", v)
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			p.Schedule = t
+			return nil
 		}
-		p.Schedule = t
-		return nil
+		// Without a zone: the user's, as on the command line.
+		for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+			if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+				p.Schedule = t
+				return nil
+			}
+		}
+		return fmt.Errorf("the Schedule value %q is not Unix seconds, RFC 3339, or YYYY-MM-DD HH:MM[:SS] in the local zone", v)
 	},
 	"deliveryreceipt": func(p *telco.SendMessageParams, v string) error {
 		if v = strings.TrimSpace(v); v == "" {
