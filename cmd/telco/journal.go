@@ -26,6 +26,7 @@ import (
 
 	"github.com/telcosdk/telco"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Line states in the journal.
@@ -86,7 +87,7 @@ func openJournal(path, sum, prop string, readOnly bool) (*journal, error) {
 		}
 	}
 	db, err := bolt.Open(path, 0o600, opts)
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("journal %s: %w", path, errJournalBusy)
 	}
 	if err != nil {
