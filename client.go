@@ -148,9 +148,15 @@ const DefaultAttemptTimeout = 60 * time.Second
 func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
 
 // DefaultMaxResponseBytes is the success-body cap without
-// WithMaxResponseBytes: far above any listing page the service sends, far
-// below what would hurt a process.
-const DefaultMaxResponseBytes = 32 << 20
+// WithMaxResponseBytes, 16 MiB, counted after decompression; a call holds
+// at most about that much of an answer. The largest page the service sends
+// by default, 200 messages, is about 90 kB, and under 4 MB even if every
+// text were 1,600 emoji written as JSON escapes (12 bytes each, about
+// 19.6 kB a message); a page of 200 numbers, at about 1 kB a number, is
+// about 200 kB. The cap leaves four times the worst such page, and room for
+// a batch answer of thousands of ordinary messages; raise it for pages or
+// batches far larger than the defaults.
+const DefaultMaxResponseBytes = 16 << 20
 
 // Ptr returns a pointer to v, for optional fields such as *bool.
 func Ptr[T any](v T) *T { return &v }
