@@ -434,3 +434,26 @@ func TestRedactFormKeepsOtherText(t *testing.T) {
 	assert.Equal(t, "x [REDACTED] y", string(redactForm("pa&amp;ss-word", []byte("x pa&amp;ss-word y"))))
 	assert.Equal(t, "x [REDACTED] y", string(redactForm("pa&amp;ss-word", []byte("x pa&amp;amp;ss-word y"))))
 }
+
+// TestBatchRejectionsEchoingTheRequestKeepNoSecret: a batch answers 200
+// with one element per message, some of them rejections. Those are error
+// answers too and are redacted like one.
+func TestBatchRejectionsEchoingTheRequestKeepNoSecret(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := string(must(json.Marshal(r.Header.Get("Authorization"))))
+		_, _ = fmt.Fprintf(w, `[{"MessageSid":"MG1","Text":"ok"},{"ErrorCode":%s,"Message":%s,"Errors":[{"FieldName":%s}]}]`,
+			auth, auth, auth)
+	}))
+	defer srv.Close()
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	res, err := c.Messages.SendBatch(context.Background(), testProp, []SendMessageParams{
+		{To: "+61400000001", Text: "a"}, {To: "+61400000002", Text: "b"}})
+	require.NoError(t, err)
+	require.Len(t, res, 2)
+	require.NotNil(t, res[1].Err)
+	out := fmt.Sprintf("%v|%+v|%s|%s|%+v", res[1].Err, res[1].Err, res[1].Err.Code, res[1].Err.Message, res[1].Err.Fields)
+	assertNoSecret(t, out, "a batch rejection")
+	assert.True(t, strings.Contains(out, "[REDACTED]"), "nothing was redacted")
+}
