@@ -197,13 +197,18 @@ func (c *Client) CloseIdleConnections() {
 }
 
 // attemptTimeoutTransport bounds one attempt, body included: the deadline
-// is released only when the body is closed.
+// is released only when the body is closed. An attempt whose context ends
+// sooner anyway is sent as it is, sparing it a timer and a copy of the
+// request.
 type attemptTimeoutTransport struct {
 	next http.RoundTripper
 	d    time.Duration
 }
 
 func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) <= t.d {
+		return t.next.RoundTrip(req)
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.d)
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
 	if err != nil {

@@ -448,3 +448,45 @@ func TestStalledBodyEndsAtTheDefaultAttemptTimeout(t *testing.T) {
 		}
 	}
 }
+
+// roundTripRecorder records the requests it is handed and answers 200.
+type roundTripRecorder struct{ got []*http.Request }
+
+func (r *roundTripRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.got = append(r.got, req)
+	return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader("")), Header: http.Header{}}, nil
+}
+
+// The attempt bound is the sooner of the attempt timeout and the caller's
+// deadline; an attempt the caller's deadline already bounds more tightly
+// goes through untouched.
+func TestAttemptTimeoutYieldsToASoonerDeadline(t *testing.T) {
+	t.Parallel()
+	rec := &roundTripRecorder{}
+	at := &attemptTimeoutTransport{next: rec, d: time.Minute}
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration // 0: no deadline
+		same    bool
+	}{{"no deadline", 0, false}, {"a later deadline", time.Hour, false}, {"a sooner deadline", time.Second, true}} {
+		ctx := context.Background()
+		if tc.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, tc.timeout)
+			defer cancel()
+		}
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/", nil).WithContext(ctx)
+		resp, err := at.RoundTrip(req)
+		require.NoError(t, err)
+		got := rec.got[len(rec.got)-1]
+		assert.Equal(t, tc.same, got == req, tc.name)
+		dl, ok := got.Context().Deadline()
+		require.True(t, ok, "%s: the attempt has a deadline", tc.name)
+		want := time.Minute
+		if tc.timeout > 0 {
+			want = min(want, tc.timeout)
+		}
+		assert.WithinDuration(t, time.Now().Add(want), dl, 5*time.Second, tc.name)
+		require.NoError(t, resp.Body.Close())
+	}
+}
