@@ -141,11 +141,11 @@ type SipTrunkCredentials struct {
 }
 
 // SipCredentials are the credentials of a new authenticated trunk. The
-// Password is sent once and never printed: fmt verbs show it as [REDACTED]
-// and JSON encoding of this value leaves it out.
+// Password is sent once and never printed: fmt verbs show it as [REDACTED],
+// and JSON and XML encoding of this value leave it out.
 type SipCredentials struct {
 	Realm    string
-	Password string `json:"-"`
+	Password string `json:"-" xml:"-"`
 }
 
 // Format prints c with its Password redacted, whatever the verb.
