@@ -49,9 +49,8 @@ func TestNumbers_ConfigureMergesAndReturnsConfig(t *testing.T) {
 	assert.Equal(t, "https://hooks.example/sms", cfg.WebhookURL)
 	assert.Equal(t, "POST", cfg.WebhookMethod, "sent in upper case")
 
-	// Without the +, later fields join the earlier ones. The flow must be
-	// one of the project's.
-	srv.AddFlow(srv.PropertySid, telco.Flow{ConfigID: "FLOW-1", Name: "Reception"})
+	// Without the +, later fields join the earlier ones.
+	srv.AddFlow(srv.PropertySid, telco.Flow{ConfigID: "FLOW-1", Name: "Reception"}) // a flow of the number's project
 	cfg2, err := c.Numbers.Configure(ctx, "61299999999", &telco.NumberConfigParams{
 		AttributionMedium: "cpc", RoutingMethod: telco.RoutingFlow, Flow: "FLOW-1", SendSmsTo: "+61400000001"})
 	require.NoError(t, err)
@@ -194,6 +193,31 @@ func TestLookup_SpacesAfterCommas(t *testing.T) {
 	require.NoError(t, json.Unmarshal(r.Body, &body))
 	require.Len(t, body.Numbers, 3)
 	assert.Equal(t, int64(61412345678), body.Numbers[1].E164)
+}
+
+func TestNumbers_ConfigureClearEmptiesFields(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	addr := createAddress(t, srv, c, "1 Martin Place")
+	_, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{
+		Friendly: "Main line", AddressSid: addr.AddressSid, SendSmsTo: "+61400000001",
+		WebhookURL: "https://hooks.example/sms", WebhookMethod: "POST"})
+	require.NoError(t, err)
+	require.Error(t, c.Addresses.Delete(ctx, addr.AddressSid), "the number holds the address")
+
+	cfg, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{Clear: []telco.NumberField{
+		telco.NumberFieldAddressSid, telco.NumberFieldSendSmsTo, telco.NumberFieldWebhookURL, telco.NumberFieldWebhookMethod}})
+	require.NoError(t, err)
+	assert.Empty(t, cfg.AddressSid)
+	assert.Empty(t, cfg.SendSmsTo)
+	assert.Empty(t, cfg.WebhookURL)
+	assert.Empty(t, cfg.WebhookMethod)
+	assert.Equal(t, "Main line", cfg.Friendly, "what is not cleared stays")
+	assert.Equal(t, telco.RoutingEndpoint, cfg.RoutingMethod)
+	require.NoError(t, c.Addresses.Delete(ctx, addr.AddressSid), "a detached address can be deleted")
 }
 
 // A purchase is Active when an address registers the number (given, or

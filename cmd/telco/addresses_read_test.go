@@ -15,10 +15,10 @@ func TestAddressListAndGet(t *testing.T) {
 	h.jsonOf(&sydney, "addresses", "create", "--line1", "1 Example St", "--city", "Sydney", "--country", "AU")
 	h.jsonOf(&melbourne, "addresses", "create", "--line1", "9 Queen St", "--city", "Melbourne", "--country", "AU")
 
-	var page telco.Page[telco.Address]
+	var page []telco.Address
 	h.jsonOf(&page, "addresses", "list", "--city", "Sydney")
-	require.Len(t, page.Items, 1)
-	assert.Equal(t, sydney.AddressSid, page.Items[0].AddressSid)
+	require.Len(t, page, 1)
+	assert.Equal(t, sydney.AddressSid, page[0].AddressSid)
 	out := h.ok("addresses", "list", "--all", "--count", "1")
 	assert.Contains(t, out, sydney.AddressSid)
 	assert.Contains(t, out, melbourne.AddressSid)

@@ -34,13 +34,13 @@ type callListFlags struct {
 }
 
 // params turns the flags into the SDK's params.
-func (f *callListFlags) params(now time.Time) (*telco.ListCallsParams, error) {
+func (f *callListFlags) params(a *app, now time.Time) (*telco.ListCallsParams, error) {
 	p := f.p
 	var err error
-	if p.DateFrom, err = parseTime("since", f.since, now); err != nil {
+	if p.DateFrom, err = a.parseTime("since", f.since, now); err != nil {
 		return nil, err
 	}
-	if p.DateTo, err = parseTime("until", f.until, now); err != nil {
+	if p.DateTo, err = a.parseTime("until", f.until, now); err != nil {
 		return nil, err
 	}
 	p.Dispositions = nil
@@ -76,7 +76,7 @@ from:
 			if f.all && f.follow {
 				return usagef("give --all or --follow, not both")
 			}
-			p, err := f.params(time.Now())
+			p, err := f.params(a, time.Now())
 			if err != nil {
 				return err
 			}
@@ -120,7 +120,7 @@ from:
 	fs := c.Flags()
 	a.propertyFlag(fs, &f.prop)
 	fs.StringVar(&f.acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
-	fs.StringVar(&f.since, "since", "", "calls that started at or after this time (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)")
+	fs.StringVar(&f.since, "since", "", "calls that started at or after this time ("+timeHelp+")")
 	fs.StringVar(&f.until, "until", "", "calls that started before this time")
 	fs.StringVar(&f.p.Token, "token", "", "only calls written after the answer that gave this Token")
 	fs.StringSliceVar(&f.dispositions, "disposition", nil, "Answered, IVR, Busy, NoAnswer or Failed (repeatable)")

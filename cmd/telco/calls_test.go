@@ -32,10 +32,10 @@ func TestCallsListGetAndToken(t *testing.T) {
 	c := h.srv.AddCall(h.srv.PropertySid, telco.Call{})
 	r = h.run("calls", "list", "--token", m[1], "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
-	var page telco.CallPage
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page))
-	require.Len(t, page.Calls, 1)
-	assert.Equal(t, c.CallSid, page.Calls[0].CallSid)
+	var page []telco.Call
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), "the calls, as every list prints its items")
+	require.Len(t, page, 1)
+	assert.Equal(t, c.CallSid, page[0].CallSid)
 
 	filtered := h.ok("calls", "list", "--disposition", "Busy", "--source", "google")
 	assert.Contains(t, filtered, a.CallSid)
@@ -97,4 +97,20 @@ func TestCallsListFollow(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Regexp(t, `(?m)^START\s+CALL SID`, table.String())
 	assert.Contains(t, table.String(), later.CallSid)
+}
+
+// The JSON contract holds for inferred resources too: times in RFC 3339,
+// and the members the SDK did not understand beside the fields, under
+// their own names, in place of a field of the same name.
+func TestInferredResourcesKeepExtraInJSON(t *testing.T) {
+	t.Parallel()
+	b, err := encodeJSON(telco.Call{CallSid: "CA1", DateStart: 1700000000, Duration: 0,
+		Extra: map[string]json.RawMessage{"Gclid": json.RawMessage(`"abc"`), "CallSid": json.RawMessage(`7`)}})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"CallSid":7,"DateStart":"2023-11-14T22:13:20Z","Gclid":"abc"}`, string(b))
+
+	b, err = encodeJSON(telco.Number{NumberConfig: telco.NumberConfig{Number: "61299990000"},
+		Capabilities: telco.NumberCapabilities{telco.CapabilityVoice}, Extra: map[string]json.RawMessage{"Carrier": json.RawMessage(`"Telstra"`)}})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"Number":"61299990000","Capabilities":"Voice","Carrier":"Telstra"}`, string(b))
 }

@@ -17,9 +17,9 @@ func TestFlowsList(t *testing.T) {
 	assert.Contains(t, out, f.ConfigID)
 	assert.Contains(t, out, "Main menu")
 
-	var page telco.Page[telco.Flow]
+	var page []telco.Flow
 	h.jsonOf(&page, "flows", "list", "--count", "2")
-	assert.Len(t, page.Items, 2)
+	assert.Len(t, page, 2)
 	var all []telco.Flow
 	h.jsonOf(&all, "flows", "list", "--count", "2", "--all")
 	require.Len(t, all, 3)

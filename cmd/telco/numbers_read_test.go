@@ -26,10 +26,10 @@ func TestNumbersPurchaseGetAndList(t *testing.T) {
 	assert.Equal(t, addr.AddressSid, n.AddressSid)
 	assert.Contains(t, h.ok("numbers", "get", "+61299990001"), "Pending")
 
-	var page telco.Page[telco.Number]
+	var page []telco.Number
 	h.jsonOf(&page, "numbers", "list", "--type", "Local")
-	require.Len(t, page.Items, 1)
-	assert.Equal(t, "61299990001", page.Items[0].Number)
+	require.Len(t, page, 1)
+	assert.Equal(t, "61299990001", page[0].Number)
 	out = h.ok("numbers", "list", "--account", h.srv.AccountSid, "--capability", "Voice", "--all")
 	assert.Contains(t, out, "611800990002")
 	assert.Contains(t, out, "61299990001")
@@ -44,11 +44,11 @@ func TestNumbersConfigureToAFlow(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.srv.AddNumber(h.srv.PropertySid, "+61299990000")
-	var flows telco.Page[telco.Flow]
+	var flows []telco.Flow
 	h.jsonOf(&flows, "flows", "list")
-	require.NotEmpty(t, flows.Items)
-	out := h.ok("numbers", "configure", "+61299990000", "--routing", "Flow", "--flow", flows.Items[0].ConfigID)
-	assert.Contains(t, out, flows.Items[0].ConfigID)
+	require.NotEmpty(t, flows)
+	out := h.ok("numbers", "configure", "+61299990000", "--routing", "Flow", "--flow", flows[0].ConfigID)
+	assert.Contains(t, out, flows[0].ConfigID)
 	r := h.run("numbers", "configure", "+61299990000", "--routing", "Flow", "--flow", "nope")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "FLOW_NOT_FOUND")
