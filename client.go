@@ -65,6 +65,7 @@ type Client struct {
 	maxBody   int64 // cap on a success body
 	rc        *retryablehttp.Client
 	once      *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	limiter   RateLimiter // WithRateLimiter; nil for none (seams.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -91,6 +92,7 @@ type clientConfig struct {
 	attemptTimeout time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
+	limiter        RateLimiter
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -193,6 +195,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		retry:      rp,
 		maxBody:    cfg.maxBody,
 		once:       once,
+		limiter:    cfg.limiter,
 	}
 	c.rc = c.newRetryClient(sendingClient(cfg.httpClient, cfg.attemptTimeout))
 	c.common.client = c
