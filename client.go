@@ -64,7 +64,7 @@ type Client struct {
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
 	rc        *retryablehttp.Client
-	once      *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	once      *onceState  // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
 	limiter   RateLimiter // WithRateLimiter; nil for none (seams.go)
 }
 
