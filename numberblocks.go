@@ -494,9 +494,9 @@ func (p *ConfigureNumberBlockParams) wire() *wireConfigureBlock {
 // NumberBlockResult is the answer of NumberBlocks.Purchase and Configure.
 // The service's pages do not show its shape ("a confirmation response"),
 // so it is read tolerantly and the fields below are inferred: Block is the
-// number block when the answer holds one (bare, or under NumberBlock or
-// Data), NumberBlockSid the block's SID when the answer names it anywhere
-// the SDK looks. Raw is the whole answer as sent, for what the SDK did not
+// number block when the answer holds one (under NumberBlock or Data, or
+// bare with a block's fields besides its SID), NumberBlockSid the block's
+// SID when the answer names it at its top level or in Block. Raw is the whole answer as sent, for what the SDK did not
 // guess: decode it into a type of your own.
 type NumberBlockResult struct {
 	NumberBlockSid string

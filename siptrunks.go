@@ -505,7 +505,9 @@ func (p *ListSipTrunksParams) check() fieldErrs {
 // Validate checks the rules of CreateSipTrunkParams on the fields set; see
 // UpdateSipTrunkParams. Whether the trunk keeps what its type needs (IP
 // addresses for IP to IP, credentials for Authenticated) depends on what
-// it has now, which only the service knows.
+// it has now, which only the service knows. It reports its problems under
+// "SipTrunks.Update"; UpdateByAccount applies the same rules under its own
+// name.
 func (p *UpdateSipTrunkParams) Validate() error {
 	if p == nil {
 		return nilParams("SipTrunks.Update")
