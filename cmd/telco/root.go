@@ -66,6 +66,7 @@ Exit status: 0 success, 1 service or network error, 2 usage or validation error.
 		a.mockCmd(), a.versionCmd(),
 		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
+		a.apiCmd(),
 	)
 	return root
 }
