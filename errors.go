@@ -111,8 +111,9 @@ type APIError struct {
 	// RetryAfter is the server's Retry-After of a 429 or 503 answer, read
 	// from seconds or an HTTP date and capped at a day; 0 when the answer
 	// had none. The Client has already honoured it, within
-	// RetryPolicy.MaxWait, for the retries it made.
-	RetryAfter time.Duration
+	// RetryPolicy.MaxWait, for the retries it made. JSON leaves it out
+	// when 0, as APIError was printed before it had this field.
+	RetryAfter time.Duration `json:",omitempty"`
 
 	err       error // a decode error, for errors.Unwrap
 	maybeSent bool  // a non-idempotent call that may have taken effect
