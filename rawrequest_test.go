@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,4 +182,31 @@ func TestRawPathVersions(t *testing.T) {
 	}
 	_, q, _ := rawPath("Calls?Token=a%2Bb&Disposition=Answered,Busy")
 	assert.Equal(t, url.Values{"Token": {"a+b"}, "Disposition": {"Answered,Busy"}}, q)
+}
+
+// FuzzRawPath: Do's path check never panics, and what it accepts stays on
+// the base URL: a path, never a scheme, host, fragment or dot segment.
+func FuzzRawPath(f *testing.F) {
+	for _, s := range []string{"Properties", "/v2/Properties?Results_Count=5", "//evil", "https://x/", "/v2/a/../b",
+		"/v2/%2e%2e/x", "a b", "/v2/x#f", "?", "/v2/%zz", "v2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, _, problem := rawPath(s)
+		if problem != "" {
+			return
+		}
+		if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "#? \t\r\n") ||
+			strings.Contains(p, "://") {
+			t.Fatalf("accepted %q as %q", s, p)
+		}
+		for _, seg := range strings.Split(p, "/") {
+			if seg == "." || seg == ".." {
+				t.Fatalf("accepted a dot segment in %q", p)
+			}
+		}
+		if !versioned(p) {
+			t.Fatalf("%q has no version segment", p)
+		}
+	})
 }
