@@ -142,10 +142,11 @@ type OnlineLogin struct {
 
 // CreateOnlineLoginParams is a new portal user for a project. The rules are
 // listed on Validate. The Password is sent once and never printed: fmt
-// verbs show it as [REDACTED] and JSON encoding of this value leaves it out.
+// verbs show it as [REDACTED], and JSON and XML encoding of this value
+// leave it out.
 type CreateOnlineLoginParams struct {
 	Email     string // the user name
-	Password  string `json:"-"`
+	Password  string `json:"-" xml:"-"`
 	FirstName string
 	LastName  string
 	Scopes    Scopes // the user's scopes on this project
@@ -247,9 +248,9 @@ type UpdateOnlineLoginParams struct {
 	Enabled   *bool
 	// Password, when not "", is the new password, with the rules of
 	// CreateOnlineLoginParams. It is sent once and never printed: fmt
-	// verbs and slog show it as [REDACTED], and JSON encoding of this value
-	// leaves it out.
-	Password string `json:"-"`
+	// verbs and slog show it as [REDACTED], and JSON and XML encoding of
+	// this value leave it out.
+	Password string `json:"-" xml:"-"`
 	// Permissions, when not nil, replace every permission the login has;
 	// an empty, non-nil slice removes them all. Each permission names
 	// either an AccountSid or a PropertySid, never both, and at least one

@@ -25,7 +25,8 @@ func (a *app) apiCmd() *cobra.Command {
 		Short: "Send any request to the service and print its answer",
 		Long: `Send a request the tool has no command for, with the same credentials,
 retries and error reporting as every command, and print the answer's body
-(JSON indented).
+as the service sent it (JSON indented; the JSON contract of the other
+commands, RFC 3339 times and enumerations by name, does not apply).
 
 METHOD is GET, HEAD, POST, PUT, PATCH or DELETE. POST is not repeated once it
 may have reached the service; the others are retried like reads. PATH is

@@ -277,14 +277,12 @@ number), flow with --flow (a flow's ConfigId), or application with
 }
 
 // printBlockResult shows a purchase's or configuration's answer, whose
-// shape the service does not document: -o json prints it as the service
-// sent it; a table shows the block when the answer holds one, else its SID.
+// shape the service does not document: -o json prints the SDK's
+// NumberBlockResult, whose Raw holds the answer as the service sent it; a
+// table shows the block when the answer holds one, else its SID.
 func (a *app) printBlockResult(r *telco.NumberBlockResult) error {
 	if a.jsonOut() {
-		if len(r.Raw) > 0 {
-			return printJSON(a.stdout, r.Raw)
-		}
-		return printJSON(a.stdout, map[string]string{"NumberBlockSid": r.NumberBlockSid})
+		return printJSON(a.stdout, r)
 	}
 	if r.Block != nil {
 		return printOne(a, r.Block, numberBlockCols)

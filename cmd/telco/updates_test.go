@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,7 +57,13 @@ func TestSipTrunksUpdate(t *testing.T) {
 		Name: "PBX", DefaultCallerID: "+61299999999", Type: telco.SipTrunkIPToIP, IPAddresses: []string{"8.8.8.0/24"}})
 	require.NoError(t, err)
 
-	var got telco.SipTrunk
+	var got struct { // enumerations by name, times as RFC 3339: the CLI's JSON contract
+		Name, Type          string
+		ChannelLimit        int
+		SipTrunkIPAddresses []struct {
+			IPAddress string `json:"IpAddress"`
+		}
+	}
 	h.jsonOf(&got, "sip-trunks", "update", sid, "--channels", "4", "--ip", "1.1.1.1", "--ip", "9.9.9.0/24")
 	assert.Equal(t, 4, got.ChannelLimit)
 	require.Len(t, got.SipTrunkIPAddresses, 2)
@@ -81,18 +88,24 @@ func TestNumberBlocksPurchaseAndConfigure(t *testing.T) {
 	h := newHarness(t)
 	var raw struct {
 		NumberBlockSid string
-		NumberBlock    telco.NumberBlock
+		Block          struct{ NumberBlockSid, Created string }
+		Raw            struct {
+			NumberBlock struct{ NumberBlockSid string }
+		} // the service's answer as sent
 	}
 	h.jsonOf(&raw, "number-blocks", "purchase", "--answer-point", "0299990000", "--group-type", "1")
 	require.NotEmpty(t, raw.NumberBlockSid)
-	assert.Equal(t, raw.NumberBlockSid, raw.NumberBlock.NumberBlockSid)
+	assert.Equal(t, raw.NumberBlockSid, raw.Block.NumberBlockSid)
+	assert.Equal(t, raw.NumberBlockSid, raw.Raw.NumberBlock.NumberBlockSid)
+	_, err := time.Parse(time.RFC3339, raw.Block.Created)
+	assert.NoError(t, err, "the block follows the CLI's JSON contract: %q", raw.Block.Created)
 
 	out := h.ok("number-blocks", "configure", raw.NumberBlockSid, "--routing", "endpoint", "--endpoint", "0399990000")
 	assert.Contains(t, out, raw.NumberBlockSid)
-	var page telco.NumberBlockPage
+	var page []struct{ TerminationNumber string }
 	h.jsonOf(&page, "number-blocks", "list-by-property", h.srv.PropertySid)
-	require.Len(t, page.Data, 1)
-	assert.Equal(t, "61399990000", page.Data[0].TerminationNumber)
+	require.Len(t, page, 1)
+	assert.Equal(t, "61399990000", page[0].TerminationNumber)
 
 	assert.Equal(t, 2, h.run("number-blocks", "configure", raw.NumberBlockSid, "--routing", "flow").code, "flow needs --flow")
 	assert.Equal(t, 2, h.run("number-blocks", "purchase", "--answer-point", "0299990000", "--field", "AnswerPoint=1").code)
