@@ -321,7 +321,8 @@ func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pa
 
 // UpdateSipTrunkParams changes a SIP trunk with a JSON merge patch: only the
 // fields set are sent, and only they change. The fields are those of
-// CreateSipTrunkParams, with the same rules where set; a list, when not
+// CreateSipTrunkParams, with the same rules where set (Type 0 with
+// Credentials is refused, as on Create); a list, when not
 // nil, replaces the trunk's list whole (an empty, non-nil one empties it).
 // Credentials may carry a new Realm, a new Password, or both; the Password
 // is never printed (see SipCredentials).
@@ -535,6 +536,11 @@ func (p *UpdateSipTrunkParams) check() fieldErrs {
 	}
 	if p.Type != nil && *p.Type == SipTrunkIPToIP && p.IPAddresses != nil && len(p.IPAddresses) == 0 {
 		f.add(CodeParameterRequired, "SipTrunkIpAddresses", "an IP to IP trunk (Type 0) needs at least one address")
+	}
+	if p.Type != nil && *p.Type == SipTrunkIPToIP && p.Credentials != nil {
+		// As on Create: the trunk admits by address, and a password would
+		// read as protection it does not give.
+		f.add(CodeConflictingParameters, "SipTrunkCredentials", "SipTrunkCredentials are not used by an IP to IP trunk (Type 0): leave them out")
 	}
 	for i, a := range p.IPAddresses {
 		if _, msg := rules.SIPCIDR(a); msg != "" {

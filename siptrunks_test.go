@@ -803,6 +803,8 @@ func TestUpdateSipTrunkValidation(t *testing.T) {
 		{"the password has four classes", UpdateSipTrunkParams{Credentials: &SipCredentials{Password: "password12"}}, "SipTrunkCredentials.Password", CodeParameterInvalid},
 		{"credentials change something", UpdateSipTrunkParams{Credentials: &SipCredentials{}}, "SipTrunkCredentials", CodeParameterRequired},
 		{"at least one channel", UpdateSipTrunkParams{ChannelLimit: Ptr(0)}, "ChannelLimit", CodeParameterInvalid},
+		{"an IP to IP trunk takes no credentials", UpdateSipTrunkParams{Type: Ptr(SipTrunkIPToIP),
+			IPAddresses: []string{"8.8.8.8"}, Credentials: &SipCredentials{Password: "Tr0nk-Pa55!x"}}, "SipTrunkCredentials", CodeConflictingParameters},
 		{"countries are letter codes", UpdateSipTrunkParams{AllowedCountries: []string{"61"}}, "SipTrunkAllowedCountries[0].CountryCode", CodeParameterInvalid},
 		{"a name cannot be blanked", UpdateSipTrunkParams{Name: Ptr("")}, "Name", CodeParameterInvalid},
 	} {

@@ -229,6 +229,11 @@ func (s *Server) updateSipTrunk(w http.ResponseWriter, r *http.Request, property
 				telco.SipTrunkCountry{Created: now, Modified: now, CountryCode: strings.ToUpper(c)})
 		}
 	}
+	if p.Credentials != nil && t.Type == telco.SipTrunkIPToIP {
+		writeField(w, telco.CodeConflictingParameters, "SipTrunkCredentials",
+			"SipTrunkCredentials are not used by an IP to IP trunk (Type 0): leave them out")
+		return
+	}
 	if c := p.Credentials; c != nil {
 		creds := telco.SipTrunkCredentials{Created: now}
 		if t.SipTrunkCredentials != nil {
@@ -246,6 +251,11 @@ func (s *Server) updateSipTrunk(w http.ResponseWriter, r *http.Request, property
 		}
 		creds.Modified = now
 		t.SipTrunkCredentials = &creds
+	}
+	if t.Type == telco.SipTrunkIPToIP {
+		// The fake's choice, undocumented by the service: a trunk that now
+		// admits by address keeps no credentials.
+		t.SipTrunkCredentials = nil
 	}
 	switch {
 	case t.Type == telco.SipTrunkIPToIP && len(t.SipTrunkIPAddresses) == 0:

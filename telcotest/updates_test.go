@@ -125,6 +125,17 @@ func TestSipTrunks_UpdateIsApplied(t *testing.T) {
 	require.NotNil(t, tr.SipTrunkCredentials)
 	assert.Equal(t, "pbx.example.com", tr.SipTrunkCredentials.Realm)
 
+	// Credentials on an IP to IP trunk are refused; back to IP to IP, the
+	// trunk drops its credentials.
+	err = c.SipTrunks.UpdateByAccount(ctx, srv.AccountSid, createTrunk(t, c, srv.PropertySid, ipTrunk("IP2")),
+		&telco.UpdateSipTrunkParams{Credentials: &telco.SipCredentials{Password: sipPassword}})
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeConflictingParameters)
+	require.NoError(t, c.SipTrunks.Update(ctx, srv.PropertySid, sid, &telco.UpdateSipTrunkParams{
+		Type: telco.Ptr(telco.SipTrunkIPToIP), IPAddresses: []string{"8.8.4.4"}}))
+	tr, err = c.SipTrunks.GetByProperty(ctx, srv.PropertySid, sid)
+	require.NoError(t, err)
+	assert.Nil(t, tr.SipTrunkCredentials)
+
 	// An IP to IP trunk cannot lose its last address.
 	ip := createTrunk(t, c, srv.PropertySid, ipTrunk("IP"))
 	err = srv.Client(telco.WithClientValidation(false)).SipTrunks.Update(ctx, srv.PropertySid, ip,
