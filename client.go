@@ -91,17 +91,22 @@ type clientConfig struct {
 	attemptTimeout time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
+	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (observe.go)
+	insecureHTTP   bool                                      // WithInsecureHTTP (observe.go)
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
 // request path (/v2/...) is appended to it. Plain http is accepted only for
-// a loopback host, such as a telcotest server.
+// a loopback host, such as a telcotest server, unless WithInsecureHTTP.
 func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u } }
 
 // WithHTTPClient makes the Client send through a copy of hc, with its
 // transport, timeouts and proxies, whose CheckRedirect refuses to leave
 // the request's origin. Without it, a client with connection timeouts but
-// no overall timeout is used: the caller's context governs each call.
+// no overall timeout is used: the caller's context governs each call. It
+// sends through http.DefaultTransport instead whenever that has been
+// replaced, as httpmock.Activate does, so that a test mocking the network
+// intercepts the Client too. WithTransport wraps either.
 func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.
@@ -146,7 +151,7 @@ func Ptr[T any](v T) *T { return &v }
 // NewClient returns a Client that authenticates with HTTP Basic, the account
 // SID as user name and the token as password. It fails on an empty SID or
 // token, a base URL that is not absolute, and plain http to a host that is
-// not loopback.
+// not loopback (unless WithInsecureHTTP).
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true, maxBody: DefaultMaxResponseBytes}
 	for _, o := range opts {
@@ -160,7 +165,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if token == "" {
 		return nil, errors.New("telco: NewClient: token is empty")
 	}
-	base, err := checkBaseURL(cfg.baseURL)
+	base, err := checkBaseURL(cfg.baseURL, cfg.insecureHTTP)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +180,10 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
 	}
 	once, err := newOnceState(cfg.reconcile)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := cfg.transportClient()
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +203,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		maxBody:    cfg.maxBody,
 		once:       once,
 	}
-	c.rc = c.newRetryClient(sendingClient(cfg.httpClient, cfg.attemptTimeout))
+	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c
 	c.NumberBlocks = (*NumberBlocksService)(&c.common)
 	c.Numbers = (*NumbersService)(&c.common)

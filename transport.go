@@ -81,7 +81,9 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-func checkBaseURL(raw string) (string, error) {
+// checkBaseURL returns raw without a trailing slash, or why a Client must
+// not use it; insecure (WithInsecureHTTP) admits plain http to any host.
+func checkBaseURL(raw string, insecure bool) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return "", fmt.Errorf("telco: NewClient: base URL: %w", err)
@@ -95,8 +97,8 @@ func checkBaseURL(raw string) (string, error) {
 	if u.RawQuery != "" || u.Fragment != "" {
 		return "", fmt.Errorf("telco: NewClient: base URL %q must not have a query or fragment", raw)
 	}
-	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
-		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https", u.Host)
+	if u.Scheme == "http" && !insecure && !isLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https (or WithInsecureHTTP for a mock)", u.Host)
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
 }

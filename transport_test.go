@@ -228,8 +228,9 @@ func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
 	require.NoError(t, err)
 	hc := c.rc.HTTPClient
 	assert.Zero(t, hc.Timeout, "the caller's context governs a call")
-	tr, ok := hc.Transport.(*http.Transport)
-	require.True(t, ok)
+	dt, ok := hc.Transport.(defaultTransport)
+	require.True(t, ok, "%T", hc.Transport)
+	tr := dt.tuned
 	assert.NotZero(t, tr.TLSHandshakeTimeout)
 	assert.NotZero(t, tr.ResponseHeaderTimeout)
 	assert.NotNil(t, tr.DialContext)
