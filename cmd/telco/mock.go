@@ -20,6 +20,8 @@ type mockInfo struct {
 	// Number is the seeded project's number, for `numbers configure`
 	// and the address-in-use rule; a number block holding it is seeded too.
 	Number string `json:"number"`
+	// CAFile is where --tls wrote the CA certificate clients must trust.
+	CAFile string `json:"ca_file,omitempty"`
 }
 
 // mockNumber is the number `telco mock` gives its project, in the
@@ -35,6 +37,7 @@ var mockBlock = telco.NumberBlock{
 // mockCmd is "telco mock": the fake service (telcotest) on a port.
 func (a *app) mockCmd() *cobra.Command {
 	var addr, sid, token string
+	var ci mockCI
 	c := &cobra.Command{
 		Use:   "mock",
 		Short: "Serve the in-memory fake service until interrupted",
@@ -51,7 +54,21 @@ pointed at it:
 
 --account-sid and --token set the credentials the fake accepts (default:
 generated); the environment is not read here, so that a real account's
-credentials are never reused. The token is printed because it is the fake's.`,
+credentials are never reused. The token is printed because it is the fake's.
+
+In CI and containers (the image runs 'telco mock --addr 0.0.0.0:8080'):
+GET /healthz answers 200 without credentials; --log-requests writes one line
+per request to standard error (method, path, status, time; never a header or
+a body). A client reaches the mock by host name over plain http only with
+TELCO_ALLOW_INSECURE_HTTP=1 (the SDK: telco.WithInsecureHTTP()); or serve
+HTTPS instead:
+
+  telco mock --addr 0.0.0.0:8443 --tls --tls-host telco-mock --ca-file /certs/ca.pem
+  export SSL_CERT_FILE=/certs/ca.pem TELCO_BASE_URL=https://telco-mock:8443
+
+--tls makes a CA for this run, writes its certificate to --ca-file once the
+mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
+::1, this host's name and each --tls-host.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
@@ -60,12 +77,16 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			if err := checkListenAddr(addr); err != nil {
 				return err
 			}
+			ciOpts, err := ci.serverOptions(a, addr)
+			if err != nil {
+				return err
+			}
 			defer func() {
 				if r := recover(); r != nil { // NewServer panics when it cannot listen
 					err = fmt.Errorf("mock: %v", r)
 				}
 			}()
-			opts := []telcotest.ServerOption{telcotest.WithAddr(addr)}
+			opts := append([]telcotest.ServerOption{telcotest.WithAddr(addr)}, ciOpts...)
 			if sid != "" {
 				opts = append(opts, telcotest.WithCredentials(sid, token))
 			}
@@ -73,14 +94,18 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			defer srv.Close()
 			srv.AddNumber(srv.PropertySid, mockNumber)
 			srv.AddNumberBlock(srv.PropertySid, mockBlock)
+			if err := ci.writeCA(); err != nil {
+				return err
+			}
 			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token,
-				PropertySid: srv.PropertySid, Number: mockNumber})
+				PropertySid: srv.PropertySid, Number: mockNumber, CAFile: ci.caFile})
 			fmt.Fprintf(a.stdout, "%s\n", line)
 			<-cmd.Context().Done()
 			return nil
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
+	ci.flags(c)
 	// The global --account-sid and --token name the credentials the fake
 	// accepts here; they are read from the flags only, never the
 	// environment, so that a real account's credentials are not reused.

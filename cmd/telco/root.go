@@ -84,9 +84,16 @@ func (a *app) getClient() (*telco.Client, error) {
 	if base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL")); base != "" {
 		opts = append(opts, telco.WithBaseURL(base))
 	}
+	insecure, err := a.allowInsecureHTTP()
+	if err != nil {
+		return nil, err
+	}
+	if insecure {
+		opts = append(opts, telco.WithInsecureHTTP())
+	}
 	c, err := telco.NewClient(sid, token, opts...)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, &usageError{insecureHint(err)}
 	}
 	a.client = c
 	return c, nil
