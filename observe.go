@@ -123,17 +123,15 @@ func (t defaultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (t defaultTransport) CloseIdleConnections() { t.tuned.CloseIdleConnections() }
 
 // transportClient returns the *http.Client a Client builds its sending
-// client on (sendingClient): the caller's (WithHTTPClient) or one on
-// defaultTransport, its transport wrapped by WithTransport's function.
-func (cfg *clientConfig) transportClient() (*http.Client, error) {
-	hc := cfg.httpClient
-	if hc == nil {
-		hc = &http.Client{Transport: defaultTransport{tuned: defaultHTTPClient().Transport.(*http.Transport)}}
-	}
+// client on (sendingClient): pool (poolClient: the caller's, or one on
+// defaultTransport), its transport wrapped by WithTransport's function.
+// sendingClient's keepIdleTransport goes around the wrapper, so that
+// go-retryablehttp cannot close the pool's idle connections through it.
+func (cfg *clientConfig) transportClient(pool *http.Client) (*http.Client, error) {
 	if cfg.wrapTransport == nil {
-		return hc, nil
+		return pool, nil
 	}
-	next := hc.Transport
+	next := pool.Transport
 	if next == nil {
 		next = netDefaultTransport{}
 	}
@@ -141,7 +139,7 @@ func (cfg *clientConfig) transportClient() (*http.Client, error) {
 	if rt == nil {
 		return nil, errors.New("telco: NewClient: the WithTransport function returned a nil RoundTripper")
 	}
-	cp := *hc
+	cp := *pool
 	cp.Transport = rt
 	return &cp, nil
 }

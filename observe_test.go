@@ -69,7 +69,8 @@ func TestWithTransportWrapsTheTunedDefaultAndSeesEveryAttempt(t *testing.T) {
 	require.Len(t, wrapped, 1, "the function is called once, by NewClient")
 	dt, ok := wrapped[0].(defaultTransport)
 	require.True(t, ok, "it wraps the SDK's default transport, got %T", wrapped[0])
-	assert.NotZero(t, dt.tuned.ResponseHeaderTimeout, "the tuned transport, timeouts kept")
+	assert.Same(t, sharedTransport(), dt.tuned, "the shared, tuned transport, timeouts kept")
+	assert.NotZero(t, dt.tuned.ResponseHeaderTimeout)
 	assert.NotZero(t, dt.tuned.MaxIdleConnsPerHost)
 
 	_, err = c.Properties.Get(context.Background(), testProp)

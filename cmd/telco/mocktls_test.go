@@ -22,21 +22,12 @@ import (
 	"github.com/telcosdk/telco"
 )
 
-// TestMain lets a test run the tool as a process of its own (see
-// cliProcess): with TELCO_CLI_CHILD=1 the test binary is the tool.
-func TestMain(m *testing.M) {
-	if os.Getenv("TELCO_CLI_CHILD") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
-	}
-	os.Exit(m.Run())
-}
-
-// cliProcess runs the tool in a child process with env added to this
-// one's: for settings read once per process, such as SSL_CERT_FILE.
+// cliProcess runs the built tool (telcoBinary) with env added to this
+// process's: for settings read once per process, such as SSL_CERT_FILE.
 func cliProcess(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "TELCO_CLI_CHILD=1"), env...)
+	cmd := exec.Command(telcoBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
