@@ -72,6 +72,8 @@ func TestWithTransportWrapsTheTunedDefaultAndSeesEveryAttempt(t *testing.T) {
 	assert.Same(t, sharedTransport(), dt.tuned, "the shared, tuned transport, timeouts kept")
 	assert.NotZero(t, dt.tuned.ResponseHeaderTimeout)
 	assert.NotZero(t, dt.tuned.MaxIdleConnsPerHost)
+	_, closable := c.rc.HTTPClient.Transport.(interface{ CloseIdleConnections() })
+	assert.False(t, closable, "go-retryablehttp cannot empty the shared pool through the wrapper")
 
 	_, err = c.Properties.Get(context.Background(), testProp)
 	require.NoError(t, err)
