@@ -116,7 +116,8 @@ func TestWithTransportReturningNilIsRefused(t *testing.T) {
 func TestCallInfoOutsideACall(t *testing.T) {
 	_, ok := CallInfo(context.Background())
 	assert.False(t, ok)
-	_, ok = CallInfo(nil) //nolint:staticcheck // a nil context must not panic
+	//lint:ignore SA1012 a nil context must not panic
+	_, ok = CallInfo(nil)
 	assert.False(t, ok)
 }
 

@@ -82,7 +82,7 @@ func TestWithTLS_GivenCertificate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, srv.PropertySid, p.PropertySid)
 
-	conn, err := tls.Dial("tcp", strings.TrimPrefix(srv.URL, "https://"), &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // only reads the certificate served
+	conn, err := tls.Dial("tcp", strings.TrimPrefix(srv.URL, "https://"), &tls.Config{InsecureSkipVerify: true}) // only reads the certificate served
 	require.NoError(t, err)
 	defer conn.Close()
 	assert.Equal(t, cert.Certificate[0], conn.ConnectionState().PeerCertificates[0].Raw, "the given certificate is served")
