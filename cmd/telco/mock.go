@@ -58,8 +58,10 @@ than for a time.
     TELCO_TOKEN=$(jq -r .token mock.json) TELCO_PROPERTY_SID=$(jq -r .property_sid mock.json)
 
 --account-sid and --token set the credentials the fake accepts (default:
-generated); the environment is not read here, so that a real account's
-credentials are never reused. The token is printed because it is the fake's.
+TELCO_MOCK_ACCOUNT_SID and TELCO_MOCK_TOKEN, for a container whose
+arguments cannot be set, else generated); TELCO_ACCOUNT_SID and TELCO_TOKEN
+are not read here, so that a real account's credentials are never reused.
+The token is printed because it is the fake's.
 Bound to all interfaces (--addr 0.0.0.0:8080), it prints a loopback URL the
 CLI accepts, and warns: anyone who can reach the port can use the fake.
 
@@ -79,7 +81,7 @@ mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
-				return usagef("mock: give both --account-sid and --token, or neither")
+				return usagef("mock: give both --account-sid and --token (or TELCO_MOCK_ACCOUNT_SID and TELCO_MOCK_TOKEN), or neither")
 			}
 			if err := checkListenAddr(addr); err != nil {
 				return err
@@ -129,7 +131,7 @@ mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
 	// accepts here; they are read from the flags only, never the
 	// environment, so that a real account's credentials are not reused.
 	c.PreRunE = func(cmd *cobra.Command, _ []string) error {
-		sid, token = a.accountSid, a.token
+		sid, token = a.mockCredentials()
 		return nil
 	}
 	return c

@@ -211,3 +211,16 @@ func insecureHint(err error) error {
 	}
 	return err
 }
+
+// mockCredentials are the credentials `telco mock` accepts: the flags, else
+// TELCO_MOCK_ACCOUNT_SID and TELCO_MOCK_TOKEN. A CI service container
+// (GitHub Actions' services:, say) takes an environment but no arguments,
+// and the job must know the credentials before the mock prints them. The
+// names differ from TELCO_ACCOUNT_SID and TELCO_TOKEN so that a real
+// account's credentials are never reused by the fake.
+func (a *app) mockCredentials() (sid, token string) {
+	if a.accountSid != "" || a.token != "" {
+		return a.accountSid, a.token
+	}
+	return a.env("TELCO_MOCK_ACCOUNT_SID"), a.env("TELCO_MOCK_TOKEN")
+}

@@ -265,3 +265,52 @@ func TestAllowInsecureHTTP_ReachesTheMockByHostName(t *testing.T) {
 	assert.Contains(t, out.String(), info.PropertySid)
 	assert.Equal(t, []string{"telco-mock:" + u.Port()}, dialed)
 }
+
+// A service container takes an environment, not arguments: the mock reads
+// its credentials from TELCO_MOCK_*, never from the real TELCO_ACCOUNT_SID
+// and TELCO_TOKEN.
+func TestMockCredentialsFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	serve := func(env map[string]string, args ...string) (mockInfo, string, int) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var out, errOut syncBuffer
+		done := make(chan int, 1)
+		go func() {
+			done <- run(ctx, append([]string{"mock", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), &out, &errOut, envOf(env))
+		}()
+		var info mockInfo
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			select {
+			case code := <-done:
+				return info, errOut.String(), code
+			default:
+			}
+			if line, _, found := strings.Cut(out.String(), "\n"); found && json.Unmarshal([]byte(line), &info) == nil {
+				cancel()
+				return info, errOut.String(), <-done
+			}
+		}
+		t.Fatalf("mock neither printed nor stopped: %s", errOut.String())
+		return info, "", 0
+	}
+
+	info, errOut, code := serve(map[string]string{"TELCO_MOCK_ACCOUNT_SID": "ACENVENVENVENVENVENVENVENVENVENV", "TELCO_MOCK_TOKEN": "env-token"})
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "ACENVENVENVENVENVENVENVENVENVENV", info.AccountSid)
+	assert.Equal(t, "env-token", info.Token)
+
+	info, errOut, code = serve(map[string]string{"TELCO_MOCK_ACCOUNT_SID": "ACENVENVENVENVENVENVENVENVENVENV", "TELCO_MOCK_TOKEN": "env-token"},
+		"--account-sid", "ACFLAGFLAGFLAGFLAGFLAGFLAGFLAGFL", "--token", "flag-token")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "flag-token", info.Token, "flags win")
+
+	info, errOut, code = serve(map[string]string{"TELCO_ACCOUNT_SID": "ACREALREALREALREALREALREALREALRE", "TELCO_TOKEN": "real-token"})
+	require.Equal(t, 0, code, errOut)
+	assert.NotEqual(t, "real-token", info.Token, "a real account's token is never the fake's")
+	assert.NotEqual(t, "ACREALREALREALREALREALREALREALRE", info.AccountSid)
+
+	_, errOut, code = serve(map[string]string{"TELCO_MOCK_TOKEN": "only"})
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "both")
+}
