@@ -23,12 +23,17 @@ import (
 // batchOpts are the flags of sms batch.
 type batchOpts struct {
 	prop, format, journal    string
-	chunk                    int
+	chunk, parallel          int
 	noJournal, force, dryRun bool
 }
 
 // journalSuffix names the default journal, beside the input.
 const journalSuffix = ".telco-journal"
+
+// maxParallel bounds --parallel: past a handful of requests in flight a
+// batch gains little (the service, not the client, sets the pace), and
+// every chunk in flight is one a kill leaves to be looked up on resume.
+const maxParallel = 16
 
 func (a *app) smsBatchCmd() *cobra.Command {
 	var o batchOpts
@@ -59,13 +64,15 @@ lines that may have been sent are looked up by ExternalId before anything
 is resent, the rest is sent. A finished batch sends nothing again unless
 --force. --dry-run checks every line and prints what would be sent.
 
-Messages go in chunks of --chunk-size; each chunk's results are printed as
-it finishes (table rows, or one JSON object per line with -o json), with
-the lines settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM
-finish the chunk in flight, write the journal and the output, and exit
-129, 130 or 143; a second signal stops at once (the journal still says
-which lines may have been sent). A progress bar is drawn on standard error
-when it is a terminal.
+Messages go in chunks of --chunk-size, up to --parallel chunks in flight
+at once (default 1, at most 16). Results are printed chunk by chunk in the
+order of the input (table rows, or one JSON object per line with -o json),
+a chunk that finishes early waiting for those before it, with the lines
+settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM finish the
+chunks in flight, write the journal and the output, and exit 129, 130 or
+143; a second signal stops at once (the journal still says which lines may
+have been sent). A progress bar is drawn on standard error when it is a
+terminal.
 
 Exit status: 0 every line sent; 1 some line refused by the service, or
 left uncertain, or a failure; 2 every line refused before sending (nothing
@@ -84,6 +91,9 @@ was sent), or a usage error.`,
 			}
 			if o.chunk < 1 {
 				return usagef("--chunk-size must be at least 1")
+			}
+			if o.parallel < 1 || o.parallel > maxParallel {
+				return usagef("--parallel must be from 1 to %d (not %d)", maxParallel, o.parallel)
 			}
 			if o.noJournal && o.journal != "" {
 				return usagef("give --journal or --no-journal, not both")
@@ -114,6 +124,7 @@ was sent), or a usage error.`,
 	a.propertyFlag(fs, &o.prop)
 	fs.StringVar(&o.format, "format", "", "csv or jsonl (default: from the extension or the content)")
 	fs.IntVar(&o.chunk, "chunk-size", 100, "messages per request")
+	fs.IntVar(&o.parallel, "parallel", 1, fmt.Sprintf("chunks in flight at once, 1 to %d; results stay in input order", maxParallel))
 	fs.StringVar(&o.journal, "journal", "", "journal file (default FILE"+journalSuffix+"; none for standard input)")
 	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: an interrupted batch cannot be resumed")
 	fs.BoolVar(&o.force, "force", false, "send a batch the journal says is finished again, as a new batch")
@@ -330,21 +341,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		sort.Ints(pending)
 	}
 
-	var failed error
-	interrupted := false
-	for start := 0; start < len(pending); start += b.o.chunk {
-		if a.intr.stopping() || b.out.err != nil {
-			interrupted = true
-			break
-		}
-		part := pending[start:min(start+b.o.chunk, len(pending))]
-		if failed = b.sendChunk(ctx, c, part); failed != nil {
-			break
-		}
-	}
-	if a.intr.stopping() {
-		interrupted = true
-	}
+	failed, interrupted := b.sendChunks(ctx, c, pending)
 	b.out.finish()
 	if b.out.err != nil && failed == nil {
 		failed = fmt.Errorf("writing the results: %w; the journal holds them: re-run the same command to print them", b.out.err)
@@ -352,30 +349,111 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 	return b.status(failed, interrupted)
 }
 
-// sendChunk sends the lines part in one request, journalled before and
-// after, and prints their results in the order of the input. Lines that
-// break the SDK's rules are refused without being sent.
-func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) error {
-	now := time.Now()
-	before := make(map[int]lineRecord, len(part))
-	var msgs []telco.SendMessageParams
-	at := make(map[int]int, len(part)) // index in msgs of each line sent
+// chunkRun is one chunk of a batch: its lines, what the journal was told
+// before its request, and what came back.
+type chunkRun struct {
+	part   []int // indexes in b.lines
+	now    time.Time
+	before map[int]lineRecord
+	msgs   []telco.SendMessageParams
+	at     map[int]int // index in msgs of each line sent
+	res    []telco.BatchResult
+	err    error // the request's
+	jerr   error // writing the journal before the request failed: nothing sent
+	done   bool  // the request is over (set by sendChunks only)
+}
+
+// sendChunks sends pending in chunks of --chunk-size, up to --parallel
+// requests in flight. The journal's "sending" records are written, and
+// requests started, in input order; a finished chunk waits until the
+// chunks before it are finished too, so the journal's results, the
+// output and the progress bar advance in input order whatever the order
+// the answers come in. The window of chunks started but not yet written
+// out is at most --parallel, so a slow chunk holds back new ones rather
+// than letting finished ones pile up, and a kill leaves at most that many
+// chunks in doubt. A failed chunk, a signal or an output failure starts
+// nothing more; the chunks in flight are finished and written first.
+// It returns the first failure in input order and whether the batch was
+// cut short.
+func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) (failed error, interrupted bool) {
+	var chunks [][]int
+	for start := 0; start < len(pending); start += b.o.chunk {
+		chunks = append(chunks, pending[start:min(start+b.o.chunk, len(pending))])
+	}
+	par := max(b.o.parallel, 1)
+	runs := make([]*chunkRun, len(chunks))
+	finished := make(chan int, len(chunks)) // room for every chunk: a request never waits to report
+	next, flushed := 0, 0                   // chunks started; chunks written out
+	halt := false
+	for {
+		for flushed < next && runs[flushed].done {
+			if err := b.finishChunk(runs[flushed], runs[next-1], next == len(chunks)); err != nil && failed == nil {
+				failed = err
+			}
+			flushed++
+		}
+		if !halt && next < len(chunks) && (b.a.intr.stopping() || b.out.err != nil) {
+			halt, interrupted = true, true
+		}
+		if !halt && next < len(chunks) && next-flushed < par {
+			r := b.startChunk(chunks[next])
+			runs[next] = r
+			switch {
+			case r.jerr != nil:
+				r.done, halt = true, true
+			case len(r.msgs) == 0: // every line refused before sending
+				r.done = true
+			default:
+				go func(k int) {
+					r.res, r.err = c.Messages.SendBatchOnce(ctx, b.prop, r.msgs)
+					finished <- k
+				}(next)
+			}
+			next++
+			continue
+		}
+		if flushed == next {
+			break
+		}
+		k := <-finished
+		runs[k].done = true
+		if runs[k].err != nil {
+			halt = true
+		}
+	}
+	if b.a.intr.stopping() {
+		interrupted = true
+	}
+	return failed, interrupted
+}
+
+// startChunk journals the lines part as being sent, before their request.
+// Lines that break the SDK's rules are not sent.
+func (b *batch) startChunk(part []int) *chunkRun {
+	r := &chunkRun{part: part, now: time.Now(), before: make(map[int]lineRecord, len(part)), at: make(map[int]int, len(part))}
 	for _, i := range part {
 		if b.local[i] != nil {
 			continue
 		}
-		before[i] = lineRecord{State: stateSending, Line: b.lines[i].line, ExternalID: b.ids[i], Attempt: now.UnixMilli()}
-		at[i] = len(msgs)
-		msgs = append(msgs, b.lines[i].p)
+		r.before[i] = lineRecord{State: stateSending, Line: b.lines[i].line, ExternalID: b.ids[i], Attempt: r.now.UnixMilli()}
+		r.at[i] = len(r.msgs)
+		r.msgs = append(r.msgs, b.lines[i].p)
 	}
-	if err := b.j.put(before); err != nil {
-		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, err, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
+	r.jerr = b.j.put(r.before)
+	return r
+}
+
+// finishChunk journals the outcome of the chunk r and prints its results
+// in the order of the input. final is the last chunk started and all says
+// whether every chunk was: together they say which later lines a failure
+// of r left unsent.
+func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
+	part := r.part
+	first, end := b.lines[part[0]].line, b.lines[part[len(part)-1]].line
+	if r.jerr != nil {
+		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, r.jerr, first, end)
 	}
-	var res []telco.BatchResult
-	var err error
-	if len(msgs) > 0 {
-		res, err = c.Messages.SendBatchOnce(ctx, b.prop, msgs)
-	}
+	res, err := r.res, r.err
 	after := make(map[int]lineRecord, len(part))
 	rows := make([]batchRow, 0, len(part))
 	var unsure []string
@@ -390,17 +468,17 @@ func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) erro
 			b.out.bar.refuse(1)
 			continue
 		}
-		var r telco.BatchResult
-		if k := at[i]; k < len(res) {
-			r = res[k]
+		var br telco.BatchResult
+		if k := r.at[i]; k < len(res) {
+			br = res[k]
 		}
-		rec := before[i]
+		rec := r.before[i]
 		switch {
-		case r.Message != nil:
-			rec.State, rec.Message = stateSent, r.Message
+		case br.Message != nil:
+			rec.State, rec.Message = stateSent, br.Message
 			b.stats.sent++
-		case r.Err != nil:
-			rec.State, rec.Err = stateRefused, r.Err
+		case br.Err != nil:
+			rec.State, rec.Err = stateRefused, br.Err
 			b.stats.refused++
 			b.out.bar.refuse(1)
 		case err != nil && errors.Is(err, telco.ErrMaybeSent):
@@ -418,7 +496,7 @@ func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) erro
 	}
 	jerr := b.j.put(after)
 	if len(unsure) > 0 {
-		hint := findCommand(b.prop, now.Add(-time.Minute), unsure)
+		hint := findCommand(b.prop, r.now.Add(-time.Minute), unsure)
 		for k := range rows {
 			if rows[k].State == stateUncertain {
 				rows[k].Resolve = hint
@@ -429,17 +507,26 @@ func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) erro
 	b.out.bar.add(len(rows))
 	if jerr != nil {
 		return fmt.Errorf("journal %s: %w (lines %d to %d may have been sent: re-run the same command to look them up)",
-			b.j.path, jerr, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
+			b.j.path, jerr, first, end)
 	}
-	if err != nil {
-		first, last := b.lines[part[0]].line, b.lines[part[len(part)-1]].line
-		if len(unsure) > 0 {
-			return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s); later lines were not sent: %w",
-				first, last, len(unsure), findCommand(b.prop, now.Add(-time.Minute), unsure), err)
+	if err == nil {
+		return nil
+	}
+	// Chunks already in flight when r failed were finished, and their lines
+	// are in the output: only the lines of chunks never started are unsent.
+	later, and := "; later lines were not sent", " and later"
+	if r != final {
+		finalEnd := b.lines[final.part[len(final.part)-1]].line
+		later, and = fmt.Sprintf("; lines after %d were not sent", finalEnd), fmt.Sprintf(", and the lines after %d,", finalEnd)
+		if all {
+			later, and = "", ""
 		}
-		return fmt.Errorf("lines %d to %d and later were not sent: %w", first, last, err)
 	}
-	return nil
+	if len(unsure) > 0 {
+		return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s)%s: %w",
+			first, end, len(unsure), findCommand(b.prop, r.now.Add(-time.Minute), unsure), later, err)
+	}
+	return fmt.Errorf("lines %d to %d%s were not sent: %w", first, end, and, err)
 }
 
 // reconcile looks up the lines the journal says may have been sent, by
