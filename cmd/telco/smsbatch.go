@@ -174,6 +174,7 @@ type batchRow struct {
 	Err     *rowError      `json:",omitempty"`
 	Resolve string         `json:",omitempty"`
 	to      string
+	idx     int // index in the input
 }
 
 // rowError is a line's rejection: the service's code, message and fields
@@ -304,7 +305,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		r := b.recs[i]
 		switch r.State {
 		case stateSent, stateRefused:
-			settledRows = append(settledRows, batchRow{Line: l.line, ExternalID: b.ids[i], State: r.State, Earlier: true,
+			settledRows = append(settledRows, batchRow{idx: i, Line: l.line, ExternalID: b.ids[i], State: r.State, Earlier: true,
 				Message: r.Message, Err: rowErr(r.Err), to: l.p.To})
 			if r.State == stateSent {
 				b.stats.earlier++
@@ -323,7 +324,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		b.out.bar = a.newProgress("sending", n)
 	}
 	b.out.header()
-	b.out.rows(settledRows)
+	b.out.put(settledRows...)
 
 	if complete {
 		b.out.finish()
@@ -458,7 +459,7 @@ func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
 	rows := make([]batchRow, 0, len(part))
 	var unsure []string
 	for _, i := range part {
-		row := batchRow{Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
+		row := batchRow{idx: i, Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
 		if e := b.local[i]; e != nil {
 			after[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
 			row.State, row.Err = stateRefused, rowErr(e)
@@ -492,6 +493,8 @@ func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
 		if rec.State != statePending {
 			row.State, row.Message, row.Err = rec.State, rec.Message, rowErr(rec.Err)
 			rows = append(rows, row)
+		} else {
+			b.out.pass(i)
 		}
 	}
 	jerr := b.j.put(after)
@@ -503,7 +506,7 @@ func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
 			}
 		}
 	}
-	b.out.rows(rows)
+	b.out.put(rows...)
 	b.out.bar.add(len(rows))
 	if jerr != nil {
 		return fmt.Errorf("journal %s: %w (lines %d to %d may have been sent: re-run the same command to look them up)",
@@ -576,13 +579,13 @@ func (b *batch) reconcile(c *telco.Client, doubt []int) ([]int, error) {
 		r := b.recs[i]
 		r.State, r.Message = stateSent, &m
 		recs[i] = r
-		rows = append(rows, batchRow{Line: r.Line, ExternalID: r.ExternalID, State: stateSent, Found: true, Message: &m, to: b.lines[i].p.To})
+		rows = append(rows, batchRow{idx: i, Line: r.Line, ExternalID: r.ExternalID, State: stateSent, Found: true, Message: &m, to: b.lines[i].p.To})
 		b.stats.found++
 	}
 	if err := b.j.put(recs); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", b.j.path, err)
 	}
-	b.out.rows(rows)
+	b.out.put(rows...)
 	b.out.bar.add(len(rows))
 	return left, nil
 }
@@ -733,14 +736,22 @@ func refusal(e *rowError) string {
 
 // batchOutput prints a batch's rows as they come: a table whose columns
 // are sized up front from the input (so that rows printed chunk by chunk
-// stay aligned), or one JSON object per line. It clears the progress bar
-// before writing and redraws it after. A failed write is kept in err: the
-// batch then stops after the chunk in flight.
+// stay aligned), or one JSON object per line. Rows are printed in input
+// order: a row waits until every line before it is printed or known to
+// have none in this run (put, pass), so a resumed run, whose settled,
+// found and newly sent lines come at different times, still prints one
+// ordered record. It clears the progress bar before writing and redraws
+// it after. A failed write is kept in err: the batch then stops after the
+// chunks in flight.
 type batchOutput struct {
 	a      *app
 	bar    *progress
 	widths []int
 	err    error
+
+	next int              // the first line not yet printed or passed
+	held map[int]batchRow // rows waiting for the lines before them
+	none map[int]bool     // lines after next that have no row in this run
 }
 
 var batchHeader = []string{"LINE", "TO", "MESSAGE SID", "EXTERNAL ID", "RESULT"}
@@ -761,7 +772,54 @@ func newBatchOutput(a *app, lines []batchLine, ids []string) *batchOutput {
 		fitWidths(all, a.width)
 		w = all[:len(w)]
 	}
-	return &batchOutput{a: a, widths: w}
+	return &batchOutput{a: a, widths: w, held: map[int]batchRow{}, none: map[int]bool{}}
+}
+
+// put queues rows and prints those whose predecessors are all settled.
+func (o *batchOutput) put(rows ...batchRow) {
+	for _, r := range rows {
+		o.held[r.idx] = r
+	}
+	o.advance()
+}
+
+// pass says that line i has no row in this run (it was not sent).
+func (o *batchOutput) pass(i int) {
+	o.none[i] = true
+	o.advance()
+}
+
+// advance prints the held rows that come next in input order.
+func (o *batchOutput) advance() {
+	var ready []batchRow
+	for {
+		if r, ok := o.held[o.next]; ok {
+			ready = append(ready, r)
+			delete(o.held, o.next)
+		} else if o.none[o.next] {
+			delete(o.none, o.next)
+		} else {
+			break
+		}
+		o.next++
+	}
+	o.rows(ready)
+}
+
+// drain prints every row still held, in input order, past the lines that
+// got none (those not sent when the batch stopped).
+func (o *batchOutput) drain() {
+	idx := make([]int, 0, len(o.held))
+	for i := range o.held {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	rows := make([]batchRow, len(idx))
+	for k, i := range idx {
+		rows[k] = o.held[i]
+	}
+	clear(o.held)
+	o.rows(rows)
 }
 
 func (o *batchOutput) header() {
@@ -843,7 +901,11 @@ func (o *batchOutput) write(s string) {
 	o.bar.redraw()
 }
 
-func (o *batchOutput) finish() { o.bar.finish() }
+// finish prints the rows still held and ends the progress bar.
+func (o *batchOutput) finish() {
+	o.drain()
+	o.bar.finish()
+}
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
