@@ -351,8 +351,9 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 }
 
 // chunkRun is one chunk of a batch: its lines, what the journal was told
-// before its request, and what came back.
+// before its request, what came back, and what is printed of it.
 type chunkRun struct {
+	k      int   // its place among the chunks
 	part   []int // indexes in b.lines
 	now    time.Time
 	before map[int]lineRecord
@@ -362,20 +363,26 @@ type chunkRun struct {
 	err    error // the request's
 	jerr   error // writing the journal before the request failed: nothing sent
 	done   bool  // the request is over (set by sendChunks only)
+
+	rows   []batchRow // its results, once settled
+	unsure []string   // ExternalIds that may have been sent
 }
 
 // sendChunks sends pending in chunks of --chunk-size, up to --parallel
-// requests in flight. The journal's "sending" records are written, and
-// requests started, in input order; a finished chunk waits until the
+// requests in flight. Requests start in input order, each once the
+// journal holds its lines as "sending"; a finished chunk waits until the
 // chunks before it are finished too, so the journal's results, the
 // output and the progress bar advance in input order whatever the order
 // the answers come in. The window of chunks started but not yet written
 // out is at most --parallel, so a slow chunk holds back new ones rather
 // than letting finished ones pile up, and a kill leaves at most that many
-// chunks in doubt. A failed chunk, a signal or an output failure starts
-// nothing more; the chunks in flight are finished and written first.
-// It returns the first failure in input order and whether the batch was
-// cut short.
+// chunks in doubt. Each step writes the journal once: the results of the
+// chunks just finished with the "sending" records of those about to
+// start (a synced commit costs milliseconds, and one per request would
+// be the whole batch's pace). A failed chunk, a signal or an output
+// failure starts nothing more; the chunks in flight are finished and
+// written first. It returns the first failure in input order and
+// whether the batch was cut short.
 func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) (failed error, interrupted bool) {
 	var chunks [][]int
 	for start := 0; start < len(pending); start += b.o.chunk {
@@ -384,33 +391,51 @@ func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) 
 	par := max(b.o.parallel, 1)
 	runs := make([]*chunkRun, len(chunks))
 	finished := make(chan int, len(chunks)) // room for every chunk: a request never waits to report
-	next, flushed := 0, 0                   // chunks started; chunks written out
+	next, flushed := 0, 0                   // chunks started; chunks settled
 	halt := false
 	for {
-		for flushed < next && runs[flushed].done {
-			if err := b.finishChunk(runs[flushed], runs[next-1], next == len(chunks)); err != nil && failed == nil {
-				failed = err
+		recs := map[int]lineRecord{}
+		var ready []*chunkRun
+		for ; flushed < next && runs[flushed].done; flushed++ {
+			r := runs[flushed]
+			ready = append(ready, r)
+			if r.jerr == nil {
+				b.settleChunk(r, recs)
 			}
-			flushed++
 		}
 		if !halt && next < len(chunks) && (b.a.intr.stopping() || b.out.err != nil) {
 			halt, interrupted = true, true
 		}
-		if !halt && next < len(chunks) && next-flushed < par {
+		var started []*chunkRun
+		for ; !halt && next < len(chunks) && next-flushed < par; next++ {
 			r := b.startChunk(chunks[next])
+			r.k = next
 			runs[next] = r
+			started = append(started, r)
+			for i, rec := range r.before {
+				recs[i] = rec
+			}
+		}
+		jerr := b.j.put(recs)
+		for _, r := range ready {
+			if err := b.reportChunk(r, jerr, runs[next-1], next == len(chunks)); err != nil && failed == nil {
+				failed = err
+			}
+		}
+		for _, r := range started {
 			switch {
-			case r.jerr != nil:
-				r.done, halt = true, true
+			case jerr != nil:
+				r.jerr, r.done, halt = jerr, true, true
 			case len(r.msgs) == 0: // every line refused before sending
 				r.done = true
 			default:
-				go func(k int) {
+				go func() {
 					r.res, r.err = c.Messages.SendBatchOnce(ctx, b.prop, r.msgs)
-					finished <- k
-				}(next)
+					finished <- r.k
+				}()
 			}
-			next++
+		}
+		if flushed < next && runs[flushed].done {
 			continue
 		}
 		if flushed == next {
@@ -428,8 +453,8 @@ func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) 
 	return failed, interrupted
 }
 
-// startChunk journals the lines part as being sent, before their request.
-// Lines that break the SDK's rules are not sent.
+// startChunk prepares the lines part for their request: the records that
+// say they are being sent. Lines that break the SDK's rules are not sent.
 func (b *batch) startChunk(part []int) *chunkRun {
 	r := &chunkRun{part: part, now: time.Now(), before: make(map[int]lineRecord, len(part)), at: make(map[int]int, len(part))}
 	for _, i := range part {
@@ -440,38 +465,27 @@ func (b *batch) startChunk(part []int) *chunkRun {
 		r.at[i] = len(r.msgs)
 		r.msgs = append(r.msgs, b.lines[i].p)
 	}
-	r.jerr = b.j.put(r.before)
 	return r
 }
 
-// finishChunk journals the outcome of the chunk r and prints its results
-// in the order of the input. final is the last chunk started and all says
-// whether every chunk was: together they say which later lines a failure
-// of r left unsent.
-func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
-	part := r.part
-	first, end := b.lines[part[0]].line, b.lines[part[len(part)-1]].line
-	if r.jerr != nil {
-		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, r.jerr, first, end)
-	}
-	res, err := r.res, r.err
-	after := make(map[int]lineRecord, len(part))
-	rows := make([]batchRow, 0, len(part))
-	var unsure []string
-	for _, i := range part {
+// settleChunk turns the answer to the chunk r into each line's record
+// (added to recs, for the journal) and row, and counts them.
+func (b *batch) settleChunk(r *chunkRun, recs map[int]lineRecord) {
+	r.rows = make([]batchRow, 0, len(r.part))
+	for _, i := range r.part {
 		row := batchRow{idx: i, Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
 		if e := b.local[i]; e != nil {
-			after[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
+			recs[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
 			row.State, row.Err = stateRefused, rowErr(e)
-			rows = append(rows, row)
+			r.rows = append(r.rows, row)
 			b.stats.refused++
 			b.stats.localRefused++
 			b.out.bar.refuse(1)
 			continue
 		}
 		var br telco.BatchResult
-		if k := r.at[i]; k < len(res) {
-			br = res[k]
+		if k := r.at[i]; k < len(r.res) {
+			br = r.res[k]
 		}
 		rec := r.before[i]
 		switch {
@@ -482,36 +496,54 @@ func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
 			rec.State, rec.Err = stateRefused, br.Err
 			b.stats.refused++
 			b.out.bar.refuse(1)
-		case err != nil && errors.Is(err, telco.ErrMaybeSent):
+		case r.err != nil && errors.Is(r.err, telco.ErrMaybeSent):
 			rec.State = stateUncertain
 			b.stats.uncertain++
-			unsure = append(unsure, rec.ExternalID)
+			r.unsure = append(r.unsure, rec.ExternalID)
 		default:
 			rec.State = statePending // not sent: the request failed before reaching a decision
 		}
-		after[i] = rec
+		recs[i] = rec
 		if rec.State != statePending {
 			row.State, row.Message, row.Err = rec.State, rec.Message, rowErr(rec.Err)
-			rows = append(rows, row)
-		} else {
-			b.out.pass(i)
+			r.rows = append(r.rows, row)
 		}
 	}
-	jerr := b.j.put(after)
-	if len(unsure) > 0 {
-		hint := findCommand(b.prop, r.now.Add(-time.Minute), unsure)
-		for k := range rows {
-			if rows[k].State == stateUncertain {
-				rows[k].Resolve = hint
+}
+
+// reportChunk prints the rows of the settled chunk r, once the journal
+// has been written (jerr is how that went), and says what failed. final
+// is the last chunk started and all says whether every chunk was:
+// together they say which later lines a failure of r left unsent.
+func (b *batch) reportChunk(r *chunkRun, jerr error, final *chunkRun, all bool) error {
+	first, end := b.lines[r.part[0]].line, b.lines[r.part[len(r.part)-1]].line
+	if r.jerr != nil {
+		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, r.jerr, first, end)
+	}
+	if len(r.unsure) > 0 {
+		hint := findCommand(b.prop, r.now.Add(-time.Minute), r.unsure)
+		for k := range r.rows {
+			if r.rows[k].State == stateUncertain {
+				r.rows[k].Resolve = hint
 			}
 		}
 	}
-	b.out.put(rows...)
-	b.out.bar.add(len(rows))
+	shown := map[int]bool{}
+	for _, row := range r.rows {
+		shown[row.idx] = true
+	}
+	for _, i := range r.part {
+		if !shown[i] {
+			b.out.pass(i)
+		}
+	}
+	b.out.put(r.rows...)
+	b.out.bar.add(len(r.rows))
 	if jerr != nil {
 		return fmt.Errorf("journal %s: %w (lines %d to %d may have been sent: re-run the same command to look them up)",
 			b.j.path, jerr, first, end)
 	}
+	err := r.err
 	if err == nil {
 		return nil
 	}
@@ -525,9 +557,9 @@ func (b *batch) finishChunk(r, final *chunkRun, all bool) error {
 			later, and = "", ""
 		}
 	}
-	if len(unsure) > 0 {
+	if len(r.unsure) > 0 {
 		return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s)%s: %w",
-			first, end, len(unsure), findCommand(b.prop, r.now.Add(-time.Minute), unsure), later, err)
+			first, end, len(r.unsure), findCommand(b.prop, r.now.Add(-time.Minute), r.unsure), later, err)
 	}
 	return fmt.Errorf("lines %d to %d%s were not sent: %w", first, end, and, err)
 }
