@@ -378,11 +378,11 @@ type chunkRun struct {
 // than letting finished ones pile up, and a kill leaves at most that many
 // chunks in doubt. Each step writes the journal once: the results of the
 // chunks just finished with the "sending" records of those about to
-// start (a synced commit costs milliseconds, and one per request would
-// be the whole batch's pace). A failed chunk, a signal or an output
-// failure starts nothing more; the chunks in flight are finished and
-// written first. It returns the first failure in input order and
-// whether the batch was cut short.
+// start, half the synced commits of one before and one after each
+// request, which on a slow disk would set the batch's pace. A failed
+// chunk, a signal or an output failure starts nothing more; the chunks
+// in flight are finished and written first. It returns the first failure
+// in input order and whether the batch was cut short.
 func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) (failed error, interrupted bool) {
 	var chunks [][]int
 	for start := 0; start < len(pending); start += b.o.chunk {
