@@ -6,7 +6,12 @@ import (
 	"github.com/telcosdk/telco"
 )
 
-// retryAfter is the wait a 429 asked for, when the SDK reports it. This
-// SDK version's APIError has no RetryAfter field, so the worker uses
+// retryAfter is the wait a 429 asked for (its Retry-After, as the SDK
+// parsed it); 0 when the answer gave none, and the worker then uses
 // WorkerConfig.RateLimitWait.
-func retryAfter(*telco.APIError) time.Duration { return 0 }
+func retryAfter(ae *telco.APIError) time.Duration {
+	if ae == nil {
+		return 0
+	}
+	return ae.RetryAfter
+}

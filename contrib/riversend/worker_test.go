@@ -128,6 +128,15 @@ func testWorker(t *testing.T, pool *pgxpool.Pool) {
 		}
 	})
 
+	t.Run("snoozed on 429 for its Retry-After", func(t *testing.T) {
+		reset(t, pool)
+		err := newWorker(t, &fakeSender{err: &telco.APIError{StatusCode: 429, RetryAfter: 7 * time.Second}}).Work(ctx, job(msg("slow"), 1))
+		d, ok := isSnooze(err)
+		if !ok || d < 7*time.Second || d > 7*time.Second+7*time.Second/4 {
+			t.Fatalf("Work = %v (snooze %v), want the service's 7s plus at most a quarter", err, d)
+		}
+	})
+
 	retryable := []struct {
 		name string
 		err  error
