@@ -11,8 +11,8 @@ package telco
 // live only inside the closure that builds the Authorization header
 // (basicAuth), and Format and LogValue print the Client without them.
 //
-// The layers below: transport.go (the *http.Client, redirects, attempt
-// timeout, base URL checks), request.go (the one request path and the
+// The layers below: transport.go (the *http.Client and its shared pool,
+// redirects, attempt timeout, base URL checks), request.go (the one request path and the
 // conventions of service methods), retry.go (what is retried and how long
 // to wait), decode.go (where the resource is in an answer), redact.go
 // (keeping secrets out of errors and output), errors.go (what a call
@@ -64,7 +64,8 @@ type Client struct {
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
 	rc        *retryablehttp.Client
-	once      *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	pool      *http.Client // whose transport holds the connections (CloseIdleConnections)
+	once      *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -89,6 +90,9 @@ type clientConfig struct {
 	logger         *slog.Logger
 	validate       bool
 	attemptTimeout time.Duration
+	// defaultAttempt is the per-attempt bound without WithAttemptTimeout:
+	// DefaultAttemptTimeout, shortened by tests.
+	defaultAttempt time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
 }
@@ -100,8 +104,10 @@ func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u
 
 // WithHTTPClient makes the Client send through a copy of hc, with its
 // transport, timeouts and proxies, whose CheckRedirect refuses to leave
-// the request's origin. Without it, a client with connection timeouts but
-// no overall timeout is used: the caller's context governs each call.
+// the request's origin. Without it, the Client uses a transport shared by
+// every Client built without WithHTTPClient, with connection timeouts but
+// no overall timeout: the caller's context governs each call, and
+// WithAttemptTimeout each attempt.
 func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.
@@ -122,12 +128,18 @@ func WithLogger(l *slog.Logger) Option { return func(c *clientConfig) { c.logger
 // empty one would address a different operation.
 func WithClientValidation(on bool) Option { return func(c *clientConfig) { c.validate = on } }
 
-// WithAttemptTimeout bounds each attempt, reading the response included.
-// The caller's context still bounds the whole call, retries and waits
-// included. Zero (the default) sets no per-attempt bound.
+// WithAttemptTimeout bounds each attempt, reading the response included
+// (default DefaultAttemptTimeout, which zero also selects). The caller's
+// context still bounds the whole call, retries and waits included.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *clientConfig) { c.attemptTimeout = d }
 }
+
+// DefaultAttemptTimeout bounds each attempt without WithAttemptTimeout, so
+// that a server that stops in the middle of an answer cannot hang a call
+// made without a deadline. It is generous: the largest page the service
+// sends by default takes a second or two on a slow link.
+const DefaultAttemptTimeout = 60 * time.Second
 
 // WithMaxResponseBytes caps the size of a success body the Client reads
 // (default DefaultMaxResponseBytes); error bodies are read up to 1 MiB. A
@@ -136,9 +148,15 @@ func WithAttemptTimeout(d time.Duration) Option {
 func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
 
 // DefaultMaxResponseBytes is the success-body cap without
-// WithMaxResponseBytes: far above any listing page the service sends, far
-// below what would hurt a process.
-const DefaultMaxResponseBytes = 32 << 20
+// WithMaxResponseBytes, 16 MiB, counted after decompression; a call holds
+// at most about that much of an answer. The largest page the service sends
+// by default, 200 messages, is about 90 kB, and under 4 MB even if every
+// text were 1,600 emoji written as JSON escapes (12 bytes each, about
+// 19.6 kB a message); a page of 200 numbers, at about 1 kB a number, is
+// about 200 kB. The cap leaves four times the worst such page, and room for
+// a batch answer of thousands of ordinary messages; raise it for pages or
+// batches far larger than the defaults.
+const DefaultMaxResponseBytes = 16 << 20
 
 // Ptr returns a pointer to v, for optional fields such as *bool.
 func Ptr[T any](v T) *T { return &v }
@@ -148,7 +166,8 @@ func Ptr[T any](v T) *T { return &v }
 // token, a base URL that is not absolute, and plain http to a host that is
 // not loopback.
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
-	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true, maxBody: DefaultMaxResponseBytes}
+	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true,
+		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -170,6 +189,9 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	}
 	if cfg.attemptTimeout < 0 {
 		return nil, errors.New("telco: NewClient: negative attempt timeout")
+	}
+	if cfg.attemptTimeout == 0 {
+		cfg.attemptTimeout = cfg.defaultAttempt
 	}
 	if cfg.maxBody <= 0 {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
@@ -193,8 +215,9 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		retry:      rp,
 		maxBody:    cfg.maxBody,
 		once:       once,
+		pool:       poolClient(cfg.httpClient),
 	}
-	c.rc = c.newRetryClient(sendingClient(cfg.httpClient, cfg.attemptTimeout))
+	c.rc = c.newRetryClient(sendingClient(c.pool, cfg.attemptTimeout))
 	c.common.client = c
 	c.NumberBlocks = (*NumberBlocksService)(&c.common)
 	c.Numbers = (*NumbersService)(&c.common)

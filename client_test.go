@@ -75,17 +75,33 @@ func TestWithHTTPClientIsUsedAsGiven(t *testing.T) {
 	// Used as given, but on a copy that carries the redirect policy.
 	assert.Equal(t, hc.Timeout, c.rc.HTTPClient.Timeout)
 	assert.Same(t, jar, c.rc.HTTPClient.Jar)
-	assert.Nil(t, c.rc.HTTPClient.Transport)
+	assert.Same(t, http.DefaultTransport, attemptLayer(t, c).next, "a nil Transport is net/http's default")
 	assert.NotNil(t, c.rc.HTTPClient.CheckRedirect)
 	assert.Nil(t, hc.CheckRedirect, "the caller's client is not changed")
+	assert.Same(t, hc, c.pool, "CloseIdleConnections reaches the caller's client")
 
-	// With a per-attempt timeout the caller's transport is wrapped, not replaced.
+	// The caller's transport is wrapped, not replaced, with the attempt
+	// timeout given or the default.
 	mt := &http.Transport{}
 	c, err = NewClient(testSid, testToken, WithHTTPClient(&http.Client{Transport: mt}), WithAttemptTimeout(time.Second))
 	require.NoError(t, err)
-	at, ok := c.rc.HTTPClient.Transport.(*attemptTimeoutTransport)
-	require.True(t, ok)
+	at := attemptLayer(t, c)
 	assert.Same(t, mt, at.next)
+	assert.Equal(t, time.Second, at.d)
+	c, err = NewClient(testSid, testToken, WithHTTPClient(&http.Client{Transport: mt}))
+	require.NoError(t, err)
+	assert.Equal(t, DefaultAttemptTimeout, attemptLayer(t, c).d)
+}
+
+// attemptLayer returns the attempt-timeout layer of the transport c hands
+// go-retryablehttp, under the layer that hides CloseIdleConnections.
+func attemptLayer(t *testing.T, c *Client) *attemptTimeoutTransport {
+	t.Helper()
+	k, ok := c.rc.HTTPClient.Transport.(keepIdleTransport)
+	require.True(t, ok, "%T", c.rc.HTTPClient.Transport)
+	at, ok := k.rt.(*attemptTimeoutTransport)
+	require.True(t, ok, "%T", k.rt)
+	return at
 }
 
 func TestRequestHeadersAndUserAgent(t *testing.T) {
@@ -141,3 +157,39 @@ type nullJar struct{}
 
 func (*nullJar) SetCookies(*url.URL, []*http.Cookie) {}
 func (*nullJar) Cookies(*url.URL) []*http.Cookie     { return nil }
+
+// TestMalformedBaseURLNeverEchoesItsUserInfo: the CLI prints NewClient's
+// error for TELCO_BASE_URL, and a base URL may carry a password by
+// mistake, however malformed the rest is.
+func TestMalformedBaseURLNeverEchoesItsUserInfo(t *testing.T) {
+	t.Parallel()
+	const user, pw = "ops-user", "Hunter2-Secret"
+	for _, form := range []string{
+		"ftp://%s:%s@api.telco.test",
+		"https://%s:%s@api.telco.test/%%zz",
+		"https://%s:%s@api telco.test",
+		"%s:%s@api.telco.test",
+		"//%s:%s@api.telco.test",
+		"https://%s:%s@api.telco.test/?x=1",
+		"https://%s:%s#frag@api.telco.test",
+		"https://%s:%s/x@api.telco.test",
+		"https://%s:%s?q@api.telco.test",
+		"http://%s:%s@api.telco.test",
+		"https://%s:%s@api.telco.test\x7f",
+		"https:%s:%s@api.telco.test",
+	} {
+		raw := fmt.Sprintf(form, user, pw)
+		_, err := NewClient(testSid, testToken, WithBaseURL(raw))
+		require.Error(t, err, form)
+		msg := err.Error()
+		for _, part := range []string{pw, "Hunter2", "Secret", user} {
+			assert.False(t, strings.Contains(msg, part), "%s: the error quotes the user info", form)
+		}
+		assert.Contains(t, msg, "base URL", form)
+	}
+	// Without user info, the detail is kept.
+	_, err := NewClient(testSid, testToken, WithBaseURL("https://api.telco.test/%zz"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"https://api.telco.test/%zz"`)
+	assert.Contains(t, err.Error(), "invalid URL escape")
+}

@@ -7,7 +7,10 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Fuzz targets for every decoder that reads the service's bytes, beside
@@ -316,6 +319,36 @@ func FuzzDecodeResponse(f *testing.F) {
 			if refused && errors.Is(err, ErrMaybeSent) {
 				t.Fatalf("a refusal in a 2xx must not be ErrMaybeSent: %v", err)
 			}
+		}
+	})
+}
+
+// FuzzRedactForm: the redactor reads hostile bytes (an error page). It
+// never leaves a plain echo of the secret, nor an echo under any of
+// echoEncodings, wherever in the page it sits. Secrets are kept free of
+// the letters of "[REDACTED]", which could otherwise spell one across a
+// replacement.
+func FuzzRedactForm(f *testing.F) {
+	f.Add([]byte("<pre>Authorization: "), "Se/cr3t \"pa<s>s\"&'w+rd!", uint8(0))
+	f.Add([]byte("%4\\&#x"), "&amp;&amp;%41", uint8(3))
+	f.Add([]byte("\\u00"), "\U0001F600pass", uint8(8))
+	names := make([]string, 0, len(echoEncodings))
+	for name := range echoEncodings {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	f.Fuzz(func(t *testing.T, page []byte, secret string, enc uint8) {
+		if secret == "" || strings.ContainsAny(secret, "[]REDACT") || !utf8.ValidString(secret) {
+			return
+		}
+		echo := echoEncodings[names[int(enc)%len(names)]](secret)
+		body := append(append(append(append([]byte(nil), page...), secret...), echo...), page...)
+		out := redactForms(appendForms(nil, secret), body)
+		if bytes.Contains(out, []byte(secret)) {
+			t.Fatalf("a plain echo is left")
+		}
+		if bytes.Contains(out, []byte(echo)) {
+			t.Fatalf("an encoded echo is left")
 		}
 	})
 }

@@ -9,7 +9,9 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/stretchr/testify v1.12.1
+	go.etcd.io/bbolt v1.4.3
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.29.0
 )
 
 require (

@@ -223,17 +223,23 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 		return results, nil
 	}
 	out := batchAnswer{op: op}
-	if err := s.client.do(ctx, &call{op: op, method: http.MethodPost,
+	r := &call{op: op, method: http.MethodPost,
 		path: escapedPath("/v2/Properties/{PropertySid}/BatchMessages", propertySid),
-		body: wireBatch{send}}, &out); err != nil {
+		body: wireBatch{send}}
+	if err := s.client.do(ctx, r, &out); err != nil {
 		return nil, err
 	}
 	if len(out.results) != len(send) {
 		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
 			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.results), len(send))}
 	}
-	for j, r := range out.results {
-		results[sent[j]] = r
+	for j, res := range out.results {
+		if res.Err != nil {
+			// A rejection inside a 200 is an error answer all the same:
+			// it may echo the request.
+			s.client.redactAPIError(r, res.Err)
+		}
+		results[sent[j]] = res
 	}
 	return results, nil
 }

@@ -2,6 +2,8 @@ package telco
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -37,10 +39,49 @@ const (
 	RecordingCall Recording = "Call" // entire calls are recorded
 )
 
+// NumberField names a field of a number's configuration that
+// NumberConfigParams.Clear can empty. Its value is the field's wire name.
+type NumberField string
+
+// The fields Clear can empty: the address, the labels, the forwards and
+// the webhooks. RoutingMethod, EndpointNumber, Flow and Recording are
+// changed by setting another value, never emptied: a number always routes
+// somewhere.
+const (
+	NumberFieldFriendly                     NumberField = "Friendly"
+	NumberFieldAddressSid                   NumberField = "AddressSid"
+	NumberFieldAttributionSource            NumberField = "Attribution_Source"
+	NumberFieldAttributionMedium            NumberField = "Attribution_Medium"
+	NumberFieldAttributionCampaign          NumberField = "Attribution_Campaign"
+	NumberFieldAttributionContent           NumberField = "Attribution_Content"
+	NumberFieldSendSmsFrom                  NumberField = "SendSmsFrom"
+	NumberFieldSendSmsTo                    NumberField = "SendSmsTo"
+	NumberFieldSendEmailFrom                NumberField = "SendEmailFrom"
+	NumberFieldSendEmailTo                  NumberField = "SendEmailTo"
+	NumberFieldWebhookURL                   NumberField = "WebHookUrl"
+	NumberFieldWebhookMethod                NumberField = "WebHookMethod"
+	NumberFieldDeliveryReceiptWebhookURL    NumberField = "DeliveryReceiptWebHookUrl"
+	NumberFieldDeliveryReceiptWebhookMethod NumberField = "DeliveryReceiptWebHookMethod"
+)
+
+// ClearableNumberFields lists every NumberField Clear accepts, in the
+// order of NumberConfigParams.
+func ClearableNumberFields() []NumberField {
+	return []NumberField{
+		NumberFieldFriendly, NumberFieldAddressSid,
+		NumberFieldAttributionSource, NumberFieldAttributionMedium, NumberFieldAttributionCampaign, NumberFieldAttributionContent,
+		NumberFieldSendSmsFrom, NumberFieldSendSmsTo, NumberFieldSendEmailFrom, NumberFieldSendEmailTo,
+		NumberFieldWebhookURL, NumberFieldWebhookMethod,
+		NumberFieldDeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod,
+	}
+}
+
 // NumberConfigParams changes a number's configuration. Every field is
-// optional; only those set are sent. The rules are listed on Validate. Its
-// json tags are not what the SDK sends (that is wireNumberConfig); they
-// remain only while telcotest decodes requests into this type.
+// optional; only those set are sent, so an empty string leaves a field as
+// it is. To empty a field (detach an address, stop a forward or a
+// webhook), name it in Clear. The rules are listed on Validate. Its json
+// tags are not what the SDK sends (that is wireNumberConfig); they remain
+// only while telcotest decodes requests into this type.
 type NumberConfigParams struct {
 	Friendly   string `json:"Friendly,omitempty"`
 	AddressSid string `json:"AddressSid,omitempty"`
@@ -65,6 +106,14 @@ type NumberConfigParams struct {
 	WebhookMethod                string `json:"WebHookMethod,omitempty"`                // "GET" or "POST"
 	DeliveryReceiptWebhookURL    string `json:"DeliveryReceiptWebHookUrl,omitempty"`    // called on a delivery receipt
 	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebHookMethod,omitempty"` // "GET" or "POST"
+
+	// Clear lists fields to empty. Each is sent as its wire name with an
+	// empty string, {"AddressSid": ""}, beside the fields set; the
+	// interface document lists every parameter as optional and says no
+	// more, so an empty value is the one way to ask for none. A field can
+	// not be both set and cleared, and only ClearableNumberFields can be
+	// cleared (a *ValidationError otherwise, before any request).
+	Clear []NumberField `json:"-"`
 }
 
 // wireNumberConfig is NumberConfigParams as the service reads it; the two
@@ -88,6 +137,25 @@ type wireNumberConfig struct {
 	WebhookMethod                string        `json:"WebHookMethod,omitempty"`
 	DeliveryReceiptWebhookURL    string        `json:"DeliveryReceiptWebHookUrl,omitempty"`
 	DeliveryReceiptWebhookMethod string        `json:"DeliveryReceiptWebHookMethod,omitempty"`
+	Clear                        []NumberField `json:"-"`
+}
+
+// MarshalJSON writes the fields set, then each field of Clear with an
+// empty string.
+func (w *wireNumberConfig) MarshalJSON() ([]byte, error) {
+	type plain wireNumberConfig // no methods: no recursion
+	b, err := json.Marshal((*plain)(w))
+	if err != nil || len(w.Clear) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, f := range w.Clear {
+		m[string(f)] = json.RawMessage(`""`)
+	}
+	return json.Marshal(m)
 }
 
 func (p *NumberConfigParams) wire() *wireNumberConfig {
@@ -168,7 +236,8 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 // EndpointNumber and SendSmsTo are E.164 numbers, with or without the +,
 // as the document writes numbers in this operation; SendSmsFrom is such a
 // number or an alphanumeric sender ID; e-mail forwarding addresses are
-// valid.
+// valid; Clear names clearable fields only, each once, none of them also
+// set.
 func (p *NumberConfigParams) Validate() error {
 	if p == nil {
 		return nil
@@ -201,5 +270,45 @@ func (p *NumberConfigParams) check() fieldErrs {
 	f.webhookMethod("WebHookMethod", p.WebhookMethod)
 	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
 	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
+	p.checkClear(&f)
 	return f
+}
+
+// checkClear refuses a Clear entry that is unknown, repeated or also set.
+func (p *NumberConfigParams) checkClear(f *fieldErrs) {
+	if len(p.Clear) == 0 {
+		return
+	}
+	set := map[NumberField]string{
+		NumberFieldFriendly: p.Friendly, NumberFieldAddressSid: p.AddressSid,
+		NumberFieldAttributionSource: p.AttributionSource, NumberFieldAttributionMedium: p.AttributionMedium,
+		NumberFieldAttributionCampaign: p.AttributionCampaign, NumberFieldAttributionContent: p.AttributionContent,
+		NumberFieldSendSmsFrom: p.SendSmsFrom, NumberFieldSendSmsTo: p.SendSmsTo,
+		NumberFieldSendEmailFrom: p.SendEmailFrom, NumberFieldSendEmailTo: p.SendEmailTo,
+		NumberFieldWebhookURL: p.WebhookURL, NumberFieldWebhookMethod: p.WebhookMethod,
+		NumberFieldDeliveryReceiptWebhookURL: p.DeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod: p.DeliveryReceiptWebhookMethod,
+	}
+	seen := map[NumberField]bool{}
+	for i, c := range p.Clear {
+		name := fmt.Sprintf("Clear[%d]", i)
+		v, ok := set[c]
+		switch {
+		case !ok:
+			f.invalid(name, fmt.Sprintf("%s: %q cannot be cleared; clearable fields are %s", name, string(c), clearableList()))
+		case seen[c]:
+			f.invalid(name, fmt.Sprintf("%s repeats %s", name, c))
+		case v != "":
+			f.add(CodeConflictingParameters, string(c), fmt.Sprintf("%s is both set and cleared", c))
+		}
+		seen[c] = true
+	}
+}
+
+func clearableList() string {
+	fs := ClearableNumberFields()
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }

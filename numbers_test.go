@@ -332,3 +332,64 @@ func TestNumbersConfigureWithoutValidationSendsAsGiven(t *testing.T) {
 	assert.Equal(t, "/v2/Numbers/0299999999", got.Path)
 	assert.Equal(t, "On", got.bodyMap(t)["Recording"])
 }
+
+func TestNumbersConfigureClearSendsEmptyValues(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "POST", numbersConfigurePath, 200, fixture(t, "configure_number.json"))
+	p := &NumberConfigParams{Friendly: "Reception", Clear: []NumberField{
+		NumberFieldAddressSid, NumberFieldWebhookURL, NumberFieldWebhookMethod, NumberFieldSendSmsTo}}
+	before := append([]NumberField(nil), p.Clear...)
+	_, err := c.Numbers.Configure(bg, "+61299999999", p)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"Friendly": "Reception", "AddressSid": "", "WebHookUrl": "", "WebHookMethod": "", "SendSmsTo": "",
+	}, got.bodyMap(t), "each cleared field is its wire name with an empty string; nothing else is added")
+	assert.NotContains(t, string(got.Body), "Clear", "Clear itself never travels")
+	assert.Equal(t, before, p.Clear, "the caller's params are untouched")
+}
+
+func TestNumbersConfigureClearEveryClearableField(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "POST", numbersConfigurePath, 200, fixture(t, "configure_number.json"))
+	_, err := c.Numbers.Configure(bg, "61299999999", &NumberConfigParams{Clear: ClearableNumberFields()})
+	require.NoError(t, err)
+	want := map[string]any{}
+	for _, f := range ClearableNumberFields() {
+		want[string(f)] = ""
+	}
+	assert.Len(t, want, 14)
+	assert.Equal(t, want, got.bodyMap(t))
+}
+
+func TestNumbersConfigureClearValidation(t *testing.T) {
+	cases := []struct {
+		why   string
+		p     NumberConfigParams
+		field string
+		code  string
+	}{
+		{"set and cleared at once is ambiguous", NumberConfigParams{AddressSid: "ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA",
+			Clear: []NumberField{NumberFieldAddressSid}}, "AddressSid", CodeConflictingParameters},
+		{"routing is replaced, never emptied", NumberConfigParams{Clear: []NumberField{"RoutingMethod"}}, "Clear[0]", CodeParameterInvalid},
+		{"recording is Off, not empty", NumberConfigParams{Clear: []NumberField{"Recording"}}, "Clear[0]", CodeParameterInvalid},
+		{"an unknown name", NumberConfigParams{Clear: []NumberField{NumberFieldFriendly, "Adress"}}, "Clear[1]", CodeParameterInvalid},
+		{"a Go name instead of the wire name", NumberConfigParams{Clear: []NumberField{"WebhookURL"}}, "Clear[0]", CodeParameterInvalid},
+		{"the same field twice", NumberConfigParams{Clear: []NumberField{NumberFieldFriendly, NumberFieldFriendly}}, "Clear[1]", CodeParameterInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.why, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			_, err := c.Numbers.Configure(bg, "+61299999999", &tc.p)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Len(t, ve.Fields, 1, "%v", ve)
+			assert.Equal(t, tc.field, ve.Fields[0].FieldName)
+			assert.Equal(t, tc.code, ve.Fields[0].Code)
+			assert.Equal(t, 0, mt.GetTotalCallCount(), "refused before any request")
+			assert.Error(t, tc.p.Validate(), "Validate agrees")
+		})
+	}
+	var ve *ValidationError
+	require.ErrorAs(t, (&NumberConfigParams{Clear: []NumberField{"Flow"}}).Validate(), &ve)
+	assert.Contains(t, ve.Fields[0].Message, "clearable fields are Friendly, AddressSid,", "the message lists what can be cleared")
+}

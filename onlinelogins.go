@@ -141,10 +141,11 @@ type OnlineLogin struct {
 
 // CreateOnlineLoginParams is a new portal user for a project. The rules are
 // listed on Validate. The Password is sent once and never printed: fmt
-// verbs show it as [REDACTED] and JSON encoding of this value leaves it out.
+// verbs show it as [REDACTED], and JSON and XML encoding of this value
+// leave it out.
 type CreateOnlineLoginParams struct {
 	Email     string // the user name
-	Password  string `json:"-"`
+	Password  string `json:"-" xml:"-"`
 	FirstName string
 	LastName  string
 	Scopes    Scopes // the user's scopes on this project

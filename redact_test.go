@@ -5,16 +5,19 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -291,4 +294,166 @@ func TestShortTokenLeavesErrorMessagesAlone(t *testing.T) {
 	assert.Equal(t, "Invalid token", ae.Message)
 	require.Len(t, ae.Fields, 1)
 	assert.Equal(t, FieldError{FieldName: "token", Message: "token expired"}, ae.Fields[0])
+}
+
+// TestSecretsNeverEncode: json and xml encoding of a value holding a
+// password leave the password out.
+func TestSecretsNeverEncode(t *testing.T) {
+	t.Parallel()
+	for name, v := range secretHolders(t) {
+		j, _ := json.Marshal(v)
+		assertNoSecret(t, string(j), name+" json")
+		x, _ := xml.Marshal(v)
+		assertNoSecret(t, string(x), name+" xml")
+	}
+	x, err := xml.Marshal(CreateOnlineLoginParams{Email: "a@example.com", Password: loginSecret})
+	require.NoError(t, err)
+	assert.Contains(t, string(x), "a@example.com", "the precondition: xml encodes the other fields")
+}
+
+// echoEncodings are ways a proxy, a firewall or an application may quote
+// a value it echoes, each applied to the whole value.
+var echoEncodings = map[string]func(string) string{
+	"query escaped": url.QueryEscape,
+	"path escaped":  url.PathEscape,
+	"every byte percent-encoded": func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			fmt.Fprintf(&b, "%%%02x", s[i])
+		}
+		return b.String()
+	},
+	"decimal entities": func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, "&#%d;", r)
+		}
+		return b.String()
+	},
+	"hex entities": func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, "&#x%x;", r)
+		}
+		return b.String()
+	},
+	"upper hex entities, zero-padded": func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, "&#X%04X;", r)
+		}
+		return b.String()
+	},
+	"numeric entities for specials": strings.NewReplacer(`&`, "&#38;", `<`, "&#60;", `>`, "&#62;", `"`, "&#34;", `'`, "&#039;").Replace,
+	"JSON with escaped slashes": func(s string) string {
+		j, _ := json.Marshal(s)
+		return strings.ReplaceAll(string(j[1:len(j)-1]), "/", `\/`)
+	},
+	"JSON, every character escaped": func(s string) string {
+		var b strings.Builder
+		for _, u := range utf16.Encode([]rune(s)) {
+			fmt.Fprintf(&b, `\u%04X`, u)
+		}
+		return b.String()
+	},
+	"HTML of JSON": func(s string) string {
+		j, _ := json.Marshal(s)
+		return html.EscapeString(string(j[1 : len(j)-1]))
+	},
+	"query escape of JSON": func(s string) string {
+		j, _ := json.Marshal(s)
+		return url.QueryEscape(string(j[1 : len(j)-1]))
+	},
+}
+
+// TestEscapedEchoesAreRedacted: an echo of the password, the token or the
+// Basic credentials is redacted however it was escaped, and a refusal that
+// comes with 200 is redacted as the same answer with 400 is: codes and
+// field names included.
+func TestEscapedEchoesAreRedacted(t *testing.T) {
+	t.Parallel()
+	const pw = `Se/cr3t "pa<s>s"&'w+rd!€`
+	creds := base64.StdEncoding.EncodeToString([]byte(testSid + ":" + testToken))
+	require.True(t, strings.HasSuffix(creds, "="), "the precondition: the credentials are padded")
+	bare := strings.TrimRight(creds, "=")
+	for encName, enc := range echoEncodings {
+		for _, status := range []int{http.StatusBadRequest, http.StatusOK} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var sent struct{ Password string }
+				_ = json.NewDecoder(r.Body).Decode(&sent)
+				auth := strings.TrimRight(r.Header.Get("Authorization"), "=")
+				echo := enc(sent.Password) + " " + enc(testToken) + " " + enc(auth) + " " + bare
+				s := string(must(json.Marshal(echo)))
+				w.WriteHeader(status)
+				fmt.Fprintf(w, `{"ResponseStatus":{"ErrorCode":%s,"Message":%s,"Errors":[{"ErrorCode":%s,"FieldName":%s,"Message":%s}]}}`,
+					s, s, s, s, s)
+			}))
+			c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithClientValidation(false))
+			require.NoError(t, err)
+			_, err = c.OnlineLogins.Create(context.Background(), testProp, &CreateOnlineLoginParams{
+				Email: "a@example.com", Password: pw, FirstName: "A", LastName: "B", Scopes: Scopes{ScopeManageSms}})
+			srv.Close()
+
+			what := fmt.Sprintf("%s, status %d", encName, status)
+			var ae *APIError
+			require.ErrorAs(t, err, &ae, what)
+			js, jerr := json.Marshal(ae)
+			require.NoError(t, jerr)
+			out := fmt.Sprintf("%v|%+v|%#v|%s|%s|%s|%+v|%s", err, err, err, ae.Body, ae.Code, ae.Message, ae.Fields, js)
+			for _, leak := range []string{pw, enc(pw), testToken, enc(testToken), creds, bare, enc(bare)} {
+				assert.False(t, strings.Contains(out, leak), "%s: an echo is kept", what)
+			}
+			// Booleans, so that a failure prints no secret.
+			assert.True(t, strings.Count(ae.Message, "[REDACTED]") == 4, "%s: not every echo is redacted", what)
+			require.Len(t, ae.Fields, 1, what)
+			f := ae.Fields[0]
+			assert.True(t, ae.Code == ae.Message && f.Code == ae.Message && f.FieldName == ae.Message && f.Message == ae.Message,
+				"%s: the code, the field's code and name are redacted as the message is", what)
+		}
+	}
+}
+
+// Escapes that happen to lie in an error message without standing for a
+// secret are left as they are, and a secret spelt with an escape in
+// between ordinary text is still found.
+func TestRedactFormKeepsOtherText(t *testing.T) {
+	t.Parallel()
+	const secret = "Hunter2&Secret"
+	for in, want := range map[string]string{
+		"50% off &amp; 100%zz \\q \\u12":  "50% off &amp; 100%zz \\q \\u12",
+		"a Hunter2&amp;Secret b":          "a [REDACTED] b",
+		"Hunter2&Secret&Hunter2%26Secret": "[REDACTED]&[REDACTED]",
+		"Hunter2&Secre":                   "Hunter2&Secre",
+		"Hunter2&amp;amp;Secret":          "Hunter2&amp;amp;Secret",
+		"H\\u0075nter2\\u0026Secret.":     "[REDACTED].",
+		"Hunter2&#x26Secret":              "Hunter2&#x26Secret", // no ';': not an entity
+	} {
+		assert.Equal(t, want, string(redactForm(secret, []byte(in))), in)
+	}
+	// A secret that holds an entity is found as it is, too.
+	assert.Equal(t, "x [REDACTED] y", string(redactForm("pa&amp;ss-word", []byte("x pa&amp;ss-word y"))))
+	assert.Equal(t, "x [REDACTED] y", string(redactForm("pa&amp;ss-word", []byte("x pa&amp;amp;ss-word y"))))
+}
+
+// TestBatchRejectionsEchoingTheRequestKeepNoSecret: a batch answers 200
+// with one element per message, some of them rejections. Those are error
+// answers too and are redacted like one.
+func TestBatchRejectionsEchoingTheRequestKeepNoSecret(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := string(must(json.Marshal(r.Header.Get("Authorization"))))
+		_, _ = fmt.Fprintf(w, `[{"MessageSid":"MG1","Text":"ok"},{"ErrorCode":%s,"Message":%s,"Errors":[{"FieldName":%s}]}]`,
+			auth, auth, auth)
+	}))
+	defer srv.Close()
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	res, err := c.Messages.SendBatch(context.Background(), testProp, []SendMessageParams{
+		{To: "+61400000001", Text: "a"}, {To: "+61400000002", Text: "b"}})
+	require.NoError(t, err)
+	require.Len(t, res, 2)
+	require.NotNil(t, res[1].Err)
+	out := fmt.Sprintf("%v|%+v|%s|%s|%+v", res[1].Err, res[1].Err, res[1].Err.Code, res[1].Err.Message, res[1].Err.Fields)
+	assertNoSecret(t, out, "a batch rejection")
+	assert.True(t, strings.Contains(out, "[REDACTED]"), "nothing was redacted")
 }

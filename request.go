@@ -44,11 +44,16 @@ package telco
 // Success bodies go through pooled buffers: a page of 200 messages is about
 // 90 kB, which io.ReadAll would build in a dozen growing allocations on
 // every call. A buffer goes back to the pool once the body is decoded.
+// Past its first bodyHead bytes, readBody reads a body in fixed chunks
+// rather than by doubling a buffer, so that an answer over the cap (a
+// compressed one that inflates without end, say) costs about the cap in
+// memory, not four times it.
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -176,14 +181,11 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	}
 	var err error
 	buf := st.body
-	if buf == nil {
-		buf = getBodyBuffer()
-		_, err = buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	if buf == nil && !st.tooLarge {
+		buf, err = readBody(resp.Body, c.maxBody)
 	}
 	st.body = nil
-	defer putBodyBuffer(buf)
-	data := buf.Bytes()
-	if err == nil && int64(len(data)) > c.maxBody {
+	if err == errBodyTooLarge || st.tooLarge {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("response body exceeds %d bytes (WithMaxResponseBytes)", c.maxBody),
 			err:     ErrResponseTooLarge, maybeSent: maybe}
@@ -196,6 +198,8 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		}
 		return err
 	}
+	defer putBodyBuffer(buf)
+	data := buf.Bytes()
 	empty := len(bytes.TrimSpace(data)) == 0
 	switch {
 	case out == nil:
@@ -331,6 +335,67 @@ func encodeQuery(q any) (string, error) {
 		return "", err
 	}
 	return v.Encode(), nil
+}
+
+// errBodyTooLarge is readBody's answer for a body over the cap.
+var errBodyTooLarge = errors.New("response body too large")
+
+// bodyHead is how much of a body goes into the pooled buffer, and
+// bodyChunk the size of each further read.
+const (
+	bodyHead  = 256 << 10
+	bodyChunk = 512 << 10
+)
+
+// readBody reads r to its end into a buffer, which the caller gives back
+// with putBodyBuffer, or fails with errBodyTooLarge having read limit+1
+// bytes, never more. The first bodyHead bytes go into a pooled buffer; the
+// rest, rare, into chunks that are joined once the length is known, so
+// that what it allocates stays near the bytes it read: a bytes.Buffer
+// doubling past the cap would hold twice the cap, after having allocated
+// as much again on the way.
+func readBody(r io.Reader, limit int64) (*bytes.Buffer, error) {
+	buf := getBodyBuffer()
+	head := min(limit, bodyHead) + 1
+	n, err := buf.ReadFrom(io.LimitReader(r, head))
+	switch {
+	case err != nil:
+		putBodyBuffer(buf)
+		return nil, err
+	case n < head:
+		return buf, nil // the whole body: the common case
+	case n > limit:
+		putBodyBuffer(buf)
+		return nil, errBodyTooLarge
+	}
+	total := n
+	var chunks [][]byte
+	for {
+		chunk := make([]byte, min(bodyChunk, limit+1-total))
+		m, err := io.ReadFull(r, chunk)
+		total += int64(m)
+		if m > 0 {
+			chunks = append(chunks, chunk[:m])
+		}
+		if total > limit {
+			putBodyBuffer(buf)
+			return nil, errBodyTooLarge
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			putBodyBuffer(buf)
+			return nil, err
+		}
+	}
+	out := make([]byte, 0, total)
+	out = append(out, buf.Bytes()...)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	putBodyBuffer(buf)
+	return bytes.NewBuffer(out), nil
 }
 
 // bodyBuffers holds buffers for success bodies (see the top of this file).

@@ -2,15 +2,18 @@ package telco
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -297,4 +300,90 @@ func TestNonIdempotentRequestsCannotBeRewoundByNetHTTP(t *testing.T) {
 	v, ok := rec.rewinds["PATCH /v2/Properties/"+testProp]
 	require.True(t, ok, "the update was sent")
 	assert.True(t, v, "an idempotent update keeps GetBody (same-origin 307/308 are still followed)")
+}
+
+// TestCompressedAnswerOverTheCapCostsAboutTheCap: net/http inflates a gzip
+// answer transparently, so a small compressed body can stand for any size.
+// Reading it stops one byte past the cap, and what the call allocates on
+// the way stays near the cap, where a doubling buffer held twice the cap
+// after allocating as much again.
+func TestCompressedAnswerOverTheCapCostsAboutTheCap(t *testing.T) {
+	const limit = 8 << 20
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zeros := make([]byte, 1<<20)
+	for range 64 { // 64 MiB inflated, 64 KiB on the wire
+		_, _ = zw.Write(zeros)
+	}
+	require.NoError(t, zw.Close())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(gz.Bytes())
+	}))
+	defer srv.Close()
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithMaxResponseBytes(limit),
+		WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+	require.NoError(t, err)
+	defer c.CloseIdleConnections()
+
+	for name, call := range map[string]func() error{
+		"read": func() error { _, err := c.Properties.Get(context.Background(), testProp); return err },
+		"send": func() error { return unsafeCall(c) },
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		err := call()
+		runtime.ReadMemStats(&after)
+		require.ErrorIs(t, err, ErrResponseTooLarge, name)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		assert.Less(t, alloc, uint64(limit+2<<20), "%s: %d MiB allocated for a cap of %d MiB", name, alloc>>20, limit>>20)
+	}
+}
+
+// TestReadBodyAroundItsSteps: readBody gives every body up to the cap back
+// whole, through its pooled head and its chunks alike, and refuses one
+// byte more having read no further.
+func TestReadBodyAroundItsSteps(t *testing.T) {
+	t.Parallel()
+	sizes := []int{0, 1, bodyHead - 1, bodyHead, bodyHead + 1, bodyHead + bodyChunk, bodyHead + 2*bodyChunk + 7}
+	for _, limit := range []int{10, bodyHead, bodyHead + 1, bodyHead + bodyChunk, 3 << 20} {
+		for _, n := range append(sizes, limit-1, limit, limit+1, limit+bodyChunk) {
+			if n < 0 {
+				continue
+			}
+			want := make([]byte, n)
+			for i := range want {
+				want[i] = byte(i*7 + i>>9)
+			}
+			src := &readCounter{r: iotest.HalfReader(bytes.NewReader(want))}
+			buf, err := readBody(src, int64(limit))
+			if n > limit {
+				require.ErrorIs(t, err, errBodyTooLarge, "limit %d, body %d", limit, n)
+				assert.Nil(t, buf)
+				assert.EqualValues(t, limit+1, src.n, "limit %d, body %d: read past the cap", limit, n)
+				continue
+			}
+			require.NoError(t, err, "limit %d, body %d", limit, n)
+			assert.True(t, bytes.Equal(want, buf.Bytes()), "limit %d, body %d: the body changed", limit, n)
+			putBodyBuffer(buf)
+		}
+	}
+	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10)
+	assert.ErrorIs(t, err, io.ErrClosedPipe)
+	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, bodyHead+10)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20)
+	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the head")
+}
+
+// readCounter counts the bytes read through it.
+type readCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -60,7 +60,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -141,8 +140,10 @@ type attemptState struct {
 	// reached is set once any attempt, of any call, may have reached the
 	// service and failed without a usable answer.
 	reached bool
-	// body is a 2xx body readAnswer read whole, for decodeResponse.
-	body *bytes.Buffer
+	// body is a 2xx body readAnswer read whole, for decodeResponse;
+	// tooLarge says readAnswer found it over the cap instead.
+	body     *bytes.Buffer
+	tooLarge bool
 	// traced is set for non-idempotent calls, whose context carries an
 	// httptrace.ClientTrace; connected is then set once the current
 	// attempt got a connection. An attempt that failed without one (its
@@ -177,9 +178,11 @@ func (st *attemptState) readAnswer(resp *http.Response) error {
 	if !is2xx(resp.StatusCode) {
 		return nil
 	}
-	buf := getBodyBuffer()
-	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, st.client.maxBody+1)); err != nil {
-		putBodyBuffer(buf)
+	buf, err := readBody(resp.Body, st.client.maxBody)
+	switch {
+	case err == errBodyTooLarge:
+		st.tooLarge = true // not retried: the same answer would come again
+	case err != nil:
 		return fmt.Errorf("reading response: %w", err)
 	}
 	st.body = buf

@@ -702,7 +702,7 @@ func TestQuotedH2WordingInAnHTTP1ErrorIsNotTrusted(t *testing.T) {
 		require.Contains(t, err.Error(), te, "the precondition: net/http quotes the header")
 		assert.ErrorIs(t, err, ErrMaybeSent)
 		assert.EqualValues(t, 1, processed.Load(), "sent once, not resent")
-		c.rc.HTTPClient.CloseIdleConnections()
+		c.CloseIdleConnections()
 	}
 }
 

@@ -141,11 +141,11 @@ type SipTrunkCredentials struct {
 }
 
 // SipCredentials are the credentials of a new authenticated trunk. The
-// Password is sent once and never printed: fmt verbs show it as [REDACTED]
-// and JSON encoding of this value leaves it out.
+// Password is sent once and never printed: fmt verbs show it as [REDACTED],
+// and JSON and XML encoding of this value leave it out.
 type SipCredentials struct {
 	Realm    string
-	Password string `json:"-"`
+	Password string `json:"-" xml:"-"`
 }
 
 // Format prints c with its Password redacted, whatever the verb.
@@ -165,7 +165,7 @@ func (c SipCredentials) Format(f fmt.State, verb rune) {
 //   - Type 0 (IP to IP) needs IPAddresses: IPv4 CIDRs of /24 to /32, public
 //     addresses only (not private, loopback, link-local, CGNAT, documentation,
 //     benchmarking, multicast, reserved or unspecified); a bare address is
-//     sent as /32;
+//     sent as /32, and takes no Credentials (CONFLICTING_PARAMETERS);
 //   - Type 1 (Authenticated) needs Credentials whose password has at least
 //     10 characters with a lower-case letter, an upper-case letter, a digit
 //     and a special character, and no character 3 times in a row;
@@ -351,6 +351,11 @@ func (p *CreateSipTrunkParams) check() fieldErrs {
 	case SipTrunkIPToIP:
 		if len(p.IPAddresses) == 0 {
 			f.add(CodeParameterRequired, "SipTrunkIpAddresses", "SipTrunkIpAddresses is required for an IP to IP trunk (Type 0)")
+		}
+		if p.Credentials != nil {
+			// The trunk admits by address: a password would be stored and
+			// never asked for, which reads as protection it does not give.
+			f.add(CodeConflictingParameters, "SipTrunkCredentials", "SipTrunkCredentials are not used by an IP to IP trunk (Type 0): leave them out")
 		}
 	case SipTrunkAuthenticated:
 		if p.Credentials == nil || p.Credentials.Password == "" {

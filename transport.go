@@ -3,9 +3,12 @@ package telco
 // The transport layer: what the Client puts between itself and the network.
 //
 // A Client sends through one *http.Client, the caller's (WithHTTPClient) or
-// defaultHTTPClient, which has dial, TLS-handshake and response-header
-// timeouts but no overall timeout: the caller's context governs each call,
-// retries and waits included. NewClient wraps it twice:
+// one on the transport shared by every Client built without it
+// (sharedTransport), which has dial, TLS-handshake and response-header
+// timeouts but no overall timeout. Sharing it, as net/http shares
+// http.DefaultTransport, keeps one pool of connections per process: a
+// Client made per call leaves nothing behind that only it could close.
+// NewClient wraps the client it sends through (sendingClient):
 //
 //   - withRedirectPolicy copies it with a CheckRedirect that follows a
 //     redirect only within the origin (scheme, host and port) of the request
@@ -14,12 +17,21 @@ package telco
 //     body reach a host the caller did not name. A redirect the client
 //     refuses for another reason is a *redirectError, which retry.go never
 //     retries: the service's address answered it and would again.
-//   - WithAttemptTimeout puts attemptTimeoutTransport in front of its
-//     transport, bounding one attempt including the read of its body; the
-//     deadline is released only when the body is closed.
+//   - attemptTimeoutTransport bounds one attempt including the read of its
+//     body, by WithAttemptTimeout or else DefaultAttemptTimeout, so that a
+//     server that stalls in the middle of a body cannot hang a call that
+//     has no deadline; the deadline is released only when the body is
+//     closed.
+//   - keepIdleTransport hides the transport's CloseIdleConnections.
+//     go-retryablehttp calls CloseIdleConnections on the client it is given
+//     after every call that ends in a transport error (a cancellation, a
+//     timeout), which would empty the whole idle pool, possibly a
+//     process-wide one passed with WithHTTPClient, and make every caller
+//     dial again. Client.CloseIdleConnections reaches the pool on purpose.
 //
 // checkBaseURL admits plain http only for a loopback host (a telcotest
-// server), so that credentials never travel unencrypted.
+// server), so that credentials never travel unencrypted, and never quotes
+// a base URL's user info in its errors (redactUserinfo).
 
 import (
 	"context"
@@ -31,6 +43,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -84,21 +97,55 @@ func portOf(u *url.URL) string {
 func checkBaseURL(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return "", fmt.Errorf("telco: NewClient: base URL: %w", err)
+		return "", baseURLParseError(raw, err)
 	}
+	shown := redactUserinfo(raw)
 	if !u.IsAbs() || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return "", fmt.Errorf("telco: NewClient: base URL %q must be absolute, http(s)://host[:port][/prefix]", raw)
+		return "", fmt.Errorf("telco: NewClient: base URL %q must be absolute, http(s)://host[:port][/prefix]", shown)
 	}
 	if u.User != nil {
 		return "", errors.New("telco: NewClient: base URL must not carry credentials; pass them to NewClient")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("telco: NewClient: base URL %q must not have a query or fragment", raw)
+		return "", fmt.Errorf("telco: NewClient: base URL %q must not have a query or fragment", shown)
 	}
 	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
 		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https", u.Host)
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
+}
+
+// baseURLParseError reports a base URL url.Parse rejected. url.Parse's own
+// error quotes the whole URL, and its detail may quote a piece of a
+// password (an "invalid URL escape" in it, or an "invalid port" when a
+// '#' or '?' in the password cut the authority short), so when the URL
+// has user info neither is kept.
+func baseURLParseError(raw string, err error) error {
+	if strings.Contains(raw, "@") {
+		return fmt.Errorf("telco: NewClient: base URL %q is malformed; it must not carry credentials", redactUserinfo(raw))
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("telco: NewClient: base URL %q: %v", raw, err)
+}
+
+// redactUserinfo returns raw with whatever could be user info replaced:
+// everything from the start of the authority (after "//", else from the
+// start) up to the last '@'. It looks at the last '@' anywhere, not only
+// in the authority, since a '/', '?' or '#' in a password ends the
+// authority early for url.Parse.
+func redactUserinfo(raw string) string {
+	at := strings.LastIndexByte(raw, '@')
+	if at < 0 {
+		return raw
+	}
+	start := 0
+	if i := strings.Index(raw, "//"); i >= 0 && i < at {
+		start = i + 2
+	}
+	return raw[:start] + redacted + raw[at:]
 }
 
 func isLoopbackHost(h string) bool {
@@ -109,29 +156,59 @@ func isLoopbackHost(h string) bool {
 	return err == nil && a.Unmap().IsLoopback()
 }
 
-func defaultHTTPClient() *http.Client {
+// sharedTransport is the transport of every Client built without
+// WithHTTPClient, made on first use. MaxIdleConnsPerHost equals
+// MaxIdleConns: a Client talks to one host, and a lower per-host limit
+// only closes connections that concurrent callers then dial again.
+var sharedTransport = sync.OnceValue(func() *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	return &http.Client{Transport: &http.Transport{
+	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           d.DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          100,
-		MaxIdleConnsPerHost:   32,
+		MaxIdleConnsPerHost:   100,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 30 * time.Second,
 		ExpectContinueTimeout: time.Second,
-	}}
+	}
+})
+
+// poolClient returns the *http.Client whose transport holds a Client's
+// connections: hc, or one on sharedTransport.
+func poolClient(hc *http.Client) *http.Client {
+	if hc == nil {
+		return &http.Client{Transport: sharedTransport()}
+	}
+	return hc
+}
+
+// CloseIdleConnections closes the idle connections of the transport the
+// Client sends through, as http.Client.CloseIdleConnections does: the one
+// given with WithHTTPClient, or else the transport shared by every Client
+// built without it. Connections in use are left alone. A Client needs no
+// closing; this is for a program that wants its idle connections gone now
+// rather than after their idle timeout.
+func (c *Client) CloseIdleConnections() {
+	if c.pool != nil {
+		c.pool.CloseIdleConnections()
+	}
 }
 
 // attemptTimeoutTransport bounds one attempt, body included: the deadline
-// is released only when the body is closed.
+// is released only when the body is closed. An attempt whose context ends
+// sooner anyway is sent as it is, sparing it a timer and a copy of the
+// request.
 type attemptTimeoutTransport struct {
 	next http.RoundTripper
 	d    time.Duration
 }
 
 func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) <= t.d {
+		return t.next.RoundTrip(req)
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.d)
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
 	if err != nil {
@@ -153,22 +230,24 @@ func (b *cancelOnClose) Close() error {
 	return err
 }
 
-// sendingClient returns the *http.Client a Client sends through: hc, or
-// the default one, with the redirect policy and, when d > 0, the attempt
-// timeout.
+// keepIdleTransport is a RoundTripper without CloseIdleConnections, so
+// that go-retryablehttp cannot empty the pool behind it (see the top of
+// this file).
+type keepIdleTransport struct{ rt http.RoundTripper }
+
+func (t keepIdleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.rt.RoundTrip(req)
+}
+
+// sendingClient returns the *http.Client a Client hands go-retryablehttp:
+// a copy of hc with the redirect policy, every attempt bounded by d, and a
+// transport whose idle pool it cannot empty.
 func sendingClient(hc *http.Client, d time.Duration) *http.Client {
-	if hc == nil {
-		hc = defaultHTTPClient()
+	hc = withRedirectPolicy(hc) // a copy
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
 	}
-	hc = withRedirectPolicy(hc)
-	if d > 0 {
-		cp := *hc
-		next := cp.Transport
-		if next == nil {
-			next = http.DefaultTransport
-		}
-		cp.Transport = &attemptTimeoutTransport{next: next, d: d}
-		hc = &cp
-	}
+	hc.Transport = keepIdleTransport{&attemptTimeoutTransport{next: next, d: d}}
 	return hc
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 // TestRedirectFailuresAreNotRetried: a redirect loop, a redirect the
@@ -228,8 +230,14 @@ func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
 	require.NoError(t, err)
 	hc := c.rc.HTTPClient
 	assert.Zero(t, hc.Timeout, "the caller's context governs a call")
-	tr, ok := hc.Transport.(*http.Transport)
+	at := attemptLayer(t, c)
+	assert.Equal(t, DefaultAttemptTimeout, at.d, "and each attempt is bounded")
+	tr, ok := at.next.(*http.Transport)
 	require.True(t, ok)
+	assert.Same(t, sharedTransport(), tr, "Clients built without WithHTTPClient share one transport")
+	assert.Equal(t, tr.MaxIdleConns, tr.MaxIdleConnsPerHost,
+		"a Client talks to one host: a lower per-host limit closes connections concurrent callers dial again")
+	assert.Equal(t, 100, tr.MaxIdleConnsPerHost)
 	assert.NotZero(t, tr.TLSHandshakeTimeout)
 	assert.NotZero(t, tr.ResponseHeaderTimeout)
 	assert.NotNil(t, tr.DialContext)
@@ -266,4 +274,219 @@ func TestAttemptTimeout(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorIs(t, err, ErrMaybeSent, "a timed-out send may have been received")
 	assert.EqualValues(t, 1, n.Load())
+}
+
+// countingServer is an httptest server that counts the connections
+// clients open to it.
+func countingServer(t *testing.T, h http.Handler) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var dials atomic.Int32
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	srv.Start()
+	return srv, &dials
+}
+
+// gatedServer answers GETs of a property only once n of them are in
+// flight together (round), so that each needs a connection of its own,
+// and holds a GET of the property "HANG" until the client gives up.
+type gatedServer struct {
+	srv     *httptest.Server
+	dials   *atomic.Int32
+	arrived chan struct{}
+	release atomic.Pointer[chan struct{}]
+	hung    chan struct{}
+}
+
+func newGatedServer(t *testing.T) *gatedServer {
+	g := &gatedServer{arrived: make(chan struct{}, 64), hung: make(chan struct{}, 1)}
+	body := fixture(t, "get_property.json")
+	g.srv, g.dials = countingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/HANG") {
+			g.hung <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
+		rel := g.release.Load()
+		g.arrived <- struct{}{}
+		select {
+		case <-*rel:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(g.srv.Close)
+	return g
+}
+
+// round runs n concurrent GETs that the server answers together.
+func (g *gatedServer) round(t *testing.T, c *Client, n int) {
+	t.Helper()
+	rel := make(chan struct{})
+	g.release.Store(&rel)
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := c.Properties.Get(context.Background(), testProp)
+			errs <- err
+		}()
+	}
+	for range n {
+		select {
+		case <-g.arrived:
+		case <-time.After(10 * time.Second):
+			close(rel)
+			t.Fatal("the requests did not arrive together")
+		}
+	}
+	close(rel)
+	for range n {
+		require.NoError(t, <-errs)
+	}
+}
+
+// TestCancelledCallKeepsTheIdlePool: go-retryablehttp calls
+// CloseIdleConnections on the client it is given after a call that ends
+// in a transport error. It must not reach the pool: one cancelled call
+// would make every caller of the same transport dial again.
+func TestCancelledCallKeepsTheIdlePool(t *testing.T) {
+	t.Parallel()
+	own := &http.Transport{MaxIdleConnsPerHost: 16}
+	defer own.CloseIdleConnections()
+	for name, hc := range map[string]*http.Client{"WithHTTPClient": {Transport: own}, "default": nil} {
+		g := newGatedServer(t)
+		opts := []Option{WithBaseURL(g.srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0})}
+		if hc != nil {
+			opts = append(opts, WithHTTPClient(hc))
+		}
+		c, err := NewClient(testSid, testToken, opts...)
+		require.NoError(t, err)
+
+		g.round(t, c, 9) // nine connections, then idle in the pool
+		require.EqualValues(t, 9, g.dials.Load(), name)
+
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Properties.Get(ctx, "HANG")
+			done <- err
+		}()
+		<-g.hung
+		cancel()
+		require.ErrorIs(t, <-done, context.Canceled, name)
+
+		g.round(t, c, 8) // the eight connections left in the pool serve them
+		assert.EqualValues(t, 9, g.dials.Load(), "%s: the cancelled call emptied the idle pool", name)
+		c.CloseIdleConnections()
+	}
+}
+
+// TestClientsWithoutHTTPClientShareOnePool: Clients built without
+// WithHTTPClient share one transport, so a Client made per call leaves
+// no connection, and no goroutine, behind that nothing could close.
+func TestClientsWithoutHTTPClientShareOnePool(t *testing.T) {
+	body := fixture(t, "get_property.json")
+	srv, dials := countingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	ignore := goleak.IgnoreCurrent()
+	var c *Client
+	for range 20 {
+		var err error
+		c, err = NewClient(testSid, testToken, WithBaseURL(srv.URL))
+		require.NoError(t, err)
+		_, err = c.Properties.Get(context.Background(), testProp)
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 1, dials.Load(), "one pool, one connection")
+	c.CloseIdleConnections()
+	goleak.VerifyNone(t, ignore)
+}
+
+// TestStalledBodyEndsAtTheDefaultAttemptTimeout: without a deadline and
+// without WithAttemptTimeout, a server that stops in the middle of a body
+// does not hang the call: DefaultAttemptTimeout bounds each attempt
+// (shortened here through the internal knob).
+func TestStalledBodyEndsAtTheDefaultAttemptTimeout(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "4096")
+		_, _ = w.Write([]byte(`{"Property":{"PropertySid":"`))
+		w.(http.Flusher).Flush()
+		select { // the rest never comes
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	shortDefault := func(c *clientConfig) { c.defaultAttempt = 200 * time.Millisecond }
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}), shortDefault)
+	require.NoError(t, err)
+
+	for name, call := range map[string]func() error{
+		"read": func() error { _, err := c.Properties.Get(context.Background(), testProp); return err },
+		"send": func() error { return unsafeCall(c) },
+	} {
+		done := make(chan error, 1)
+		go func() { done <- call() }()
+		select {
+		case err := <-done:
+			require.ErrorIs(t, err, context.DeadlineExceeded, name)
+			if name == "send" {
+				assert.ErrorIs(t, err, ErrMaybeSent, "the send was answered 200: it took effect")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: a body stalled half-way hangs the call", name)
+		}
+	}
+}
+
+// roundTripRecorder records the requests it is handed and answers 200.
+type roundTripRecorder struct{ got []*http.Request }
+
+func (r *roundTripRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.got = append(r.got, req)
+	return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader("")), Header: http.Header{}}, nil
+}
+
+// The attempt bound is the sooner of the attempt timeout and the caller's
+// deadline; an attempt the caller's deadline already bounds more tightly
+// goes through untouched.
+func TestAttemptTimeoutYieldsToASoonerDeadline(t *testing.T) {
+	t.Parallel()
+	rec := &roundTripRecorder{}
+	at := &attemptTimeoutTransport{next: rec, d: time.Minute}
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration // 0: no deadline
+		same    bool
+	}{{"no deadline", 0, false}, {"a later deadline", time.Hour, false}, {"a sooner deadline", time.Second, true}} {
+		ctx := context.Background()
+		if tc.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, tc.timeout)
+			defer cancel()
+		}
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/", nil).WithContext(ctx)
+		resp, err := at.RoundTrip(req)
+		require.NoError(t, err)
+		got := rec.got[len(rec.got)-1]
+		assert.Equal(t, tc.same, got == req, tc.name)
+		dl, ok := got.Context().Deadline()
+		require.True(t, ok, "%s: the attempt has a deadline", tc.name)
+		want := time.Minute
+		if tc.timeout > 0 {
+			want = min(want, tc.timeout)
+		}
+		assert.WithinDuration(t, time.Now().Add(want), dl, 5*time.Second, tc.name)
+		require.NoError(t, resp.Body.Close())
+	}
 }

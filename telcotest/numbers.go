@@ -1,6 +1,7 @@
 package telcotest
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -17,9 +18,23 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 		writeField(w, telco.CodeInvalidPhoneNumberFormat, "Number", "The Number is not in E.164 format.")
 		return
 	}
-	var p telco.NumberConfigParams
-	if !decodeFlat(w, r, &p) {
+	// Decoded twice: once for the values, once for which keys came with an
+	// empty string, which empties the field (NumberConfigParams.Clear).
+	var raw map[string]json.RawMessage
+	if !decodeFlat(w, r, &raw) {
 		return
+	}
+	b, _ := json.Marshal(raw)
+	var p telco.NumberConfigParams
+	if err := json.Unmarshal(b, &p); err != nil {
+		writeError(w, http.StatusBadRequest, "SerializationException", "Could not deserialize request: "+err.Error())
+		return
+	}
+	cleared := map[string]bool{}
+	for k, v := range raw {
+		if string(v) == `""` {
+			cleared[strings.ToLower(k)] = true // names are matched as the decoder does, in any case
+		}
 	}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
@@ -43,21 +58,28 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 	}
 	c := &rec.cfg
 	for _, f := range []struct {
-		dst *string
-		v   string
+		dst  *string
+		v    string
+		wire telco.NumberField // "" for a field that cannot be emptied
 	}{
-		{&c.Friendly, p.Friendly}, {&c.AddressSid, p.AddressSid},
-		{&c.AttributionSource, p.AttributionSource}, {&c.AttributionMedium, p.AttributionMedium},
-		{&c.AttributionCampaign, p.AttributionCampaign}, {&c.AttributionContent, p.AttributionContent},
-		{&c.EndpointNumber, p.EndpointNumber}, {&c.Flow, p.Flow},
-		{&c.SendSmsFrom, p.SendSmsFrom}, {&c.SendSmsTo, p.SendSmsTo},
-		{&c.SendEmailFrom, p.SendEmailFrom}, {&c.SendEmailTo, p.SendEmailTo},
-		{&c.WebhookURL, p.WebhookURL}, {&c.WebhookMethod, strings.ToUpper(p.WebhookMethod)},
-		{&c.DeliveryReceiptWebhookURL, p.DeliveryReceiptWebhookURL},
-		{&c.DeliveryReceiptWebhookMethod, strings.ToUpper(p.DeliveryReceiptWebhookMethod)},
+		{&c.Friendly, p.Friendly, telco.NumberFieldFriendly}, {&c.AddressSid, p.AddressSid, telco.NumberFieldAddressSid},
+		{&c.AttributionSource, p.AttributionSource, telco.NumberFieldAttributionSource},
+		{&c.AttributionMedium, p.AttributionMedium, telco.NumberFieldAttributionMedium},
+		{&c.AttributionCampaign, p.AttributionCampaign, telco.NumberFieldAttributionCampaign},
+		{&c.AttributionContent, p.AttributionContent, telco.NumberFieldAttributionContent},
+		{&c.EndpointNumber, p.EndpointNumber, ""}, {&c.Flow, p.Flow, ""},
+		{&c.SendSmsFrom, p.SendSmsFrom, telco.NumberFieldSendSmsFrom}, {&c.SendSmsTo, p.SendSmsTo, telco.NumberFieldSendSmsTo},
+		{&c.SendEmailFrom, p.SendEmailFrom, telco.NumberFieldSendEmailFrom}, {&c.SendEmailTo, p.SendEmailTo, telco.NumberFieldSendEmailTo},
+		{&c.WebhookURL, p.WebhookURL, telco.NumberFieldWebhookURL},
+		{&c.WebhookMethod, strings.ToUpper(p.WebhookMethod), telco.NumberFieldWebhookMethod},
+		{&c.DeliveryReceiptWebhookURL, p.DeliveryReceiptWebhookURL, telco.NumberFieldDeliveryReceiptWebhookURL},
+		{&c.DeliveryReceiptWebhookMethod, strings.ToUpper(p.DeliveryReceiptWebhookMethod), telco.NumberFieldDeliveryReceiptWebhookMethod},
 	} {
-		if f.v != "" {
+		switch {
+		case f.v != "":
 			*f.dst = f.v
+		case f.wire != "" && cleared[strings.ToLower(string(f.wire))]:
+			*f.dst = ""
 		}
 	}
 	if p.RoutingMethod != "" {

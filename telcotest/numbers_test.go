@@ -192,3 +192,28 @@ func TestLookup_SpacesAfterCommas(t *testing.T) {
 	require.Len(t, body.Numbers, 3)
 	assert.Equal(t, int64(61412345678), body.Numbers[1].E164)
 }
+
+func TestNumbers_ConfigureClearEmptiesFields(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+	addr := createAddress(t, srv, c, "1 Martin Place")
+	_, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{
+		Friendly: "Main line", AddressSid: addr.AddressSid, SendSmsTo: "+61400000001",
+		WebhookURL: "https://hooks.example/sms", WebhookMethod: "POST"})
+	require.NoError(t, err)
+	require.Error(t, c.Addresses.Delete(ctx, addr.AddressSid), "the number holds the address")
+
+	cfg, err := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{Clear: []telco.NumberField{
+		telco.NumberFieldAddressSid, telco.NumberFieldSendSmsTo, telco.NumberFieldWebhookURL, telco.NumberFieldWebhookMethod}})
+	require.NoError(t, err)
+	assert.Empty(t, cfg.AddressSid)
+	assert.Empty(t, cfg.SendSmsTo)
+	assert.Empty(t, cfg.WebhookURL)
+	assert.Empty(t, cfg.WebhookMethod)
+	assert.Equal(t, "Main line", cfg.Friendly, "what is not cleared stays")
+	assert.Equal(t, telco.RoutingEndpoint, cfg.RoutingMethod)
+	require.NoError(t, c.Addresses.Delete(ctx, addr.AddressSid), "a detached address can be deleted")
+}

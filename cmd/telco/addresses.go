@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -36,15 +38,32 @@ func (a *app) addressCreateCmd() *cobra.Command {
 	fs.StringVar(&p.CountryCode, "country", "", "two-letter country code (required)")
 	fs.StringVar(&p.Friendly, "friendly", "", "friendly name")
 	fs.StringVar(&p.Reference, "reference", "", "your reference")
+	fieldFlags(c, "Line1", "line1", "Line2", "line2", "City", "city", "Region", "region", "PostalCode", "postal-code",
+		"CountryCode", "country", "Friendly", "friendly", "Reference", "reference")
 	return c
 }
 
 func (a *app) addressDeleteCmd() *cobra.Command {
-	return &cobra.Command{
+	var yes bool
+	c := &cobra.Command{
 		Use:   "delete ADDRESS_SID",
 		Short: "Delete an address (refused while a number relies on it)",
-		Args:  exactArgs(1, "one ADDRESS_SID"),
+		Long: `Delete an address. On a terminal it asks first; elsewhere (a script, a
+pipe) it needs --yes, so that a deletion is never a surprise.`,
+		Args: exactArgs(1, "one ADDRESS_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !yes {
+				if !a.stdinTTY {
+					return usagef("addresses delete needs --yes when standard input is not a terminal (nothing was deleted)")
+				}
+				ok, err := a.confirm(fmt.Sprintf("Delete address %s? This cannot be undone. [y/N] ", args[0]))
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return &exitError{code: exitUsage, msg: "not confirmed: nothing was deleted"}
+				}
+			}
 			return runCall(a, func(c *telco.Client) (string, error) {
 				return args[0], c.Addresses.Delete(cmd.Context(), args[0])
 			}, func(sid string) error {
@@ -56,6 +75,24 @@ func (a *app) addressDeleteCmd() *cobra.Command {
 			})
 		},
 	}
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	return c
+}
+
+// confirm asks question on standard error and reads the answer from
+// standard input: yes or y, in any case, is yes.
+func (a *app) confirm(question string) (bool, error) {
+	fmt.Fprint(a.stderr, question)
+	line, err := bufio.NewReader(a.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(a.stderr)
+		return false, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
 }
 
 // addressCols are an address's columns.

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,7 +15,37 @@ func TestAddressCreateAndDelete(t *testing.T) {
 	h := newHarness(t)
 	var addr telco.Address
 	h.jsonOf(&addr, "addresses", "create", "--line1", "1 Example St", "--city", "Sydney", "--country", "AU")
-	assert.Equal(t, "deleted "+addr.AddressSid+"\n", h.ok("addresses", "delete", addr.AddressSid))
 	r := h.run("addresses", "delete", addr.AddressSid)
+	assert.Equal(t, 2, r.code, "not a terminal: --yes is needed")
+	assert.Contains(t, r.stderr, "needs --yes")
+	assert.Equal(t, "deleted "+addr.AddressSid+"\n", h.ok("addresses", "delete", addr.AddressSid, "--yes"))
+	r = h.run("addresses", "delete", addr.AddressSid, "-y")
 	assert.Equal(t, 1, r.code)
+}
+
+// On a terminal, delete asks; only yes deletes.
+func TestAddressDeleteAsksOnATerminal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	var addr telco.Address
+	h.jsonOf(&addr, "addresses", "create", "--line1", "1 Example St", "--city", "Sydney", "--country", "AU")
+	ask := func(answer string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		a := &app{ctx: context.Background(), stdin: strings.NewReader(answer), stdout: &out, stderr: &errOut,
+			env: envOf(h.env), intr: newInterrupts(nil), stdinTTY: true}
+		root := a.rootCmd()
+		root.SetArgs([]string{"addresses", "delete", addr.AddressSid})
+		cmd, err := root.ExecuteC()
+		return a.report(cmd, err), out.String(), errOut.String()
+	}
+	code, out, errOut := ask("n\n")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "Delete address "+addr.AddressSid+"?")
+	assert.Contains(t, errOut, "nothing was deleted")
+	assert.Empty(t, out)
+	code, _, _ = ask("")
+	assert.Equal(t, 2, code, "no answer is no")
+	code, out, _ = ask("Yes\n")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "deleted "+addr.AddressSid+"\n", out)
 }

@@ -65,11 +65,11 @@ func printListing[T any](a *app, all bool, cols []column[T], bar *progress,
 	return printList(a, p, items, cols)
 }
 
-// pageOf is a listing's answer as runList's page wants it: the page, which
-// -o json prints whole, and its items, which a table shows.
+// pageOf is a listing's answer as runList's page wants it: a note of
+// whether more pages exist (see printList), and the items.
 func pageOf[T any](p *telco.Page[T], err error) (any, []T, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, p.Items, nil
+	return pageNote{next: p.NextPageToken}, p.Items, nil
 }

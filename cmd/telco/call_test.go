@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"iter"
 	"testing"
 
@@ -50,11 +49,11 @@ func TestRunCallStopsAtTheFirstFailure(t *testing.T) {
 func TestRunListPrintsOnePageOrEvery(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	var out bytes.Buffer
-	a := &app{stdout: &out, stderr: io.Discard, env: envOf(h.env), output: "json"}
+	var out, errOut bytes.Buffer
+	a := &app{stdout: &out, stderr: &errOut, env: envOf(h.env), output: "json"}
 	cols := []column[string]{{"NAME", func(s *string) string { return *s }}}
 	page := func(*telco.Client) (any, []string, error) {
-		return pageOf(&telco.Page[string]{Items: []string{"one"}, TotalCount: 3}, nil)
+		return pageOf(&telco.Page[string]{Items: []string{"one"}, TotalCount: 3, NextPageToken: "2"}, nil)
 	}
 	every := func(*telco.Client) iter.Seq2[string, error] {
 		return func(yield func(string, error) bool) {
@@ -63,9 +62,10 @@ func TestRunListPrintsOnePageOrEvery(t *testing.T) {
 	}
 
 	require.NoError(t, runList(a, false, cols, nil, page, every))
-	var p telco.Page[string]
+	var p []string
 	require.NoError(t, json.Unmarshal(out.Bytes(), &p), out.String())
-	assert.Equal(t, telco.Page[string]{Items: []string{"one"}, TotalCount: 3}, p, "-o json prints the page whole")
+	assert.Equal(t, []string{"one"}, p, "-o json prints a page as an array, the shape of --all")
+	assert.Contains(t, errOut.String(), "more results exist", "and says on stderr that more pages exist")
 
 	out.Reset()
 	require.NoError(t, runList(a, true, cols, nil, page, every))

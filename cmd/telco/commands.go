@@ -33,11 +33,11 @@ func (a *app) noArgs(cmd *cobra.Command, args []string) error {
 	return usagef("%s", msg)
 }
 
-// needSubcommand is the action of a command that only groups others.
+// needSubcommand is the action of a command that only groups others:
+// asked for by name alone ("telco", "telco sms"), it prints its help and
+// succeeds, as --help does.
 func (a *app) needSubcommand(cmd *cobra.Command, _ []string) error {
-	cmd.SetOut(a.stderr)
-	_ = cmd.Usage()
-	return usagef("%s needs a subcommand", cmd.CommandPath())
+	return cmd.Help()
 }
 
 // exactArgs is cobra.ExactArgs with a usage error.

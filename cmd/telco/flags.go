@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/telcosdk/telco"
 )
@@ -30,30 +31,103 @@ func optString(fs *pflag.FlagSet, name string) *string {
 	return &v
 }
 
-// parseTime reads a time given on the command line: RFC 3339, a date
-// (YYYY-MM-DD, midnight UTC), Unix seconds, "now", or a duration from now
-// ("-24h", "+30m").
-func parseTime(flag, s string, now time.Time) (time.Time, error) {
+// timeHelp is how every time flag's help describes what it takes.
+const timeHelp = "RFC 3339, YYYY-MM-DD [HH:MM[:SS]] in the local zone, Unix seconds, now, or an offset such as -24h or +2d"
+
+// parseTime reads a time given on the command line: RFC 3339; a date, or
+// a date and time, without a zone (YYYY-MM-DD, YYYY-MM-DD HH:MM[:SS], with
+// a T or a space), read in loc, the user's zone; Unix seconds; "now"; or
+// an offset from now ("-24h", "+30m", "+2d", "-1d12h").
+func parseTime(flag, s string, now time.Time, loc *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
 		return time.Time{}, nil
-	case s == "now":
+	case strings.EqualFold(s, "now"):
 		return now, nil
 	case strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
-		if d, err := time.ParseDuration(s); err == nil {
+		if d, err := parseDuration(s); err == nil {
 			return now.Add(d), nil
 		}
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return time.Unix(n, 0), nil
 	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", time.DateOnly} {
-		if t, err := time.Parse(layout, s); err == nil {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", time.DateOnly} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef("--%s: %q is not a time (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)", flag, s)
+	return time.Time{}, usagef("--%s: %q is not a time (%s)", flag, s, timeHelp)
+}
+
+// parseDuration is time.ParseDuration with days: "2d", "+1d12h", "-3d".
+// A day is 24 hours.
+func parseDuration(s string) (time.Duration, error) {
+	sign, rest := "", s
+	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
+		sign, rest = rest[:1], rest[1:]
+	}
+	var days int64
+	if i := strings.IndexByte(rest, 'd'); i >= 0 {
+		n, err := strconv.ParseInt(rest[:i], 10, 32)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a duration", s)
+		}
+		days, rest = n, rest[i+1:]
+	}
+	var d time.Duration
+	if rest != "" {
+		var err error
+		if d, err = time.ParseDuration(rest); err != nil || strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
+			return 0, fmt.Errorf("%q is not a duration", s)
+		}
+	}
+	d += time.Duration(days) * 24 * time.Hour
+	if sign == "-" {
+		d = -d
+	}
+	return d, nil
+}
+
+// enum reads the value of an enumeration flag in any case and returns its
+// canonical spelling; a value that is none of them is a usage error that
+// lists them. "" stays "" (the flag was not given).
+func enum(flag, s string, values ...string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	for _, v := range values {
+		if strings.EqualFold(s, v) {
+			return v, nil
+		}
+	}
+	return "", usagef("--%s must be one of %s (not %q)", flag, strings.Join(values, ", "), s)
+}
+
+// completeEnum registers values as the shell completions of flag.
+func completeEnum(c *cobra.Command, flag string, values ...string) {
+	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// completeList completes a comma-separated list of values: each value,
+// after what was typed up to the last comma.
+func completeList(c *cobra.Command, flag string, values ...string) {
+	_ = c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		head := ""
+		if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
+			head = toComplete[:i+1]
+		}
+		out := make([]string, len(values))
+		for i, v := range values {
+			out[i] = head + v
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
 }
 
 // listFlags are Results_Count / Results_Skip and --all.

@@ -14,25 +14,42 @@ import (
 func TestParseTime(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	sydney := time.FixedZone("AEDT", 11*3600)
 	cases := map[string]time.Time{
 		"":                     {},
 		"now":                  now,
+		"NOW":                  now,
 		"-24h":                 now.Add(-24 * time.Hour),
 		"+30m":                 now.Add(30 * time.Minute),
+		"+2d":                  now.Add(48 * time.Hour),
+		"-1d12h":               now.Add(-36 * time.Hour),
 		"1763780000":           time.Unix(1763780000, 0),
-		"2026-11-01":           time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
 		"2026-11-01T10:00:00Z": time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
-		"2026-11-01T10:00":     time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
+		// Without a zone: the user's.
+		"2026-11-01":          time.Date(2026, 11, 1, 0, 0, 0, 0, sydney),
+		"2026-11-01T10:00":    time.Date(2026, 11, 1, 10, 0, 0, 0, sydney),
+		"2026-11-25 09:30":    time.Date(2026, 11, 25, 9, 30, 0, 0, sydney),
+		"2026-11-25 09:30:15": time.Date(2026, 11, 25, 9, 30, 15, 0, sydney),
 	}
 	for in, want := range cases {
-		got, err := parseTime("since", in, now)
+		got, err := parseTime("since", in, now, sydney)
 		require.NoError(t, err, in)
-		assert.True(t, want.Equal(got), "%q: %v", in, got)
+		assert.True(t, want.Equal(got), "%q: %v, want %v", in, got, want)
 	}
-	for _, bad := range []string{"yesterday", "-1d", "2026-13-01"} {
-		_, err := parseTime("since", bad, now)
+	for _, bad := range []string{"yesterday", "-1x", "2026-13-01", "+d", "+-2d", "2d"} {
+		_, err := parseTime("since", bad, now, sydney)
 		assert.Error(t, err, bad)
 	}
+}
+
+func TestEnumAcceptsAnyCaseAndListsValues(t *testing.T) {
+	t.Parallel()
+	v, err := enum("status", "delivered", "Processing", "Submitted", "Delivered")
+	require.NoError(t, err)
+	assert.Equal(t, "Delivered", v)
+	_, err = enum("status", "sent", "Processing", "Delivered")
+	require.Error(t, err)
+	assert.Equal(t, `--status must be one of Processing, Delivered (not "sent")`, err.Error())
 }
 
 func TestPasswordsFromFlagEnvAndStdin(t *testing.T) {
@@ -69,7 +86,7 @@ func TestPasswordsFromFlagEnvAndStdin(t *testing.T) {
 	r := h.runIn("Zq9\n", "logins", "create", "--email", "w@acme.example", "--first-name", "W", "--last-name", "X",
 		"--scopes", "Reporting", "--password-stdin")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "Password")
+	assert.Contains(t, r.stderr, "--password must have at least 12 characters", "named by its flag")
 	assert.NotContains(t, r.stderr, "Zq9")
 	r = h.runIn("", "logins", "create", "--email", "w@acme.example", "--password-stdin")
 	assert.Equal(t, 2, r.code)
@@ -98,9 +115,9 @@ func TestScopeFlags(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)
 
-	var page telco.NumberBlockPage
+	var page []telco.NumberBlock
 	h.jsonOf(&page, "number-blocks", "search") // the environment's project
-	require.Len(t, page.Data, 1)
+	require.Len(t, page, 1)
 	r = h.run("number-blocks", "search", "--account", wrong)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, telco.CodeAccountNotFound)

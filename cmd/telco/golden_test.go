@@ -178,7 +178,12 @@ func TestGoldenOutputs(t *testing.T) {
 				if st.messages {
 					got = messageStatuses(got, format == "table")
 				}
-				if format == "json" {
+				switch {
+				case format == "json" && st.name == "sms_batch": // JSON lines: one object per line
+					for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+						assert.True(t, json.Valid([]byte(line)), "JSON line parses: %s", line)
+					}
+				case format == "json":
 					assert.True(t, json.Valid([]byte(r.stdout)), "JSON output parses: %s", r.stdout)
 				}
 				golden(t, st.name+"."+format, got)

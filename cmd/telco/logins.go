@@ -33,7 +33,9 @@ func (a *app) loginCreateCmd() *cobra.Command {
 			if p.Password, err = a.secret("password", password, "TELCO_LOGIN_PASSWORD", passwordStdin); err != nil {
 				return err
 			}
-			p.Scopes = telco.ParseScopes(scopes)
+			if p.Scopes, err = parseScopes(scopes); err != nil {
+				return err
+			}
 			return runCall(a, func(c *telco.Client) (*telco.OnlineLogin, error) {
 				return c.OnlineLogins.Create(cmd.Context(), prop, &p)
 			}, showOne(a, loginCols))
@@ -48,7 +50,35 @@ func (a *app) loginCreateCmd() *cobra.Command {
 	fs.BoolVar(&p.Enabled, "enabled", false, "allow the login to log in")
 	fs.StringVar(&password, "password", "", "password (prefer --password-stdin or $TELCO_LOGIN_PASSWORD)")
 	fs.BoolVar(&passwordStdin, "password-stdin", false, "read the password from the first line of standard input")
+	completeList(c, "scopes", scopeNames()...)
+	fieldFlags(c, "Email", "email", "FirstName", "first-name", "LastName", "last-name", "Scopes", "scopes", "Password", "password")
 	return c
+}
+
+// scopeNames are the scopes the service defines.
+func scopeNames() []string {
+	all := []telco.Scope{telco.ScopeManage, telco.ScopeReporting, telco.ScopeManageSms, telco.ScopeReportingSms,
+		telco.ScopeIntegrations, telco.ScopeBilling, telco.ScopeProjectManagement, telco.ScopeUserManagement,
+		telco.ScopeSipManagement, telco.ScopeProvisionSms, telco.ScopeOutboundCallReporting,
+		telco.ScopeDisconnectNumbers, telco.ScopeAdmin}
+	out := make([]string, len(all))
+	for i, s := range all {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// parseScopes reads a comma-separated list of scopes in any case.
+func parseScopes(list string) (telco.Scopes, error) {
+	var out telco.Scopes
+	for _, s := range telco.ParseScopes(list) {
+		v, err := enum("scopes", string(s), scopeNames()...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, telco.Scope(v))
+	}
+	return out, nil
 }
 
 func (a *app) loginGetCmd() *cobra.Command {

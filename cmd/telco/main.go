@@ -21,7 +21,9 @@
 //
 // Exit status: 0 success; 1 an error from the service (its code, message
 // and field names are printed) or the network; 2 a usage error or a
-// parameter the SDK's validation refused before sending (with the fields).
+// parameter the SDK's validation refused before sending (named by its
+// flag); 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143
+// SIGTERM).
 package main
 
 import (
@@ -30,17 +32,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"regexp"
+	"sort"
 	"strings"
-	"syscall"
+	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
-	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	in := newInterrupts(cancel)
+	in.listen(ctx)
+	code := runWith(ctx, in, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	cancel()
 	os.Exit(code)
 }
 
@@ -73,19 +79,35 @@ func (e *exitError) Error() string { return e.msg }
 // run runs the tool with args (without the program name) and returns the
 // exit status. env looks up environment variables (os.Getenv in main).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
-	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env}
+	return runWith(ctx, newInterrupts(nil), args, stdin, stdout, stderr, env)
+}
+
+// runWith is run with the signals of in.
+func runWith(ctx context.Context, in *interrupts, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env, intr: in,
+		stdinTTY: isTerminal(stdin)}
+	if f, ok := stdout.(*os.File); ok && isTerminal(stdout) {
+		a.width = termWidth(f, env)
+	}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	a.strictCompletion(root)
-	err := root.ExecuteContext(ctx)
-	return a.report(err)
+	cmd, err := root.ExecuteContextC(ctx)
+	code := a.report(cmd, err)
+	if s := in.signal(); s != nil && code != exitOK {
+		// Cut short: the shell's status for the signal, whatever the
+		// command made of the interruption.
+		return exitCode(s)
+	}
+	return code
 }
 
 // report prints err the way its exit status says and returns the status.
-func (a *app) report(err error) int {
+// Under -o json the error is one JSON object on standard error.
+func (a *app) report(cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -95,28 +117,269 @@ func (a *app) report(err error) int {
 		ae *telco.APIError
 		ee *exitError
 	)
+	rep := errorReport{Message: err.Error(), ExitCode: exitService}
 	switch {
 	case errors.As(err, &ee):
+		rep.ExitCode, rep.Message = ee.code, ee.msg
+		if a.jsonOut() {
+			if ee.msg == "" {
+				return ee.code
+			}
+			return a.printErrorJSON(rep)
+		}
 		if ee.msg != "" {
 			fmt.Fprintln(a.stderr, prefixed(ee.msg))
 		}
 		return ee.code
 	case errors.As(err, &ve):
-		fmt.Fprintf(a.stderr, "telco: invalid parameters (%s):\n", ve.Op)
-		for _, f := range ve.Fields {
-			fmt.Fprintf(a.stderr, "  %s\n", f)
+		rep.ExitCode = exitUsage
+		rep.Op = ve.Op
+		texts := make([]string, len(ve.Fields))
+		for i, f := range ve.Fields {
+			rep.Fields = append(rep.Fields, flagField(cmd, f))
+			texts[i] = rep.Fields[i].text()
+		}
+		rep.Message = strings.Join(texts, "; ")
+		if a.jsonOut() {
+			return a.printErrorJSON(rep)
+		}
+		if len(rep.Fields) == 1 {
+			fmt.Fprintln(a.stderr, "telco: "+rep.Fields[0].text())
+		} else {
+			fmt.Fprintf(a.stderr, "telco: %s: %d invalid parameters:\n", strings.TrimPrefix(commandPath(cmd, ve.Op), "telco "), len(rep.Fields))
+			for _, f := range rep.Fields {
+				fmt.Fprintln(a.stderr, "  "+f.text())
+			}
 		}
 		return exitUsage
 	case errors.As(err, &ue):
+		rep.ExitCode, rep.Message = exitUsage, ue.err.Error()
+		if a.jsonOut() {
+			return a.printErrorJSON(rep)
+		}
 		fmt.Fprintln(a.stderr, prefixed(ue.err.Error()))
-		fmt.Fprintln(a.stderr, "Run 'telco --help' for usage.")
+		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", commandPath(cmd, "telco"))
 		return exitUsage
 	case errors.As(err, &ae):
-		printAPIError(a.stderr, err, ae)
-		return exitService
+		rep.Op, rep.Status, rep.Code, rep.ServiceMessage = ae.Op, ae.StatusCode, ae.Code, ae.Message
+		for _, f := range ae.Fields {
+			rep.Fields = append(rep.Fields, flagField(cmd, f))
+		}
 	}
-	fmt.Fprintln(a.stderr, prefixed(err.Error()))
-	return exitService
+	if errors.Is(err, telco.ErrMaybeSent) {
+		rep.MaybeSent = true
+		rep.Resolve = resolveHint(cmd, err)
+	}
+	if a.jsonOut() {
+		return a.printErrorJSON(rep)
+	}
+	if ae != nil {
+		printAPIError(a.stderr, err, ae, cmd)
+	} else {
+		fmt.Fprintln(a.stderr, prefixed(err.Error()))
+	}
+	if rep.MaybeSent {
+		fmt.Fprintln(a.stderr, "  the request may have reached the service: check before repeating it")
+		if rep.Resolve != "" {
+			fmt.Fprintln(a.stderr, "  to find out: "+rep.Resolve)
+		}
+	}
+	return rep.ExitCode
+}
+
+// errorReport is an error as -o json prints it on standard error, in an
+// object of its own: {"Error": {...}}.
+type errorReport struct {
+	Message        string
+	ExitCode       int
+	Op             string       `json:",omitempty"` // the SDK operation
+	Status         int          `json:",omitempty"` // the HTTP status of the service's answer
+	Code           string       `json:",omitempty"` // the service's ErrorCode
+	ServiceMessage string       `json:",omitempty"`
+	Fields         []fieldIssue `json:",omitempty"`
+	MaybeSent      bool         `json:",omitempty"` // the request may have taken effect
+	Resolve        string       `json:",omitempty"` // the command that tells whether it did
+}
+
+func (a *app) printErrorJSON(rep errorReport) int {
+	_ = printJSONLine(a.stderr, struct{ Error errorReport }{rep})
+	return rep.ExitCode
+}
+
+// fieldIssue is one problem with one parameter, named by the flag that
+// carries it when there is one.
+type fieldIssue struct {
+	Flag    string `json:",omitempty"` // "--contact-name"
+	Field   string `json:",omitempty"` // the SDK's (wire) name, "AuthorisedContactName"
+	Code    string `json:",omitempty"`
+	Message string `json:",omitempty"`
+}
+
+// text is the issue as one line: the message in flag names, and the field
+// and code when no flag carries it.
+func (f fieldIssue) text() string {
+	if f.Flag != "" {
+		return f.Message
+	}
+	return telco.FieldError{Code: f.Code, FieldName: f.Field, Message: f.Message}.String()
+}
+
+// flagFor returns the flag ("--contact-name") of cmd that carries the
+// SDK's field name, or "". Commands declare theirs with fieldFlags;
+// indexes are ignored ("PortingNumbers[1].Number" is PortingNumbers[].Number).
+func flagFor(cmd *cobra.Command, field string) string {
+	key := indexRe.ReplaceAllString(field, "[]")
+	if cmd != nil {
+		if f := cmd.Annotations[annField+key]; f != "" {
+			return f
+		}
+	}
+	return commonFlags[key]
+}
+
+var indexRe = regexp.MustCompile(`\[\d+\]`)
+
+// commonFlags are the fields every command that has them carries alike.
+var commonFlags = map[string]string{
+	"Results_Count": "--count",
+	"Results_Skip":  "--skip",
+	"PropertySid":   "--property",
+}
+
+// annField prefixes the annotations of fieldFlags.
+const annField = "telco.field:"
+
+// annotate sets one annotation of c.
+func annotate(c *cobra.Command, key, value string) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[key] = value
+}
+
+// fieldFlags declares which flag of c carries each SDK field, pairs of
+// field and flag name: fieldFlags(c, "AuthorisedContactName", "contact-name").
+func fieldFlags(c *cobra.Command, pairs ...string) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		c.Annotations[annField+pairs[i]] = "--" + pairs[i+1]
+	}
+}
+
+// flagField restates a field problem in the command's flags: the message's
+// field names (this field's and any other the command maps) become flag
+// names, so "Date_To (exclusive) must be after Date_From" reads
+// "--until (exclusive) must be after --since".
+func flagField(cmd *cobra.Command, f telco.FieldError) fieldIssue {
+	issue := fieldIssue{Flag: flagFor(cmd, f.FieldName), Field: f.FieldName, Code: f.Code, Message: f.Message}
+	if issue.Flag == "" {
+		return issue
+	}
+	if issue.Message == "" {
+		issue.Message = f.FieldName + " is invalid"
+	}
+	names := map[string]string{f.FieldName: issue.Flag}
+	if cmd != nil {
+		for k, v := range cmd.Annotations {
+			if field, ok := strings.CutPrefix(k, annField); ok && !strings.Contains(field, "[]") {
+				names[field] = v
+			}
+		}
+	}
+	for k, v := range commonFlags {
+		names[k] = v
+	}
+	issue.Message = renameFields(issue.Message, names)
+	if !strings.Contains(issue.Message, issue.Flag) {
+		issue.Message = issue.Flag + ": " + issue.Message
+	}
+	return issue
+}
+
+// renameFields replaces each whole-word occurrence of a key of names in
+// msg by its value, longest keys first.
+func renameFields(msg string, names map[string]string) string {
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
+	isWord := func(c byte) bool {
+		return c == '_' || c == '.' || c == '[' || c == ']' || c == '-' || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
+	}
+	for _, k := range keys {
+		var b strings.Builder
+		for i := 0; i < len(msg); {
+			j := strings.Index(msg[i:], k)
+			if j < 0 {
+				b.WriteString(msg[i:])
+				break
+			}
+			j += i
+			end := j + len(k)
+			if (j > 0 && isWord(msg[j-1])) || (end < len(msg) && isWord(msg[end]) && msg[end] != '.') {
+				b.WriteString(msg[i:end])
+			} else {
+				b.WriteString(msg[i:j] + names[k])
+			}
+			i = end
+		}
+		msg = b.String()
+	}
+	return msg
+}
+
+// commandPath names the command for messages, or else fallback.
+func commandPath(cmd *cobra.Command, fallback string) string {
+	if cmd == nil {
+		return fallback
+	}
+	return cmd.CommandPath()
+}
+
+// resolveHint is the command that tells whether a message that may have
+// been sent was: sms find by its ExternalId, over a window from a minute
+// before now. Commands that send set the annotations it reads.
+func resolveHint(cmd *cobra.Command, err error) string {
+	if cmd == nil || cmd.Annotations[annResolve] == "" {
+		return ""
+	}
+	var ids []string
+	var ue *telco.UnresolvedError
+	if errors.As(err, &ue) {
+		ids = ue.ExternalIDs
+	} else if id := cmd.Annotations[annExternalID]; id != "" {
+		ids = []string{id}
+	}
+	return findCommand(cmd.Annotations[annResolve], time.Now().Add(-time.Minute), ids)
+}
+
+// Annotations a sending command sets for resolveHint: the project, and the
+// ExternalId of the message.
+const (
+	annResolve    = "telco.resolve.property"
+	annExternalID = "telco.resolve.externalid"
+)
+
+// findCommand is the command line that looks messages up: by ExternalId
+// when there are any, else every message sent since then.
+func findCommand(prop string, since time.Time, ids []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "telco sms find --property %s --since %s --direction Transmit", prop, since.UTC().Format(time.RFC3339))
+	for _, id := range ids {
+		b.WriteString(" --external-id " + shellQuote(id))
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // prefixed starts a message with "telco: " once (the SDK's errors already
@@ -129,8 +392,8 @@ func prefixed(msg string) string {
 }
 
 // printAPIError prints err, then the service's answer within it: code,
-// message and fields, one per line.
-func printAPIError(w io.Writer, err error, ae *telco.APIError) {
+// message and fields (with the flags that carry them), one per line.
+func printAPIError(w io.Writer, err error, ae *telco.APIError, cmd *cobra.Command) {
 	fmt.Fprintln(w, prefixed(err.Error()))
 	if ae.Code != "" {
 		fmt.Fprintln(w, "  code:   ", ae.Code)
@@ -139,9 +402,10 @@ func printAPIError(w io.Writer, err error, ae *telco.APIError) {
 		fmt.Fprintln(w, "  message:", ae.Message)
 	}
 	for _, f := range ae.Fields {
-		fmt.Fprintln(w, "  field:  ", f)
-	}
-	if errors.Is(ae, telco.ErrMaybeSent) {
-		fmt.Fprintln(w, "  the request may have reached the service: check before repeating it")
+		line := f.String()
+		if flag := flagFor(cmd, f.FieldName); flag != "" {
+			line += " [" + flag + "]"
+		}
+		fmt.Fprintln(w, "  field:  ", line)
 	}
 }

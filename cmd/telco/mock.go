@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -34,24 +37,28 @@ var mockBlock = telco.NumberBlock{
 
 // mockCmd is "telco mock": the fake service (telcotest) on a port.
 func (a *app) mockCmd() *cobra.Command {
-	var addr, sid, token string
+	var addr, sid, token, infoFile string
 	c := &cobra.Command{
 		Use:   "mock",
 		Short: "Serve the in-memory fake service until interrupted",
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
-interrupted (SIGINT or SIGTERM), and prints one JSON line with its url,
-account_sid, token, property_sid (a project enabled for SMS) and number (a
-number of that project, in a seeded number block), so that any client can be
-pointed at it:
+interrupted (SIGINT, SIGTERM or SIGHUP: it then exits 0), and prints one JSON
+line with its url, account_sid, token, property_sid (a project enabled for
+SMS) and number (a number of that project, in a seeded number block), so
+that any client can be pointed at it. --info-file PATH also writes that
+line to PATH, atomically, once the fake is ready: wait for the file rather
+than for a time.
 
-  telco mock --addr 127.0.0.1:8080 > mock.json &
-  sleep 1
+  telco mock --addr 127.0.0.1:8080 --info-file mock.json &
+  until [ -s mock.json ]; do sleep 0.1; done
   export TELCO_BASE_URL=$(jq -r .url mock.json) TELCO_ACCOUNT_SID=$(jq -r .account_sid mock.json) \
     TELCO_TOKEN=$(jq -r .token mock.json) TELCO_PROPERTY_SID=$(jq -r .property_sid mock.json)
 
 --account-sid and --token set the credentials the fake accepts (default:
 generated); the environment is not read here, so that a real account's
-credentials are never reused. The token is printed because it is the fake's.`,
+credentials are never reused. The token is printed because it is the fake's.
+Bound to all interfaces (--addr 0.0.0.0:8080), it prints a loopback URL the
+CLI accepts, and warns: anyone who can reach the port can use the fake.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
@@ -73,14 +80,26 @@ credentials are never reused. The token is printed because it is the fake's.`,
 			defer srv.Close()
 			srv.AddNumber(srv.PropertySid, mockNumber)
 			srv.AddNumberBlock(srv.PropertySid, mockBlock)
-			line, _ := json.Marshal(mockInfo{URL: srv.URL, AccountSid: srv.AccountSid, Token: srv.Token,
+			url, all := loopbackURL(srv.URL)
+			if all {
+				fmt.Fprintf(a.stderr, "telco: mock: warning: listening on every interface (%s): anyone who can reach this port can use the fake with the printed token; the URL printed is the loopback one\n", addr)
+			}
+			line, _ := json.Marshal(mockInfo{URL: url, AccountSid: srv.AccountSid, Token: srv.Token,
 				PropertySid: srv.PropertySid, Number: mockNumber})
-			fmt.Fprintf(a.stdout, "%s\n", line)
+			line = append(line, '\n')
+			if infoFile != "" {
+				if err := writeFileAtomic(infoFile, line); err != nil {
+					return fmt.Errorf("mock: --info-file: %w", err)
+				}
+				defer os.Remove(infoFile) // a stale file would point at a fake that is gone
+			}
+			_, _ = a.stdout.Write(line)
 			<-cmd.Context().Done()
 			return nil
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
+	c.Flags().StringVar(&infoFile, "info-file", "", "also write the JSON line to this file, atomically, once ready")
 	// The global --account-sid and --token name the credentials the fake
 	// accepts here; they are read from the flags only, never the
 	// environment, so that a real account's credentials are not reused.
@@ -89,6 +108,48 @@ credentials are never reused. The token is printed because it is the fake's.`,
 		return nil
 	}
 	return c
+}
+
+// loopbackURL turns the URL of a server bound to every interface
+// (0.0.0.0 or ::) into its loopback URL, which the SDK accepts over plain
+// http; all reports whether it did.
+func loopbackURL(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw, false
+	}
+	ip := net.ParseIP(u.Hostname())
+	if ip == nil || !ip.IsUnspecified() {
+		return raw, false
+	}
+	// Go's listeners on 0.0.0.0 and :: take both families, and report ::.
+	u.Host = net.JoinHostPort("127.0.0.1", u.Port())
+	return u.String(), true
+}
+
+// writeFileAtomic writes data to path so that a reader sees either no
+// file or the whole of it: a temporary file in the same directory, synced,
+// then renamed.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // checkListenAddr refuses an --addr that is not host:port with a port

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -56,11 +58,14 @@ func TestMockServesTheFake(t *testing.T) {
 	var addr telco.Address
 	require.NoError(t, json.Unmarshal([]byte(cli(0, "addresses", "create", "--line1", "1 Mock St", "--city", "Sydney", "--country", "AU")), &addr))
 	cli(0, "numbers", "configure", info.Number, "--friendly", "Front desk", "--address", addr.AddressSid)
-	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid), "ADDRESS_CANNOT_BE_DELETED")
-	var blocks telco.NumberBlockPage
+	assert.Contains(t, cli(1, "addresses", "delete", addr.AddressSid, "--yes"), "ADDRESS_CANNOT_BE_DELETED")
+	// Clearing the address lets it go.
+	cli(0, "numbers", "configure", info.Number, "--clear", "address")
+	cli(0, "addresses", "delete", addr.AddressSid, "--yes")
+	var blocks []telco.NumberBlock
 	require.NoError(t, json.Unmarshal([]byte(cli(0, "number-blocks", "search", "--property", info.PropertySid)), &blocks))
-	require.Len(t, blocks.Data, 1)
-	assert.Equal(t, "Mock block", blocks.Data[0].Name)
+	require.Len(t, blocks, 1)
+	assert.Equal(t, "Mock block", blocks[0].Name)
 	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
 
 	cancel()
@@ -117,4 +122,56 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// --info-file appears, whole, once the fake answers; a mock bound to every
+// interface prints the loopback URL, which the CLI accepts, and warns.
+func TestMockInfoFileAndAllInterfaces(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	info := filepath.Join(t.TempDir(), "mock.json")
+	var out, errOut syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"mock", "--addr", "0.0.0.0:0", "--info-file", info},
+			strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+	}()
+	var m mockInfo
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(info)
+		if err != nil {
+			return false
+		}
+		require.NoError(t, json.Unmarshal(b, &m), "the file is never seen half written: %q", b)
+		return true
+	}, 5*time.Second, 5*time.Millisecond)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, m.URL)
+	assert.Contains(t, errOut.String(), "warning: listening on every interface")
+	assert.Equal(t, strings.TrimSpace(out.String()), func() string { b, _ := os.ReadFile(info); return strings.TrimSpace(string(b)) }())
+
+	var got bytes.Buffer
+	code := run(context.Background(), []string{"projects", "get", "-o", "json"}, strings.NewReader(""), &got, &errOut,
+		envOf(map[string]string{"TELCO_ACCOUNT_SID": m.AccountSid, "TELCO_TOKEN": m.Token, "TELCO_BASE_URL": m.URL,
+			"TELCO_PROPERTY_SID": m.PropertySid}))
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, got.String(), m.PropertySid, "projects get defaults to TELCO_PROPERTY_SID")
+
+	cancel()
+	assert.Equal(t, 0, <-done)
+	assert.NoFileExists(t, info, "removed when the fake stops")
+}
+
+func TestLoopbackURL(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"http://0.0.0.0:8080":   "http://127.0.0.1:8080",
+		"http://[::]:8080":      "http://127.0.0.1:8080",
+		"http://127.0.0.1:8080": "http://127.0.0.1:8080",
+		"http://10.0.0.5:8080":  "http://10.0.0.5:8080",
+	} {
+		got, changed := loopbackURL(in)
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, want != in, changed, in)
+	}
 }

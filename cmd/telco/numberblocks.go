@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"iter"
 
 	"github.com/spf13/cobra"
@@ -126,10 +127,24 @@ var numberBlockCols = []column[telco.NumberBlock]{
 }
 
 // blocksOf is pageOf for number blocks, whose pages hold their items in
-// Data.
+// Data and count pages by index.
 func blocksOf(p *telco.NumberBlockPage, err error) (any, []telco.NumberBlock, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, p.Data, nil
+	return blockNote{p}, p.Data, nil
+}
+
+// blockNote says whether a page of number blocks has pages after it.
+type blockNote struct{ p *telco.NumberBlockPage }
+
+func (n blockNote) more() string {
+	size := n.p.PageSize
+	if size <= 0 {
+		size = len(n.p.Data)
+	}
+	if size == 0 || (n.p.PageIndex+1)*size >= n.p.TotalCount {
+		return ""
+	}
+	return fmt.Sprintf("more results exist: --all fetches every page, --page %d the next", n.p.PageIndex+1)
 }

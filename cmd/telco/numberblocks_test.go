@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
 )
 
@@ -19,10 +21,15 @@ func TestNumberBlockListingsAgainstTheFake(t *testing.T) {
 	assert.Len(t, blocks, 3, "--all walks every page")
 	h.jsonOf(&blocks, "number-blocks", "search-text", "+6128881", "--all")
 	assert.Len(t, blocks, 1)
-	var page telco.NumberBlockPage
-	h.jsonOf(&page, "number-blocks", "search", "--account", h.srv.AccountSid, "--sms", "--page-size", "1")
-	assert.Equal(t, 2, page.TotalCount, "--sms=true filters")
-	assert.Len(t, page.Data, 1)
-	h.jsonOf(&page, "number-blocks", "list-by-account", h.srv.AccountSid, "--sms=false")
-	assert.Equal(t, 1, page.TotalCount)
+	r := h.run("number-blocks", "search", "--account", h.srv.AccountSid, "--sms", "--page-size", "1", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &blocks))
+	assert.Len(t, blocks, 1)
+	assert.Contains(t, r.stderr, "more results exist", "--sms=true leaves 2 blocks: a page of 1 has a next")
+	assert.Contains(t, r.stderr, "--page 1")
+	r = h.run("number-blocks", "list-by-account", h.srv.AccountSid, "--sms=false", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &blocks))
+	assert.Len(t, blocks, 1)
+	assert.NotContains(t, r.stderr, "more results", "the last page says nothing")
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
@@ -10,17 +12,85 @@ func (a *app) numbersCmd() *cobra.Command {
 	return a.group("numbers", "Configure phone numbers", a.numberConfigureCmd())
 }
 
+// Enumerations of numbers configure.
+var (
+	routingMethods = []string{string(telco.RoutingEndpoint), string(telco.RoutingFlow)}
+	recordings     = []string{string(telco.RecordingOff), string(telco.RecordingCall)}
+	webhookMethods = []string{"GET", "POST"}
+)
+
+// numberFlags pairs each flag of numbers configure with the field it sets,
+// by wire name: the flag's name is what --clear takes.
+var numberFlags = []struct {
+	flag  string
+	field telco.NumberField
+}{
+	{"friendly", telco.NumberFieldFriendly},
+	{"address", telco.NumberFieldAddressSid},
+	{"attribution-source", telco.NumberFieldAttributionSource},
+	{"attribution-medium", telco.NumberFieldAttributionMedium},
+	{"attribution-campaign", telco.NumberFieldAttributionCampaign},
+	{"attribution-content", telco.NumberFieldAttributionContent},
+	{"forward-sms-from", telco.NumberFieldSendSmsFrom},
+	{"forward-sms-to", telco.NumberFieldSendSmsTo},
+	{"forward-email-from", telco.NumberFieldSendEmailFrom},
+	{"forward-email-to", telco.NumberFieldSendEmailTo},
+	{"sms-webhook-url", telco.NumberFieldWebhookURL},
+	{"sms-webhook-method", telco.NumberFieldWebhookMethod},
+	{"receipt-webhook-url", telco.NumberFieldDeliveryReceiptWebhookURL},
+	{"receipt-webhook-method", telco.NumberFieldDeliveryReceiptWebhookMethod},
+}
+
 func (a *app) numberConfigureCmd() *cobra.Command {
 	var p telco.NumberConfigParams
 	var routing, recording string
+	var clear []string
+	clearable := make([]string, len(numberFlags))
+	for i, f := range numberFlags {
+		clearable[i] = f.flag
+	}
 	c := &cobra.Command{
-		Use:     "configure NUMBER [flags]",
-		Short:   "Configure a number (E.164, + optional): only the flags given are sent",
+		Use:   "configure NUMBER [flags]",
+		Short: "Configure a number (E.164, + optional): only the flags given are sent",
+		Long: `Configure a number. Only the flags given are sent; the others keep their
+values. To remove a value (detach an address, stop a forward or a webhook),
+name its flag in --clear (repeatable or comma-separated):
+
+  telco numbers configure +61299999999 --clear address,sms-webhook-url,sms-webhook-method
+
+The service then receives each cleared field as an empty string
+({"AddressSid": ""}). Routing and recording are changed, never cleared.`,
 		Example: `  telco numbers configure +61299999999 --friendly Reception --sms-webhook-url https://example.com/sms`,
 		Args:    exactArgs(1, "one NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if routing, err = enum("routing", routing, routingMethods...); err != nil {
+				return err
+			}
+			if recording, err = enum("recording", recording, recordings...); err != nil {
+				return err
+			}
 			p.RoutingMethod = telco.RoutingMethod(routing)
 			p.Recording = telco.Recording(recording)
+			fs := cmd.Flags()
+			for _, f := range numberFlags {
+				// An empty value would be left out of the request and change
+				// nothing: say how to clear instead of succeeding silently.
+				if v, _ := fs.GetString(f.flag); fs.Changed(f.flag) && strings.TrimSpace(v) == "" {
+					return usagef("--%s is empty, which changes nothing: to remove the value, give --clear %s", f.flag, f.flag)
+				}
+			}
+			for _, name := range clear {
+				v, err := enum("clear", name, clearable...)
+				if err != nil {
+					return err
+				}
+				for _, f := range numberFlags {
+					if f.flag == v {
+						p.Clear = append(p.Clear, f.field)
+					}
+				}
+			}
 			return runCall(a, func(c *telco.Client) (*telco.NumberConfig, error) {
 				return c.Numbers.Configure(cmd.Context(), args[0], &p)
 			}, showOne(a, numberConfigCols))
@@ -45,8 +115,17 @@ func (a *app) numberConfigureCmd() *cobra.Command {
 	fs.StringVar(&p.WebhookMethod, "sms-webhook-method", "", "GET or POST")
 	fs.StringVar(&p.DeliveryReceiptWebhookURL, "receipt-webhook-url", "", "URL called on a delivery receipt (DeliveryReceiptWebHookUrl)")
 	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "GET or POST")
-	_ = c.RegisterFlagCompletionFunc("routing", cobra.FixedCompletions([]string{"Endpoint", "Flow"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("recording", cobra.FixedCompletions([]string{"Off", "Call"}, cobra.ShellCompDirectiveNoFileComp))
+	fs.StringSliceVar(&clear, "clear", nil, "remove these values (flag names, repeatable): "+strings.Join(clearable, ", "))
+	completeEnum(c, "routing", routingMethods...)
+	completeEnum(c, "recording", recordings...)
+	completeEnum(c, "sms-webhook-method", webhookMethods...)
+	completeEnum(c, "receipt-webhook-method", webhookMethods...)
+	completeList(c, "clear", clearable...)
+	pairs := []string{"RoutingMethod", "routing", "EndpointNumber", "endpoint", "Flow", "flow", "Recording", "recording", "Clear[]", "clear"}
+	for _, f := range numberFlags {
+		pairs = append(pairs, string(f.field), f.flag)
+	}
+	fieldFlags(c, pairs...)
 	return c
 }
 

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/telcosdk/telco"
 )
@@ -22,15 +23,29 @@ type column[T any] struct {
 
 func (a *app) jsonOut() bool { return a.output == "json" }
 
-// printJSON writes v as indented JSON: the SDK's own types, as marshalled.
+// printJSON writes v as indented JSON under the contract of jsonout.go.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
 }
 
-func newTable(w io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// printJSONLine writes v as one line of JSON, for output that streams.
+func printJSONLine(w io.Writer, v any) error {
+	b, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // printOne prints a resource: as JSON, or as a two-column table of its
@@ -39,28 +54,54 @@ func printOne[T any](a *app, v *T, cols []column[T]) error {
 	if a.jsonOut() {
 		return printJSON(a.stdout, v)
 	}
-	tw := newTable(a.stdout)
+	var rows [][]string
 	for _, c := range cols {
 		if s := c.get(v); s != "" {
-			fmt.Fprintf(tw, "%s\t%s\n", c.name, clean(s))
+			rows = append(rows, []string{c.name, clean(s)})
 		}
 	}
-	return tw.Flush()
+	return a.writeTable(rows)
 }
 
-// printList prints items as a table with a header row, or, as JSON, the
-// page value the SDK returned (page may be the items themselves).
-func printList[T any](a *app, page any, items []T, cols []column[T]) error {
-	if a.jsonOut() {
-		return printJSON(a.stdout, page)
+// morePages is what a listing's page says about the pages after it: a
+// note for standard error, or "" on the last page.
+type morePages interface{ more() string }
+
+// pageNote is the page value pageOf returns for a Results_Skip listing.
+type pageNote struct{ next string }
+
+func (p pageNote) more() string {
+	if p.next == "" {
+		return ""
 	}
-	return printRows(a, func(yield func(T, error) bool) {
-		for _, it := range items {
-			if !yield(it, nil) {
-				return
-			}
+	return "more results exist: --all fetches every page, --skip pages on"
+}
+
+// printList prints one page's items: a table with a header row, or a JSON
+// array (the same shape --all prints). When page says more pages exist,
+// a note goes to standard error.
+func printList[T any](a *app, page any, items []T, cols []column[T]) error {
+	var err error
+	if a.jsonOut() {
+		if items == nil {
+			items = []T{}
 		}
-	}, cols, nil)
+		err = printJSON(a.stdout, items)
+	} else {
+		err = printRows(a, func(yield func(T, error) bool) {
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+		}, cols, nil)
+	}
+	if m, ok := page.(morePages); ok && err == nil {
+		if note := m.more(); note != "" {
+			fmt.Fprintln(a.stderr, "telco: "+note)
+		}
+	}
+	return err
 }
 
 // printAll prints every item of an SDK iterator. JSON is streamed as one
@@ -81,15 +122,19 @@ func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *pro
 			}
 			return err
 		}
-		b, err := json.MarshalIndent(it, "  ", "  ")
+		b, err := encodeJSON(it)
 		if err != nil {
+			return err
+		}
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, b, "  ", "  "); err != nil {
 			return err
 		}
 		sep := ",\n  "
 		if n == 0 {
 			sep = "[\n  "
 		}
-		fmt.Fprintf(a.stdout, "%s%s", sep, b)
+		fmt.Fprintf(a.stdout, "%s%s", sep, ind.Bytes())
 		n++
 		bar.tick()
 	}
@@ -103,12 +148,11 @@ func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *pro
 }
 
 func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *progress) error {
-	tw := newTable(a.stdout)
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.name
 	}
-	fmt.Fprintln(tw, strings.Join(names, "\t"))
+	rows := [][]string{names}
 	var failed error
 	for it, err := range seq {
 		if err != nil {
@@ -119,14 +163,99 @@ func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *pr
 		for i, c := range cols {
 			vals[i] = clean(c.get(&it))
 		}
-		fmt.Fprintln(tw, strings.Join(vals, "\t"))
+		rows = append(rows, vals)
 		bar.tick()
 	}
 	bar.finish()
-	if err := tw.Flush(); err != nil {
+	if err := a.writeTable(rows); err != nil {
 		return err
 	}
 	return failed
+}
+
+// writeTable writes rows as aligned columns, two spaces apart. On a
+// terminal, unless -o wide, the widest columns are narrowed until a row
+// fits the terminal's width, and cells cut short end in an ellipsis.
+func (a *app) writeTable(rows [][]string) error {
+	width := 0
+	if a.output == "table" {
+		width = a.width
+	}
+	_, err := io.WriteString(a.stdout, renderTable(rows, width))
+	return err
+}
+
+// tableGap is the space between columns.
+const tableGap = 2
+
+// renderTable aligns rows; width > 0 is the most a line may take.
+func renderTable(rows [][]string, width int) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	ncol := 0
+	for _, r := range rows {
+		ncol = max(ncol, len(r))
+	}
+	widths := make([]int, ncol)
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	if width > 0 {
+		fitWidths(widths, width)
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			c = cut(c, widths[i])
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+tableGap))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// minColumn is the narrowest a column is cut to: room for a few
+// characters and the ellipsis.
+const minColumn = 6
+
+// fitWidths narrows the widest column, one character at a time, until
+// the columns and the gaps between them fit in width or no column can be
+// narrowed further.
+func fitWidths(widths []int, width int) {
+	total := func() int {
+		t := tableGap * (len(widths) - 1)
+		for _, w := range widths {
+			t += w
+		}
+		return t
+	}
+	for total() > width {
+		widest := -1
+		for i, w := range widths {
+			if w > minColumn && (widest < 0 || w > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return
+		}
+		widths[widest]--
+	}
+}
+
+// cut shortens s to n characters, the last an ellipsis when cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(n-1, 0)]) + "…"
 }
 
 // clean keeps a cell on one line and out of the table's way.

@@ -31,14 +31,16 @@ func (a *app) portingSubmitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			switch strings.ToLower(schedule) {
-			case "asap":
+			switch schedule, err = enum("schedule", schedule, "asap", "date"); {
+			case err != nil:
+				return err
+			case schedule == "asap":
 				p.PreferredPortSchedule = telco.PortASAP
-			case "date":
+			case schedule == "date":
 				p.PreferredPortSchedule = telco.PortOnDate
-			case "":
-			default:
-				return usagef("--schedule must be asap or date, not %q", schedule)
+			}
+			if num.IncomingActionType, err = enum("incoming-action", num.IncomingActionType, telco.IncomingAnsweringPoint, telco.IncomingFlow); err != nil {
+				return err
 			}
 			if date != "" {
 				d, err := time.Parse(time.DateOnly, date)
@@ -74,6 +76,15 @@ func (a *app) portingSubmitCmd() *cobra.Command {
 	fs.StringVar(&num.IncomingActionType, "incoming-action", "", `"Answering Point" or "Flow"`)
 	fs.StringVar(&num.IncomingActionID, "incoming-action-id", "", "flow ID, with --incoming-action Flow")
 	fs.StringVar(&num.IncomingAnswerPoint, "incoming-answer-point", "", `answering point, with --incoming-action "Answering Point"`)
+	completeEnum(c, "schedule", "asap", "date")
+	completeEnum(c, "incoming-action", telco.IncomingAnsweringPoint, telco.IncomingFlow)
+	fieldFlags(c, "AuthorisedContactName", "contact-name", "AuthorisedContactEmail", "contact-email",
+		"DaytimeContactNumber", "contact-number", "CurrentCarrier", "carrier", "CurrentCarrierAccountNo", "carrier-account",
+		"PreferredPortSchedule", "schedule", "PreferredPortDate", "date", "WebHookURL", "webhook-url",
+		"CustomerDescription", "description", "PortingNumbers", "number", "PortingNumbers[].Number", "number",
+		"PortingNumbers[].PortType", "port-type", "PortingNumbers[].PortAddress", "port-address",
+		"PortingNumbers[].IncomingActionType", "incoming-action", "PortingNumbers[].IncomingActionId", "incoming-action-id",
+		"PortingNumbers[].IncomingAnswerPoint", "incoming-answer-point")
 	return c
 }
 
@@ -87,11 +98,11 @@ func (a *app) portingStatusCmd() *cobra.Command {
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			now := time.Now()
-			from, err := parseTime("since", since, now)
+			from, err := a.parseTime("since", since, now)
 			if err != nil {
 				return err
 			}
-			to, err := parseTime("until", until, now)
+			to, err := a.parseTime("until", until, now)
 			if err != nil {
 				return err
 			}
@@ -118,10 +129,11 @@ func (a *app) portingStatusCmd() *cobra.Command {
 	fs := c.Flags()
 	a.propertyFlag(fs, &prop)
 	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
-	fs.StringVar(&since, "since", "-720h", "from this time (RFC 3339, YYYY-MM-DD, Unix seconds, now, or -24h)")
+	fs.StringVar(&since, "since", "-720h", "from this time: "+timeHelp)
 	fs.StringVar(&until, "until", "+1h", "to this time")
 	fs.StringSliceVar(&numbers, "porting-no", nil, "only these porting request numbers (repeatable)")
 	lf.add(fs)
+	fieldFlags(c, "From", "since", "To", "until")
 	return c
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
@@ -35,14 +33,37 @@ func (a *app) projectCreateCmd() *cobra.Command {
 	fs.BoolVar(&p.CallRecordingEnabled, "call-recording", false, "enable call recording")
 	fs.BoolVar(&p.IntegrationsEnabled, "integrations", false, "enable integrations")
 	fs.Bool("active", true, "create active (the service default)")
+	fieldFlags(c, projectFieldFlags...)
 	return c
 }
 
+// projectFieldFlags are the flags of a project's fields.
+var projectFieldFlags = []string{"Name", "name", "MainDomain", "domain", "TimeZone", "time-zone"}
+
 func (a *app) projectGetCmd() *cobra.Command {
-	return getCmd(a, "get PROPERTY_SID", "Show a project", "PROPERTY_SID", propertyCols,
-		func(ctx context.Context, c *telco.Client, sid string) (*telco.Property, error) {
-			return c.Properties.Get(ctx, sid)
-		})
+	return &cobra.Command{
+		Use:   "get [PROPERTY_SID]",
+		Short: "Show a project (default $TELCO_PROPERTY_SID)",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("%s takes at most one PROPERTY_SID", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sid := ""
+			if len(args) == 1 {
+				sid = args[0]
+			}
+			sid, err := a.property(sid)
+			if err != nil {
+				return usagef("give a PROPERTY_SID or set TELCO_PROPERTY_SID")
+			}
+			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
+				return c.Properties.Get(cmd.Context(), sid)
+			}, showOne(a, propertyCols))
+		},
+	}
 }
 
 func (a *app) projectListCmd() *cobra.Command {
@@ -82,6 +103,7 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 	fs.Bool("call-recording", false, "call recording enabled")
 	fs.Bool("integrations", false, "integrations enabled")
 	fs.Bool("active", false, "active")
+	fieldFlags(c, projectFieldFlags...)
 	return c
 }
 

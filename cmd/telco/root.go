@@ -11,6 +11,8 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -23,12 +25,21 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	env            func(string) string
+	intr           *interrupts    // the signals that reached the tool
+	loc            *time.Location // the user's zone, for times given without one
+	width          int            // the terminal's width when stdout is one, else 0
+	stdinTTY       bool           // standard input is a terminal (a person may answer)
 
 	accountSid, token, baseURL string
 	output                     string
+	timeout                    time.Duration
+	debug                      bool
 
 	client *telco.Client
 }
+
+// outputs are the values of -o.
+var outputs = []string{"table", "wide", "json"}
 
 // rootCmd is the whole command tree: the global flags, then one command
 // group per file (projects.go, sms.go, ...), each listed in AddCommand.
@@ -42,24 +53,39 @@ Credentials: --account-sid and --token, or TELCO_ACCOUNT_SID and TELCO_TOKEN.
 Base URL: --base-url or TELCO_BASE_URL (default the public service); point it
 at 'telco mock' to try everything locally.
 
-Exit status: 0 success, 1 service or network error, 2 usage or validation error.`,
+Times without a zone (2026-11-25, "2026-11-25 09:30") are read in the local
+zone; offsets from now take days too (+2d, -1d12h).
+
+Output: -o table (fits the terminal), -o wide (never cut), -o json (RFC 3339
+times, enumeration names, one array for one page or --all, errors as JSON on
+standard error).
+
+Exit status: 0 success, 1 service or network error, 2 usage or validation
+error, 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
+		Version:       versionLine(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          a.noArgs,
 		RunE:          a.needSubcommand,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if a.output != "table" && a.output != "json" {
-				return usagef("--output must be table or json, not %q", a.output)
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) (err error) {
+			if a.output, err = enum("output", a.output, outputs...); err != nil {
+				return err
+			}
+			if a.timeout < 0 {
+				return usagef("--timeout must not be negative")
 			}
 			return nil
 		},
 	}
+	root.SetVersionTemplate("telco {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID)")
 	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN)")
 	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else "+telco.DefaultBaseURL+")")
-	pf.StringVarP(&a.output, "output", "o", "table", "output format: table or json")
-	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	pf.StringVarP(&a.output, "output", "o", "table", "output format: table, wide or json")
+	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
+	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
+	completeEnum(root, "output", outputs...)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 
 	root.AddCommand(
@@ -84,12 +110,33 @@ func (a *app) getClient() (*telco.Client, error) {
 	if base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL")); base != "" {
 		opts = append(opts, telco.WithBaseURL(base))
 	}
+	if a.timeout > 0 {
+		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
+	}
+	if a.debug {
+		// The SDK logs an allow-list of fields: never a token, a password
+		// or a message's text.
+		opts = append(opts, telco.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
 	c, err := telco.NewClient(sid, token, opts...)
 	if err != nil {
 		return nil, &usageError{err}
 	}
 	a.client = c
 	return c, nil
+}
+
+// location is the zone times without one are read in.
+func (a *app) location() *time.Location {
+	if a.loc != nil {
+		return a.loc
+	}
+	return time.Local
+}
+
+// parseTime is parseTime in the user's zone.
+func (a *app) parseTime(flag, s string, now time.Time) (time.Time, error) {
+	return parseTime(flag, s, now, a.location())
 }
 
 // account is the account SID the credentials name, for operations that

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,18 @@ users of this machine). The password is never printed.`,
 			if p.Type, err = parseTrunkType(typ); err != nil {
 				return err
 			}
+			if p.Type == telco.SipTrunkIPToIP {
+				// An IP trunk admits by address: a password would be stored
+				// and never asked for.
+				switch {
+				case password != "" || passwordStdin:
+					return usagef("--type ip takes no password (an IP-to-IP trunk admits callers by --ip): leave out --password and --password-stdin, or use --type auth")
+				case a.env("TELCO_SIP_PASSWORD") != "":
+					return usagef("--type ip takes no password, but TELCO_SIP_PASSWORD is set: unset it, or use --type auth")
+				case realm != "":
+					return usagef("--type ip takes no --realm: credentials are for --type auth")
+				}
+			}
 			pw, err := a.secret("SIP password", password, "TELCO_SIP_PASSWORD", passwordStdin)
 			if err != nil {
 				return err
@@ -65,14 +78,18 @@ users of this machine). The password is never printed.`,
 	fs.StringSliceVar(&p.AllowedCountries, "country", nil, "allowed country code (repeatable; default AU)")
 	fs.IntVar(&p.ChannelLimit, "channels", 0, "channel limit (0: the service default, 1)")
 	fs.StringVar(&p.CustomerReference, "reference", "", "your reference")
-	_ = c.RegisterFlagCompletionFunc("type", cobra.FixedCompletions([]string{"ip", "auth"}, cobra.ShellCompDirectiveNoFileComp))
+	completeEnum(c, "type", "ip", "auth")
+	fieldFlags(c, "Name", "name", "DefaultCallerId", "caller-id", "Type", "type", "SipTrunkIpAddresses", "ip",
+		"SipTrunkIpAddresses[].IpAddress", "ip", "SipTrunkCredentials", "password", "SipTrunkCredentials.Password", "password",
+		"SipTrunkCredentials.Realm", "realm", "SipTrunkAllowedCountries[].CountryCode", "country", "ChannelLimit", "channels",
+		"CustomerReference", "reference")
 	return c
 }
 
 func (a *app) sipListCmd() *cobra.Command {
 	var lf listFlags
 	var prop, typ string
-	var state int
+	var state string
 	c := &cobra.Command{
 		Use:   "list --property SID",
 		Short: "List a project's SIP trunks",
@@ -90,8 +107,11 @@ func (a *app) sipListCmd() *cobra.Command {
 				}
 				p.Type = &t
 			}
-			if cmd.Flags().Changed("state") {
-				s := telco.ProvisioningState(state)
+			if state != "" {
+				s, err := parseProvisioningState(state)
+				if err != nil {
+					return err
+				}
 				p.ProvisioningState = &s
 			}
 			return runList(a, lf.all, sipTrunkCols, nil,
@@ -108,7 +128,10 @@ func (a *app) sipListCmd() *cobra.Command {
 	lf.add(fs)
 	fs.StringVar(&typ, "type", "", "only ip or auth trunks")
 	fs.Bool("active", false, "only active (true) or inactive (false) trunks")
-	fs.IntVar(&state, "state", 0, "only this provisioning state (0 Inactive, 1 Provisioning, 2 Active, 3 Deprovisioning)")
+	fs.StringVar(&state, "state", "", "only this provisioning state: Inactive, Provisioning, Active or Deprovisioning (or 0 to 3)")
+	completeEnum(c, "type", "ip", "auth")
+	completeEnum(c, "state", provisioningStates()...)
+	fieldFlags(c, "Type", "type", "ProvisioningState", "state")
 	return c
 }
 
@@ -143,7 +166,30 @@ func parseTrunkType(s string) (telco.SipTrunkType, error) {
 	case "auth", "authenticated", "1":
 		return telco.SipTrunkAuthenticated, nil
 	}
-	return 0, usagef("--type must be ip or auth, not %q", s)
+	return 0, usagef("--type must be one of ip, auth (not %q)", s)
+}
+
+func provisioningStates() []string {
+	var out []string
+	for s := telco.ProvisioningInactive; s <= telco.ProvisioningDeprovisioning; s++ {
+		out = append(out, s.String())
+	}
+	return out
+}
+
+// parseProvisioningState reads a state by name, in any case, or number.
+func parseProvisioningState(v string) (telco.ProvisioningState, error) {
+	names := provisioningStates()
+	for i := range names {
+		if strings.TrimSpace(v) == itoa(i) {
+			return telco.ProvisioningState(i), nil
+		}
+	}
+	name, err := enum("state", v, names...)
+	if err != nil {
+		return 0, err
+	}
+	return telco.ProvisioningState(slices.Index(names, name)), nil
 }
 
 // sipTrunkCols are a SIP trunk's list columns; sipTrunkFields add its

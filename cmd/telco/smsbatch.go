@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -19,28 +20,56 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// batchOpts are the flags of sms batch.
+type batchOpts struct {
+	prop, format, journal    string
+	chunk                    int
+	noJournal, force, dryRun bool
+}
+
+// journalSuffix names the default journal, beside the input.
+const journalSuffix = ".telco-journal"
+
 func (a *app) smsBatchCmd() *cobra.Command {
-	var prop, format string
-	var chunk int
+	var o batchOpts
 	c := &cobra.Command{
 		Use:   "batch [FILE|-]",
-		Short: "Send many SMS from a CSV or JSON-lines file (or standard input)",
+		Short: "Send many SMS from a CSV or JSON-lines file, resumably",
 		Long: `Send many SMS in batches. The input is CSV with a header row naming the
 columns, or JSON lines (one object per line) or a JSON array of objects,
 with the same names (string values; Schedule may be a number and
 DeliveryReceipt a boolean):
 
-  From, To, Text, ExternalId, Schedule (Unix seconds or RFC 3339),
-  DeliveryReceipt (true/false), DeliveryReceiptWebhookUri,
-  DeliveryReceiptWebhookMethod, ForwardToSms, ForwardFromSms, ForwardToEmail,
-  ForwardFromEmail, WebhookUri, WebhookMethod
+  From, To, Text, ExternalId, Schedule (Unix seconds, RFC 3339, or a date
+  and time without a zone, read in the local zone), DeliveryReceipt
+  (true/false), DeliveryReceiptWebhookUri, DeliveryReceiptWebhookMethod,
+  ForwardToSms, ForwardFromSms, ForwardToEmail, ForwardFromEmail,
+  WebhookUri, WebhookMethod
 
 The format is taken from --format, else the file's extension, else the
-first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no FILE reads standard
-input. Messages go in chunks of --chunk-size; a progress bar is drawn on
-standard error when it is a terminal. Every line's result is printed; the
-exit status is 1 when any message was rejected, 2 when every line was
-refused before sending (invalid parameters: nothing was sent).`,
+first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no
+FILE reads standard input.
+
+Every message is sent at most once. Each line has an ExternalId: its own
+column, else one made from the batch and the line number. A journal
+(FILE` + journalSuffix + `, or --journal PATH; none for standard input unless
+--journal is given) records each line before and after its request. Run
+the same command again after an interruption: sent lines are skipped,
+lines that may have been sent are looked up by ExternalId before anything
+is resent, the rest is sent. A finished batch sends nothing again unless
+--force. --dry-run checks every line and prints what would be sent.
+
+Messages go in chunks of --chunk-size; each chunk's results are printed as
+it finishes (table rows, or one JSON object per line with -o json), with
+the lines settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM
+finish the chunk in flight, write the journal and the output, and exit
+129, 130 or 143; a second signal stops at once (the journal still says
+which lines may have been sent). A progress bar is drawn on standard error
+when it is a terminal.
+
+Exit status: 0 every line sent; 1 some line refused by the service, or
+left uncertain, or a failure; 2 every line refused before sending (nothing
+was sent), or a usage error.`,
 		Example: `  printf 'To,Text,ExternalId\n+61499999999,Hello,c-1\n' | telco sms batch --property PR... -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -49,34 +78,47 @@ refused before sending (invalid parameters: nothing was sent).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prop, err := a.property(prop)
+			prop, err := a.property(o.prop)
 			if err != nil {
 				return err
 			}
-			if chunk < 1 {
+			if o.chunk < 1 {
 				return usagef("--chunk-size must be at least 1")
 			}
-			in, name := a.stdin, "-"
+			if o.noJournal && o.journal != "" {
+				return usagef("give --journal or --no-journal, not both")
+			}
+			if o.format, err = enum("format", o.format, "csv", "jsonl"); err != nil {
+				return err
+			}
+			name := "-"
+			var raw []byte
 			if len(args) == 1 && args[0] != "-" {
-				f, err := os.Open(args[0])
+				name = args[0]
+				raw, err = os.ReadFile(name)
 				if err != nil {
 					return usagef("%v", err)
 				}
-				defer f.Close()
-				in, name = f, args[0]
+			} else if raw, err = io.ReadAll(a.stdin); err != nil {
+				return fmt.Errorf("reading standard input: %w", err)
 			}
-			lines, err := readBatch(in, format, name)
+			lines, err := readBatch(bytes.NewReader(raw), o.format, name)
 			if err != nil {
 				return err
 			}
-			return a.withClient(func(c *telco.Client) error { return a.sendBatch(cmd, c, prop, lines, chunk) })
+			b := &batch{a: a, cmd: cmd, o: o, prop: prop, name: name, sum: inputSum(raw), lines: lines}
+			return b.run()
 		},
 	}
 	fs := c.Flags()
-	a.propertyFlag(fs, &prop)
-	fs.StringVar(&format, "format", "", "csv or jsonl (default: from the extension or the content)")
-	fs.IntVar(&chunk, "chunk-size", 100, "messages per request")
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
+	a.propertyFlag(fs, &o.prop)
+	fs.StringVar(&o.format, "format", "", "csv or jsonl (default: from the extension or the content)")
+	fs.IntVar(&o.chunk, "chunk-size", 100, "messages per request")
+	fs.StringVar(&o.journal, "journal", "", "journal file (default FILE"+journalSuffix+"; none for standard input)")
+	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: an interrupted batch cannot be resumed")
+	fs.BoolVar(&o.force, "force", false, "send a batch the journal says is finished again, as a new batch")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "check every line and print what would be sent; send nothing")
+	completeEnum(c, "format", "csv", "jsonl")
 	return c
 }
 
@@ -86,119 +128,652 @@ type batchLine struct {
 	p    telco.SendMessageParams
 }
 
-// batchRow is one line's outcome, printed in JSON as the SDK's BatchResult
-// with the line number.
+// batch is one run of sms batch.
+type batch struct {
+	a     *app
+	cmd   *cobra.Command
+	o     batchOpts
+	prop  string
+	name  string // the input's name, "-" for standard input
+	sum   string // the input's SHA-256
+	lines []batchLine
+
+	j     *journal
+	recs  map[int]lineRecord // each line's state, by index in lines
+	ids   []string           // each line's ExternalId
+	local map[int]*telco.APIError
+	out   *batchOutput
+	stats batchStats
+}
+
+type batchStats struct {
+	sent, earlier, refused, localRefused, uncertain, found int
+}
+
+// batchRow is one line's outcome as printed: a JSON line under -o json.
 type batchRow struct {
-	Line int
-	telco.BatchResult
-	to string // the line's recipient, shown for rejected lines too
+	Line       int
+	ExternalID string `json:"ExternalId"`
+	// State is sent, refused or uncertain (the send may have reached the
+	// service: re-run the command, or run Resolve).
+	State   string
+	Earlier bool           `json:",omitempty"` // settled by an earlier run, as the journal says
+	Found   bool           `json:",omitempty"` // was uncertain, found sent by its ExternalId
+	Message *telco.Message `json:",omitempty"`
+	Err     *rowError      `json:",omitempty"`
+	Resolve string         `json:",omitempty"`
+	to      string
 }
 
-// batchRowCols show each line's result: accepted, or the code, message
-// and fields of its rejection.
-var batchRowCols = []column[batchRow]{
-	{"LINE", func(r *batchRow) string { return itoa(r.Line) }},
-	{"TO", func(r *batchRow) string {
-		if r.Message != nil {
-			return r.Message.To
-		}
-		return r.to
-	}},
-	{"MESSAGE SID", func(r *batchRow) string {
-		if r.Message != nil {
-			return r.Message.MessageSid
-		}
-		return ""
-	}},
-	{"EXTERNAL ID", func(r *batchRow) string {
-		if r.Message != nil {
-			return r.Message.ExternalID
-		}
-		return ""
-	}},
-	{"RESULT", func(r *batchRow) string {
-		if r.Err == nil {
-			return "accepted"
-		}
-		s := firstNonEmpty(r.Err.Code, "REJECTED")
-		if r.Err.Message != "" {
-			s += ": " + r.Err.Message
-		}
-		var names []string
-		for _, f := range r.Err.Fields {
-			if f.FieldName != "" {
-				names = append(names, f.FieldName)
-			}
-		}
-		if len(names) > 0 {
-			s += " [" + strings.Join(names, ", ") + "]"
-		}
-		return s
-	}},
+// rowError is a line's rejection: the service's code, message and fields
+// (or, for a line refused before sending, those the service would use).
+type rowError struct {
+	Code    string
+	Message string
+	Fields  []telco.FieldError `json:",omitempty"`
 }
 
-// sendBatch sends lines in chunks and prints every line's result. A chunk
-// that fails as a whole stops the run: the lines before it are reported,
-// and the error says which lines may or may not have been sent.
-func (a *app) sendBatch(cmd *cobra.Command, c *telco.Client, prop string, lines []batchLine, chunk int) error {
-	bar := a.newProgress("sending", len(lines))
-	rows := make([]batchRow, 0, len(lines))
-	var failed error
-	for start := 0; start < len(lines); start += chunk {
-		part := lines[start:min(start+chunk, len(lines))]
-		msgs := make([]telco.SendMessageParams, len(part))
-		for i := range part {
-			msgs[i] = part[i].p
+func rowErr(e *telco.APIError) *rowError {
+	if e == nil {
+		return nil
+	}
+	return &rowError{Code: e.Code, Message: e.Message, Fields: e.Fields}
+}
+
+func (b *batch) run() error {
+	a := b.a
+	path := b.o.journal
+	if path == "" && !b.o.noJournal {
+		if b.name == "-" {
+			fmt.Fprintln(a.stderr, "telco: reading standard input: no journal; give --journal PATH to make this batch resumable")
+		} else {
+			path = b.name + journalSuffix
 		}
-		res, err := c.Messages.SendBatch(cmd.Context(), prop, msgs)
+	}
+	if b.o.noJournal {
+		path = ""
+	}
+	b.recs = map[int]lineRecord{}
+	batchID := newBatchID()
+	if path != "" {
+		j, err := openJournal(path, b.sum, b.prop, b.o.dryRun)
 		if err != nil {
-			first, last := part[0].line, part[len(part)-1].line
-			if errors.Is(err, telco.ErrMaybeSent) {
-				failed = fmt.Errorf("lines %d to %d may have been sent (find them by ExternalId before sending again); later lines were not sent: %w", first, last, err)
-			} else {
-				failed = fmt.Errorf("lines %d to %d and later were not sent: %w", first, last, err)
+			return err
+		}
+		defer j.close()
+		if j != nil {
+			if b.recs, err = j.records(); err != nil {
+				return fmt.Errorf("journal %s: %w", path, err)
 			}
+			batchID = j.meta.BatchID
+			b.j = j
+		}
+	}
+	complete := len(b.lines) > 0 && b.settled() == len(b.lines)
+	if complete && b.o.force {
+		if !b.o.dryRun {
+			if err := b.j.restart(); err != nil {
+				return fmt.Errorf("journal %s: %w", path, err)
+			}
+			batchID = b.j.meta.BatchID
+		} else {
+			batchID = newBatchID()
+		}
+		b.recs = map[int]lineRecord{}
+		complete = false
+	}
+	if err := b.prepare(batchID); err != nil {
+		return err
+	}
+	if b.o.dryRun {
+		return b.dryRun(complete)
+	}
+	return a.withClient(func(c *telco.Client) error { return b.send(c, complete) })
+}
+
+// settled counts the lines the journal has sent or refused.
+func (b *batch) settled() int {
+	n := 0
+	for i := range b.lines {
+		if s := b.recs[i].State; s == stateSent || s == stateRefused {
+			n++
+		}
+	}
+	return n
+}
+
+// prepare gives each line its ExternalId and checks every line: distinct
+// ExternalIds (a usage error otherwise), and the SDK's rules (a line that
+// fails them is refused without being sent).
+func (b *batch) prepare(batchID string) error {
+	b.ids = make([]string, len(b.lines))
+	b.local = map[int]*telco.APIError{}
+	first := map[string]int{}
+	var dups []string
+	for i := range b.lines {
+		l := &b.lines[i]
+		id := l.p.ExternalID
+		if r, ok := b.recs[i]; ok && r.ExternalID != "" {
+			id = r.ExternalID
+		} else if id == "" {
+			id = batchID + "-" + strconv.Itoa(l.line)
+		}
+		if j, dup := first[id]; dup {
+			if len(dups) < 5 {
+				dups = append(dups, fmt.Sprintf("lines %d and %d share ExternalId %q", b.lines[j].line, l.line, id))
+			}
+			continue
+		}
+		first[id] = i
+		b.ids[i] = id
+		l.p.ExternalID = id
+		var ve *telco.ValidationError
+		if err := l.p.Validate(); errors.As(err, &ve) && len(ve.Fields) > 0 {
+			b.local[i] = &telco.APIError{Op: "Messages.SendBatch", Code: ve.Fields[0].Code, Message: ve.Fields[0].Message, Fields: ve.Fields}
+		}
+	}
+	if len(dups) > 0 {
+		return usagef("every line needs its own ExternalId (it is how a message that may have been sent is found again): %s", strings.Join(dups, "; "))
+	}
+	return nil
+}
+
+// send runs the batch: the journal's record first, then the lines refused
+// before sending, then a look-up of the lines that may have been sent,
+// then the rest in chunks until done or interrupted.
+func (b *batch) send(c *telco.Client, complete bool) error {
+	a := b.a
+	ctx := b.cmd.Context()
+	a.intr.finishInFlight()
+	annotate(b.cmd, annResolve, b.prop)
+
+	var settledRows []batchRow
+	var doubt, pending []int
+	for i, l := range b.lines {
+		r := b.recs[i]
+		switch r.State {
+		case stateSent, stateRefused:
+			settledRows = append(settledRows, batchRow{Line: l.line, ExternalID: b.ids[i], State: r.State, Earlier: true,
+				Message: r.Message, Err: rowErr(r.Err), to: l.p.To})
+			if r.State == stateSent {
+				b.stats.earlier++
+			} else {
+				b.stats.refused++
+			}
+		case stateSending, stateUncertain:
+			doubt = append(doubt, i)
+		default:
+			pending = append(pending, i)
+		}
+	}
+
+	b.out = newBatchOutput(a, b.lines, b.ids)
+	if n := len(doubt) + len(pending); n > 0 && !complete {
+		b.out.bar = a.newProgress("sending", n)
+	}
+	b.out.header()
+	b.out.rows(settledRows)
+
+	if complete {
+		b.out.finish()
+		fmt.Fprintf(a.stderr, "telco: batch already complete (journal %s): nothing sent; --force sends every line again\n", b.j.path)
+		return b.status(nil, false)
+	}
+
+	if len(doubt) > 0 {
+		found, err := b.reconcile(c, doubt)
+		if err != nil {
+			b.out.finish()
+			return err
+		}
+		pending = append(found, pending...)
+		sort.Ints(pending)
+	}
+
+	var failed error
+	interrupted := false
+	for start := 0; start < len(pending); start += b.o.chunk {
+		if a.intr.stopping() || b.out.err != nil {
+			interrupted = true
 			break
 		}
-		for i, r := range res {
-			rows = append(rows, batchRow{Line: part[i].line, BatchResult: r, to: part[i].p.To})
+		part := pending[start:min(start+b.o.chunk, len(pending))]
+		if failed = b.sendChunk(ctx, c, part); failed != nil {
+			break
 		}
-		bar.add(len(part))
 	}
-	bar.finish()
+	if a.intr.stopping() {
+		interrupted = true
+	}
+	b.out.finish()
+	if b.out.err != nil && failed == nil {
+		failed = fmt.Errorf("writing the results: %w; the journal holds them: re-run the same command to print them", b.out.err)
+	}
+	return b.status(failed, interrupted)
+}
 
-	if a.jsonOut() {
-		if err := printJSON(a.stdout, rows); err != nil {
-			return err
+// sendChunk sends the lines part in one request, journalled before and
+// after, and prints their results in the order of the input. Lines that
+// break the SDK's rules are refused without being sent.
+func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) error {
+	now := time.Now()
+	before := make(map[int]lineRecord, len(part))
+	var msgs []telco.SendMessageParams
+	at := make(map[int]int, len(part)) // index in msgs of each line sent
+	for _, i := range part {
+		if b.local[i] != nil {
+			continue
 		}
-	} else if len(rows) > 0 {
-		if err := printList(a, rows, rows, batchRowCols); err != nil {
-			return err
+		before[i] = lineRecord{State: stateSending, Line: b.lines[i].line, ExternalID: b.ids[i], Attempt: now.UnixMilli()}
+		at[i] = len(msgs)
+		msgs = append(msgs, b.lines[i].p)
+	}
+	if err := b.j.put(before); err != nil {
+		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, err, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
+	}
+	var res []telco.BatchResult
+	var err error
+	if len(msgs) > 0 {
+		res, err = c.Messages.SendBatchOnce(ctx, b.prop, msgs)
+	}
+	after := make(map[int]lineRecord, len(part))
+	rows := make([]batchRow, 0, len(part))
+	var unsure []string
+	for _, i := range part {
+		row := batchRow{Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
+		if e := b.local[i]; e != nil {
+			after[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
+			row.State, row.Err = stateRefused, rowErr(e)
+			rows = append(rows, row)
+			b.stats.refused++
+			b.stats.localRefused++
+			b.out.bar.refuse(1)
+			continue
+		}
+		var r telco.BatchResult
+		if k := at[i]; k < len(res) {
+			r = res[k]
+		}
+		rec := before[i]
+		switch {
+		case r.Message != nil:
+			rec.State, rec.Message = stateSent, r.Message
+			b.stats.sent++
+		case r.Err != nil:
+			rec.State, rec.Err = stateRefused, r.Err
+			b.stats.refused++
+			b.out.bar.refuse(1)
+		case err != nil && errors.Is(err, telco.ErrMaybeSent):
+			rec.State = stateUncertain
+			b.stats.uncertain++
+			unsure = append(unsure, rec.ExternalID)
+		default:
+			rec.State = statePending // not sent: the request failed before reaching a decision
+		}
+		after[i] = rec
+		if rec.State != statePending {
+			row.State, row.Message, row.Err = rec.State, rec.Message, rowErr(rec.Err)
+			rows = append(rows, row)
 		}
 	}
-	if failed != nil {
-		return failed
-	}
-	rejected, local := 0, 0
-	for i, r := range rows {
-		if r.Err != nil {
-			rejected++
-			// The SDK refuses a line that fails Validate without sending
-			// it; rows align with lines, as every chunk's results do.
-			if lines[i].p.Validate() != nil {
-				local++
+	jerr := b.j.put(after)
+	if len(unsure) > 0 {
+		hint := findCommand(b.prop, now.Add(-time.Minute), unsure)
+		for k := range rows {
+			if rows[k].State == stateUncertain {
+				rows[k].Resolve = hint
 			}
 		}
 	}
-	if rejected > 0 && local == len(rows) {
-		// Nothing was sent: as with one invalid sms send, a validation error.
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", rejected, len(rows))}
+	b.out.rows(rows)
+	b.out.bar.add(len(rows))
+	if jerr != nil {
+		return fmt.Errorf("journal %s: %w (lines %d to %d may have been sent: re-run the same command to look them up)",
+			b.j.path, jerr, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
 	}
-	if rejected > 0 {
-		return &exitError{code: exitService, msg: fmt.Sprintf("%d of %d messages rejected", rejected, len(rows))}
+	if err != nil {
+		first, last := b.lines[part[0]].line, b.lines[part[len(part)-1]].line
+		if len(unsure) > 0 {
+			return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s); later lines were not sent: %w",
+				first, last, len(unsure), findCommand(b.prop, now.Add(-time.Minute), unsure), err)
+		}
+		return fmt.Errorf("lines %d to %d and later were not sent: %w", first, last, err)
 	}
-	fmt.Fprintf(a.stderr, "%d messages accepted\n", len(rows))
 	return nil
+}
+
+// reconcile looks up the lines the journal says may have been sent, by
+// ExternalId, after the settle time has passed since their request. It
+// returns the lines not found, which are to be sent; the found ones are
+// journalled as sent and printed.
+func (b *batch) reconcile(c *telco.Client, doubt []int) ([]int, error) {
+	var since, last time.Time
+	ids := make([]string, len(doubt))
+	for k, i := range doubt {
+		r := b.recs[i]
+		t := time.UnixMilli(r.Attempt)
+		if r.Attempt == 0 {
+			t = b.j.meta.Created
+		}
+		if since.IsZero() || t.Before(since) {
+			since = t
+		}
+		if t.After(last) {
+			last = t
+		}
+		ids[k] = b.ids[i]
+	}
+	// A request still being processed when the process died is stored
+	// within the settle time; looking earlier could miss it.
+	if wait := telco.DefaultReconcilePolicy().SettleTime - time.Since(last); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-b.cmd.Context().Done():
+			return nil, b.cmd.Context().Err()
+		}
+	}
+	found, err := c.Messages.FindByExternalID(b.cmd.Context(), b.prop, since, ids...)
+	if err != nil {
+		return nil, fmt.Errorf("looking up %d lines that may have been sent: %w; nothing was sent: re-run the same command to try again (or: %s)",
+			len(doubt), err, findCommand(b.prop, since, ids))
+	}
+	var left []int
+	recs := map[int]lineRecord{}
+	var rows []batchRow
+	for k, i := range doubt {
+		m, ok := found[ids[k]]
+		if !ok {
+			left = append(left, i)
+			continue
+		}
+		r := b.recs[i]
+		r.State, r.Message = stateSent, &m
+		recs[i] = r
+		rows = append(rows, batchRow{Line: r.Line, ExternalID: r.ExternalID, State: stateSent, Found: true, Message: &m, to: b.lines[i].p.To})
+		b.stats.found++
+	}
+	if err := b.j.put(recs); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", b.j.path, err)
+	}
+	b.out.rows(rows)
+	b.out.bar.add(len(rows))
+	return left, nil
+}
+
+// status is the batch's summary on standard error and its exit status.
+func (b *batch) status(failed error, interrupted bool) error {
+	s := b.stats
+	total := len(b.lines)
+	sent := s.sent + s.earlier + s.found
+	summary := fmt.Sprintf("%d of %d lines sent", sent, total)
+	if s.earlier > 0 {
+		summary += fmt.Sprintf(" (%d by an earlier run)", s.earlier)
+	}
+	if s.found > 0 {
+		summary += fmt.Sprintf(" (%d found by ExternalId)", s.found)
+	}
+	if s.refused > 0 {
+		summary += fmt.Sprintf(", %d refused", s.refused)
+	}
+	if s.uncertain > 0 {
+		summary += fmt.Sprintf(", %d uncertain", s.uncertain)
+	}
+	if left := total - sent - s.refused - s.uncertain; left > 0 {
+		summary += fmt.Sprintf(", %d not sent yet", left)
+	}
+	resume := ""
+	if b.j != nil {
+		resume = fmt.Sprintf("; re-run the same command to resume (journal %s)", b.j.path)
+	}
+	switch {
+	case interrupted:
+		sig := b.a.intr.signal()
+		code, name := exitService, "an output failure"
+		if sig != nil {
+			code, name = exitCode(sig), signalName(sig)
+		}
+		return &exitError{code: code, msg: fmt.Sprintf("interrupted by %s: %s%s", name, summary, resume)}
+	case failed != nil:
+		return fmt.Errorf("%s: %w%s", summary, failed, resume)
+	case s.uncertain > 0:
+		return &exitError{code: exitService, msg: summary + resume}
+	case s.refused > 0 && s.refused == s.localRefused && s.localRefused == total:
+		// Nothing was sent: as with one invalid sms send, a validation error.
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", s.refused, total)}
+	case s.refused > 0:
+		return &exitError{code: exitService, msg: fmt.Sprintf("%s: %d of %d messages rejected", summary, s.refused, total)}
+	}
+	fmt.Fprintf(b.a.stderr, "telco: %s\n", summary)
+	return nil
+}
+
+// dryRun prints what a run would do with every line, and sends nothing.
+func (b *batch) dryRun(complete bool) error {
+	a := b.a
+	type plan struct {
+		Line       int
+		ExternalID string `json:"ExternalId"`
+		// Action is send, refuse (the line breaks a rule: Err says which),
+		// look-up (may have been sent by an earlier run: looked up first),
+		// or done (sent or refused by an earlier run).
+		Action   string
+		From     string `json:",omitempty"`
+		To       string
+		Text     string
+		Segments int
+		Schedule string    `json:",omitempty"` // RFC 3339, in the local zone
+		Err      *rowError `json:",omitempty"`
+	}
+	var plans []plan
+	counts := map[string]int{}
+	for i, l := range b.lines {
+		p := plan{Line: l.line, ExternalID: b.ids[i], From: l.p.From, To: l.p.To, Text: l.p.Text,
+			Segments: telco.Segments(l.p.Text).Segments, Action: "send"}
+		if !l.p.Schedule.IsZero() {
+			p.Schedule = l.p.Schedule.In(a.location()).Format(time.RFC3339)
+		}
+		switch b.recs[i].State {
+		case stateSent, stateRefused:
+			p.Action = "done"
+		case stateSending, stateUncertain:
+			p.Action = "look-up"
+		default:
+			if e := b.local[i]; e != nil {
+				p.Action, p.Err = "refuse", rowErr(e)
+			}
+		}
+		counts[p.Action]++
+		plans = append(plans, p)
+	}
+	if a.jsonOut() {
+		for _, p := range plans {
+			if err := printJSONLine(a.stdout, p); err != nil {
+				return err
+			}
+		}
+	} else {
+		rows := [][]string{{"LINE", "ACTION", "EXTERNAL ID", "FROM", "TO", "SCHEDULED (LOCAL)", "SEGMENTS", "TEXT"}}
+		for _, p := range plans {
+			sched := ""
+			if p.Schedule != "" {
+				t, _ := time.Parse(time.RFC3339, p.Schedule)
+				sched = t.In(a.location()).Format("2006-01-02 15:04:05 MST")
+			}
+			act := p.Action
+			if p.Err != nil {
+				act += ": " + refusal(p.Err)
+			}
+			rows = append(rows, []string{itoa(p.Line), act, p.ExternalID, p.From, p.To, sched, itoa(p.Segments), clean(p.Text)})
+		}
+		if err := a.writeTable(rows); err != nil {
+			return err
+		}
+	}
+	summary := fmt.Sprintf("dry run, nothing sent: %d lines would be sent", counts["send"])
+	if counts["look-up"] > 0 {
+		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", counts["look-up"])
+	}
+	if counts["done"] > 0 {
+		summary += fmt.Sprintf(", %d settled by an earlier run", counts["done"])
+	}
+	if complete {
+		summary += " (the batch is complete: --force would send it again)"
+	}
+	if counts["refuse"] > 0 {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%s, %d refused", summary, counts["refuse"])}
+	}
+	fmt.Fprintln(a.stderr, "telco: "+summary)
+	return nil
+}
+
+// refusal is a rejection in one cell: code, message and fields.
+func refusal(e *rowError) string {
+	s := firstNonEmpty(e.Code, "REJECTED")
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	var names []string
+	for _, f := range e.Fields {
+		if f.FieldName != "" {
+			names = append(names, f.FieldName)
+		}
+	}
+	if len(names) > 0 {
+		s += " [" + strings.Join(names, ", ") + "]"
+	}
+	return s
+}
+
+// batchOutput prints a batch's rows as they come: a table whose columns
+// are sized up front from the input (so that rows printed chunk by chunk
+// stay aligned), or one JSON object per line. It clears the progress bar
+// before writing and redraws it after. A failed write is kept in err: the
+// batch then stops after the chunk in flight.
+type batchOutput struct {
+	a      *app
+	bar    *progress
+	widths []int
+	err    error
+}
+
+var batchHeader = []string{"LINE", "TO", "MESSAGE SID", "EXTERNAL ID", "RESULT"}
+
+func newBatchOutput(a *app, lines []batchLine, ids []string) *batchOutput {
+	w := make([]int, len(batchHeader)-1)
+	for i, h := range batchHeader[:len(w)] {
+		w[i] = len(h)
+	}
+	w[2] = max(w[2], 32) // a MessageSid
+	for i, l := range lines {
+		w[0] = max(w[0], len(itoa(l.line)))
+		w[1] = max(w[1], len([]rune(clean(l.p.To))))
+		w[3] = max(w[3], len([]rune(clean(ids[i]))))
+	}
+	if a.width > 0 && a.output == "table" {
+		all := append(w, len("RESULT")+20) // room for the start of a refusal
+		fitWidths(all, a.width)
+		w = all[:len(w)]
+	}
+	return &batchOutput{a: a, widths: w}
+}
+
+func (o *batchOutput) header() {
+	if !o.a.jsonOut() {
+		o.write(o.line(batchHeader))
+	}
+}
+
+func (o *batchOutput) line(cells []string) string {
+	var s strings.Builder
+	used := 0
+	for i, c := range cells {
+		if i < len(o.widths) {
+			c = cut(clean(c), o.widths[i])
+			s.WriteString(c + strings.Repeat(" ", o.widths[i]-len([]rune(c))+tableGap))
+			used += o.widths[i] + tableGap
+			continue
+		}
+		c = clean(c)
+		if o.a.width > 0 && o.a.output == "table" {
+			c = cut(c, max(o.a.width-used, 1))
+		}
+		s.WriteString(c)
+	}
+	return s.String() + "\n"
+}
+
+func (o *batchOutput) rows(rows []batchRow) {
+	if len(rows) == 0 {
+		return
+	}
+	var s strings.Builder
+	for _, r := range rows {
+		if o.a.jsonOut() {
+			b, err := encodeJSON(r)
+			if err != nil {
+				o.err = err
+				return
+			}
+			s.Write(b)
+			s.WriteByte('\n')
+			continue
+		}
+		sid := ""
+		if r.Message != nil {
+			sid = r.Message.MessageSid
+		}
+		res := "accepted"
+		switch {
+		case r.Err != nil:
+			res = refusal(r.Err)
+		case r.State == stateUncertain:
+			res = "UNCERTAIN: may have been sent; re-run the same command to look it up"
+		case r.Found:
+			res = "accepted (found by ExternalId)"
+		}
+		if r.Earlier {
+			res += " (earlier run)"
+		}
+		s.WriteString(o.line([]string{itoa(r.Line), firstNonEmpty(messageTo(r.Message), r.to), sid, r.ExternalID, res}))
+	}
+	o.write(s.String())
+}
+
+func messageTo(m *telco.Message) string {
+	if m == nil {
+		return ""
+	}
+	return m.To
+}
+
+// write writes s between a clearing and a redrawing of the bar.
+func (o *batchOutput) write(s string) {
+	if o.err != nil {
+		return
+	}
+	o.bar.clear()
+	_, o.err = io.WriteString(o.a.stdout, s)
+	o.bar.redraw()
+}
+
+func (o *batchOutput) finish() { o.bar.finish() }
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// signalName names a signal as the shell does: SIGHUP.
+func signalName(s os.Signal) string {
+	switch s.String() {
+	case "hangup":
+		return "SIGHUP"
+	case "interrupt":
+		return "SIGINT"
+	case "terminated":
+		return "SIGTERM"
+	}
+	return s.String()
 }
 
 // readBatch reads a batch file in the format given, or detected from the
@@ -260,12 +835,18 @@ var batchFields = map[string]func(p *telco.SendMessageParams, v string) error{
 			p.Schedule = time.Unix(n, 0)
 			return nil
 		}
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return fmt.Errorf("the Schedule value %q is neither Unix seconds nor RFC 3339", v)
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			p.Schedule = t
+			return nil
 		}
-		p.Schedule = t
-		return nil
+		// Without a zone: the user's, as on the command line.
+		for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+			if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+				p.Schedule = t
+				return nil
+			}
+		}
+		return fmt.Errorf("the Schedule value %q is not Unix seconds, RFC 3339, or YYYY-MM-DD HH:MM[:SS] in the local zone", v)
 	},
 	"deliveryreceipt": func(p *telco.SendMessageParams, v string) error {
 		if v = strings.TrimSpace(v); v == "" {

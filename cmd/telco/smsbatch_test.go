@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,14 +49,9 @@ func TestBatchFromCSVAndJSONLines(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var rows []struct {
-				Line    int
-				Message *telco.Message
-				Err     *telco.APIError
-			}
 			r := h.runIn(tc.stdin, append([]string{"sms", "batch", "-o", "json"}, tc.args...)...)
 			require.Equal(t, tc.wantCode, r.code, r.stderr)
-			require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+			rows := decodeRows(t, r.stdout)
 			var accepted []string
 			var rejected []int
 			for _, row := range rows {
@@ -91,7 +87,7 @@ func TestBatchFromCSVAndJSONLines(t *testing.T) {
 	// The table names the line and the service's code and field.
 	r := h.runIn(csvIn, "sms", "batch")
 	assert.Equal(t, 1, r.code)
-	assert.Regexp(t, `(?m)^4\s+0400000003\s+INVALID_PHONENUMBER_FORMAT: .*\[To\]$`, r.stdout)
+	assert.Regexp(t, `(?m)^4\s+0400000003\s+b-3\s+INVALID_PHONENUMBER_FORMAT: .*\[To\]$`, r.stdout)
 	assert.Regexp(t, `(?m)^2\s+\+61400000001\s+MG[A-Z0-9]{30}\s+b-1\s+accepted$`, r.stdout)
 }
 
@@ -107,7 +103,8 @@ func TestBatchInputErrors(t *testing.T) {
 		{"unknown JSON field", `{"To":"+61400000001","Txt":"hi"}`, "jsonl", `unknown field "Txt"`},
 		{"empty input", "", "", "no messages"},
 		{"header only", "To,Text\n", "csv", "no messages"},
-		{"unknown format", "To,Text\n", "xml", "--format must be csv or jsonl"},
+		{"unknown format", "To,Text\n", "xml", "--format must be one of csv, jsonl"},
+		{"same ExternalId twice", "To,Text,ExternalId\n+61400000001,a,x\n+61400000002,b,x\n", "", `lines 2 and 3 share ExternalId "x"`},
 		{"number for To", `{"To":61400000001,"Text":"hi"}`, "", `line 1: field "To" must be a JSON string, not 61400000001`},
 		{"object for Text", `{"To":"+61400000001","Text":{"a":1}}`, "jsonl", `field "Text" must be a JSON string`},
 		{"bool for ExternalId", "\n" + `{"To":"+61400000001","Text":"hi"}` + "\n" + `{"To":"+61400000001","Text":"hi","ExternalId":true}`, "", `line 3: field "ExternalId"`},
@@ -133,17 +130,42 @@ func TestBatchInputErrors(t *testing.T) {
 	assert.Contains(t, r.stderr, "no such file")
 }
 
-func TestBatchWholeRequestFailure(t *testing.T) {
+// A chunk answered 500 may or may not have been stored: the batch looks
+// its ExternalIds up and sends only what is missing, so every line is
+// stored once.
+func TestBatchWholeRequestFailureIsReconciled(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.srv.FailNext(1, 500)
 	r := h.runIn("To,Text,ExternalId\n+61400000001,a,x-1\n+61400000002,b,x-2\n+61400000003,c,x-3\n",
-		"sms", "batch", "--chunk-size", "2")
+		"sms", "batch", "--chunk-size", "2", "-o", "json")
+	assert.Equal(t, 0, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 3)
+	count := map[string]int{}
+	for _, m := range h.srv.Messages(h.srv.PropertySid) {
+		count[m.ExternalID]++
+	}
+	assert.Equal(t, map[string]int{"x-1": 1, "x-2": 1, "x-3": 1}, count, "each line stored once")
+}
+
+// A whole-batch rejection (not a maybe) stops the run: the lines are not
+// sent, and the journal keeps them pending for the next run.
+func TestBatchWholeRequestRejectionStops(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.csv")
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000001,a,x-1\n+61400000002,b,x-2\n"), 0o644))
+	h.srv.FailNext(1, 400)
+	r := h.run("sms", "batch", file)
 	assert.Equal(t, 1, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "lines 2 to 3 may have been sent")
-	assert.Contains(t, r.stderr, "later lines were not sent")
-	assert.Contains(t, r.stderr, "check before repeating it")
-	assert.Empty(t, r.stdout, "no line has a result")
+	assert.Contains(t, r.stderr, "lines 2 to 3 and later were not sent")
+	assert.Contains(t, r.stderr, "re-run the same command to resume")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+	r = h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 2)
 }
 
 // A JSON array, as jq -s writes, is read as JSON whatever the format
@@ -154,13 +176,9 @@ func TestBatchJSONArray(t *testing.T) {
 	in := `  [{"To":"+61400000001","Text":"one","ExternalId":"a-1","DeliveryReceipt":false},
  {"To":"+61400000002","Text":"two","ExternalId":"a-2","Schedule":null}]`
 	for _, args := range [][]string{{"sms", "batch"}, {"sms", "batch", "--format", "jsonl"}} {
-		var rows []struct {
-			Line    int
-			Message *telco.Message
-		}
 		r := h.runIn(in, append(args, "-o", "json")...)
 		require.Equal(t, 0, r.code, r.stderr)
-		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows), r.stdout)
+		rows := decodeRows(t, r.stdout)
 		require.Len(t, rows, 2)
 		assert.Equal(t, 1, rows[0].Line)
 		assert.Equal(t, "a-1", rows[0].Message.ExternalID)
@@ -193,4 +211,31 @@ func TestBatchHelpNamesTheColumns(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	assert.Contains(t, h.ok("sms", "batch", "--help"), "ExternalId")
+}
+
+// batchRowOut is a line of sms batch -o json.
+type batchRowOut struct {
+	Line       int
+	ExternalID string `json:"ExternalId"`
+	State      string
+	Earlier    bool
+	Found      bool
+	Message    *telco.Message
+	Err        *telco.APIError
+	Resolve    string
+}
+
+// decodeRows reads the JSON lines of sms batch, one object per line.
+func decodeRows(t *testing.T, out string) []batchRowOut {
+	t.Helper()
+	var rows []batchRowOut
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var r batchRowOut
+		require.NoError(t, json.Unmarshal([]byte(line), &r), "one JSON object per line: %q", line)
+		rows = append(rows, r)
+	}
+	return rows
 }

@@ -1,0 +1,274 @@
+package main
+
+// End-to-end tests of the built binary: signals reach a real process, and
+// the progress bar and table widths need a real terminal (tmux).
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// telcoBinary builds the tool once per test run.
+func telcoBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "telco-e2e-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "telco")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, binErr)
+	return binPath
+}
+
+// fakeEnv is the environment that points the binary at srv.
+func fakeEnv(srv *telcotest.Server) []string {
+	return append(os.Environ(), "TELCO_BASE_URL="+srv.URL, "TELCO_ACCOUNT_SID="+srv.AccountSid,
+		"TELCO_TOKEN="+srv.Token, "TELCO_PROPERTY_SID="+srv.PropertySid)
+}
+
+// A batch of 5,000 lines cut by a signal at a random moment, then run
+// again, stores exactly one message per line, and the second run's output
+// is the complete record: every line, with the MessageSid the fake holds.
+// SIGHUP lets the chunk in flight finish (exit 129, nothing left in doubt);
+// SIGKILL leaves a chunk in flight, which the second run looks up.
+func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	const n = 5000
+	seed := rand.Uint64()
+	t.Logf("kill points from seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	points := []struct {
+		name  string
+		after int // rows printed before the signal
+		sig   syscall.Signal
+	}{
+		{"SIGHUP early", 1 + rng.IntN(400), syscall.SIGHUP},
+		{"SIGHUP midway", 1500 + rng.IntN(1500), syscall.SIGHUP},
+		{"SIGHUP late", 3500 + rng.IntN(1000), syscall.SIGHUP},
+		{"SIGKILL midway", 1000 + rng.IntN(2500), syscall.SIGKILL},
+	}
+	file := writeBatch(t, n, false)
+	for _, kp := range points {
+		t.Run(kp.name, func(t *testing.T) {
+			srv := telcotest.NewServer()
+			defer srv.Close()
+			// Each chunk takes a little while, so that the signal lands
+			// inside the batch, not after it.
+			srv.Inject(1<<20, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 5 * time.Millisecond, Op: "Messages.SendBatch"})
+			journal := filepath.Join(t.TempDir(), "batch.journal")
+			args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "50", "-o", "json"}
+
+			cmd := exec.Command(bin, args...)
+			cmd.Env = fakeEnv(srv)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			var first []string
+			sc := bufio.NewScanner(out)
+			signalled := false
+			for sc.Scan() {
+				first = append(first, sc.Text())
+				if !signalled && len(first) >= kp.after {
+					require.NoError(t, cmd.Process.Signal(kp.sig))
+					signalled = true
+				}
+			}
+			err = cmd.Wait()
+			require.True(t, signalled, "the batch ended before the signal: %s", stderr.String())
+			if kp.sig == syscall.SIGHUP {
+				require.Error(t, err)
+				assert.Equal(t, 129, cmd.ProcessState.ExitCode(), "SIGHUP exits 129: %s", stderr.String())
+				assert.Contains(t, stderr.String(), "interrupted by SIGHUP")
+				assert.Contains(t, stderr.String(), "re-run the same command to resume")
+				assert.Less(t, len(first), n, "cut short")
+			}
+			assert.NotContains(t, stderr.String(), "\r", "no progress bar off a terminal")
+			firstRows := decodeRows(t, strings.Join(first, "\n")+"\n")
+
+			srv.WaitIdle() // a request the killed process left behind is handled
+			again := exec.Command(bin, args...)
+			again.Env = fakeEnv(srv)
+			var out2, err2 bytes.Buffer
+			again.Stdout, again.Stderr = &out2, &err2
+			require.NoError(t, again.Run(), "the second run completes: %s", err2.String())
+			rows := decodeRows(t, out2.String())
+			require.Len(t, rows, n, "the second run prints every line")
+
+			stored := map[string]string{} // ExternalId -> MessageSid
+			for _, m := range srv.Messages(srv.PropertySid) {
+				_, dup := stored[m.ExternalID]
+				require.False(t, dup, "ExternalId %s stored twice", m.ExternalID)
+				stored[m.ExternalID] = m.MessageSid
+			}
+			require.Len(t, stored, n, "exactly one message per line")
+			seen := map[int]bool{}
+			earlier := 0
+			for _, r := range rows {
+				require.Equal(t, "sent", r.State, "line %d", r.Line)
+				require.NotNil(t, r.Message)
+				assert.Equal(t, stored[r.ExternalID], r.Message.MessageSid, "line %d", r.Line)
+				assert.False(t, seen[r.Line], "line %d printed twice", r.Line)
+				seen[r.Line] = true
+				if r.Earlier {
+					earlier++
+				}
+			}
+			for line := 2; line <= n+1; line++ {
+				require.True(t, seen[line], "line %d missing from the record", line)
+			}
+			for _, r := range firstRows {
+				assert.Equal(t, stored[r.ExternalID], r.Message.MessageSid, "what the first run printed is what was stored")
+			}
+			if kp.sig == syscall.SIGHUP {
+				// Nothing was in doubt: every line the first run sent, it
+				// printed, and the journal agrees.
+				assert.Equal(t, len(firstRows), earlier, "the first run's output holds every line it sent")
+				assert.NotContains(t, err2.String(), "found by ExternalId")
+			}
+		})
+	}
+}
+
+// tmuxSession runs script in a detached tmux session of the given size
+// and returns a function that captures its screen.
+func tmuxSession(t *testing.T, width int, script string) func() string {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is required for the terminal tests in CI (.ci/run installs it)")
+		}
+		t.Skip("tmux is not installed: the terminal tests need it")
+	}
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "tmux.sock")
+	path := filepath.Join(dir, "run.sh")
+	require.NoError(t, os.WriteFile(path, []byte(script+"\necho \"EXIT:$?\"\nsleep 60\n"), 0o755))
+	tmux := func(args ...string) *exec.Cmd {
+		c := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
+		c.Env = append(os.Environ(), "TERM=xterm-256color")
+		return c
+	}
+	out, err := tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", "40", "sh "+path).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	t.Cleanup(func() { _ = tmux("kill-server").Run() })
+	return func() string {
+		out, err := tmux("capture-pane", "-p", "-J").Output()
+		require.NoError(t, err)
+		return string(out)
+	}
+}
+
+// exports is the shell's export line for env.
+func exports(srv *telcotest.Server) string {
+	return fmt.Sprintf("export TELCO_BASE_URL=%s TELCO_ACCOUNT_SID=%s TELCO_TOKEN=%s TELCO_PROPERTY_SID=%s",
+		srv.URL, srv.AccountSid, srv.Token, srv.PropertySid)
+}
+
+// On a terminal the batch draws its progress bar: count, rate, elapsed
+// time, time left and refusals, and ends with the summary.
+func TestProgressBarInATerminal(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	srv.Inject(1<<20, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 20 * time.Millisecond, Op: "Messages.SendBatch"})
+	var b strings.Builder
+	b.WriteString("To,Text\n0400000000,not E.164\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, "+6140%07d,Hello %d\n", i, i)
+	}
+	file := filepath.Join(t.TempDir(), "bar.csv")
+	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	screen := tmuxSession(t, 120, exports(srv)+"\n"+bin+" sms batch "+file+" --chunk-size 25 -o json > "+out)
+
+	var during, final string
+	require.Eventually(t, func() bool {
+		s := screen()
+		if strings.Contains(s, "EXIT:") {
+			final = s
+			return true
+		}
+		if strings.Contains(s, "ETA") {
+			during = s
+		}
+		return false
+	}, 30*time.Second, 20*time.Millisecond)
+	require.NotEmpty(t, during, "the bar was seen while sending")
+	assert.Regexp(t, `sending \[=* *\] \d+/1501  \d+/s  0:\d\d  ETA 0:\d\d  1 refused`, during)
+	assert.Regexp(t, `sending \[=+\] 1501/1501`, final)
+	assert.Contains(t, final, "1500 of 1501 lines sent, 1 refused")
+	assert.Contains(t, final, "EXIT:1", "a refused line exits 1")
+	rows, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, 1501, strings.Count(string(rows), "\n"), "standard output holds only the results")
+	assert.NotContains(t, string(rows), "\x1b")
+}
+
+// On a terminal a table fits its width, long cells cut with an ellipsis;
+// -o wide cuts nothing.
+func TestTablesFitTheTerminal(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	for i := range 3 {
+		h := &harness{t: t, srv: srv, env: map[string]string{"TELCO_BASE_URL": srv.URL, "TELCO_ACCOUNT_SID": srv.AccountSid,
+			"TELCO_TOKEN": srv.Token, "TELCO_PROPERTY_SID": srv.PropertySid}}
+		h.ok("sms", "send", "--from", "Acme", "--to", fmt.Sprintf("+6140000000%d", i),
+			"--text", strings.Repeat("A long message that will not fit. ", 4), "--external-id", fmt.Sprintf("wide-%d", i))
+	}
+	_ = c
+	const width = 80
+	screen := tmuxSession(t, width, exports(srv)+"\n"+bin+" sms find\necho ---\n"+bin+" sms find -o wide")
+	var s string
+	require.Eventually(t, func() bool { s = screen(); return strings.Contains(s, "EXIT:") }, 20*time.Second, 20*time.Millisecond)
+	table, wide, found := strings.Cut(s, "---\n")
+	require.True(t, found, s)
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	require.Len(t, lines, 4, "header and three messages: %s", table)
+	for _, l := range lines {
+		assert.LessOrEqual(t, utf8.RuneCountInString(l), width, "fits: %q", l)
+	}
+	assert.Contains(t, lines[1], "…", "a cut cell ends in an ellipsis")
+	assert.Contains(t, wide, strings.Repeat("A long message that will not fit. ", 4)[:100], "-o wide keeps every character")
+}

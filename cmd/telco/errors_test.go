@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The wording of errors, pinned in golden files: validation errors name
+// the flags the user typed, enumerations list their values, and -o json
+// prints the error as one JSON object on standard error.
+func TestGoldenErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"porting_submit_missing", []string{"porting", "submit", "--schedule", "ASAP", "--number", "+61299990001"}, 2},
+		{"sms_find_window", []string{"sms", "find", "--since", "2026-11-08", "--until", "2026-11-01"}, 2},
+		{"sms_find_status", []string{"sms", "find", "--status", "sent"}, 2},
+		{"sms_send_recipient", []string{"sms", "send", "--to", "0400000001", "--text", "hi"}, 2},
+		{"numbers_empty_flag", []string{"numbers", "configure", "+61299990000", "--address", ""}, 2},
+		{"numbers_set_and_clear", []string{"numbers", "configure", "+61299990000", "--address", "ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA", "--clear", "address"}, 2},
+		{"numbers_clear_unknown", []string{"numbers", "configure", "+61299990000", "--clear", "routing"}, 2},
+		{"logins_scope", []string{"logins", "create", "--email", "a@b.example", "--scopes", "reporting,Everything"}, 2},
+		{"sip_ip_password", []string{"sip-trunks", "create", "--name", "T", "--caller-id", "+61299990000", "--ip", "101.0.0.1", "--password", "Tr0ub4dor&3x"}, 2},
+		{"addresses_delete_no_yes", []string{"addresses", "delete", "ADXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 2},
+		{"output_value", []string{"projects", "list", "-o", "yaml"}, 2},
+		{"service_unknown_project", []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 1},
+	}
+	for _, tc := range cases {
+		for _, format := range []string{"table", "json"} {
+			if format == "json" && tc.name == "output_value" {
+				continue // -o json would replace -o yaml
+			}
+			t.Run(tc.name+"_"+format, func(t *testing.T) {
+				args := tc.args
+				if format == "json" {
+					args = append(append([]string{}, args...), "-o", "json")
+				}
+				r := h.run(args...)
+				assert.Equal(t, tc.code, r.code, r.stderr)
+				assert.Empty(t, r.stdout)
+				if format == "json" {
+					var e struct{ Error errorReport }
+					require.NoError(t, json.Unmarshal([]byte(r.stderr), &e), "one JSON object: %s", r.stderr)
+					assert.Equal(t, tc.code, e.Error.ExitCode)
+					assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line")
+				}
+				var n normaliser
+				golden(t, "error_"+tc.name+"."+format, n.apply(r.stderr))
+			})
+		}
+	}
+}
+
+// A maybe-sent send names the command that settles it.
+func TestMaybeSentNamesTheLookUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.srv.FailNext(1, 500)
+	r := h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order-7")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "may have reached the service")
+	assert.Regexp(t, `to find out: telco sms find --property PR[A-Z0-9]{30} --since \S+ --direction Transmit --external-id order-7`, r.stderr)
+
+	h.srv.FailNext(1, 500)
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order 8", "-o", "json")
+	var e struct{ Error errorReport }
+	require.NoError(t, json.Unmarshal([]byte(r.stderr), &e), r.stderr)
+	assert.True(t, e.Error.MaybeSent)
+	assert.Equal(t, 500, e.Error.Status)
+	assert.Contains(t, e.Error.Resolve, "--external-id 'order 8'", "quoted for the shell")
+
+	// And the look-up itself: the message that did go out is found.
+	h.ok("sms", "send", "--to", "+61400000002", "--text", "hi", "--external-id", "order-9")
+	out := h.ok("sms", "find", "--since", "-5m", "--external-id", "order-9")
+	assert.Contains(t, out, "order-9")
+	r = h.run("sms", "find", "--since", "-5m", "--external-id", "order-9", "--external-id", "nope")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, "order-9")
+	assert.Contains(t, r.stderr, "not found since")
+	assert.Contains(t, r.stderr, "nope")
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// writeBatch writes a CSV of n messages, without an ExternalId column
+// unless ids, and returns its path.
+func writeBatch(t *testing.T, n int, ids bool) string {
+	t.Helper()
+	var b strings.Builder
+	if ids {
+		b.WriteString("To,Text,ExternalId\n")
+	} else {
+		b.WriteString("To,Text\n")
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "+6140%07d,Message %d", i, i)
+		if ids {
+			fmt.Fprintf(&b, ",own-%d", i)
+		}
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "batch.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// storedIDs counts the fake's stored messages by ExternalId.
+func storedIDs(srv *telcotest.Server) map[string]int {
+	out := map[string]int{}
+	for _, m := range srv.Messages(srv.PropertySid) {
+		out[m.ExternalID]++
+	}
+	return out
+}
+
+// Re-running a finished batch sends nothing and prints the whole record;
+// --force sends it again as a new batch, with new derived ExternalIds.
+func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 7, false)
+	r := h.run("sms", "batch", file, "--chunk-size", "3", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	first := decodeRows(t, r.stdout)
+	require.Len(t, first, 7)
+	assert.FileExists(t, file+journalSuffix, "the journal is beside the input")
+	for _, row := range first {
+		assert.Regexp(t, `^tb[a-z2-7]{10}-\d+$`, row.ExternalID, "derived from the journal and the line")
+		assert.True(t, strings.HasSuffix(row.ExternalID, fmt.Sprintf("-%d", row.Line)))
+		assert.False(t, row.Earlier)
+	}
+
+	r = h.run("sms", "batch", file, "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Contains(t, r.stderr, "--force")
+	again := decodeRows(t, r.stdout)
+	require.Len(t, again, 7, "the whole record again")
+	for i, row := range again {
+		assert.True(t, row.Earlier)
+		assert.Equal(t, first[i].Message.MessageSid, row.Message.MessageSid)
+	}
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 7, "nothing sent again")
+
+	r = h.run("sms", "batch", file, "--force", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	forced := decodeRows(t, r.stdout)
+	require.Len(t, forced, 7)
+	assert.NotEqual(t, first[0].ExternalID, forced[0].ExternalID, "a new batch has new ExternalIds")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 14)
+}
+
+// A journal belongs to one input and one project.
+func TestBatchJournalOfAnotherInputIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 2, true)
+	h.ok("sms", "batch", file)
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000009,changed,own-9\n"), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "belongs to another input")
+	var other telco.Property
+	h.jsonOf(&other, "projects", "create", "--name", "Other", "--domain", "other.example", "--time-zone", "AUS Eastern Standard Time", "--sms")
+	r = h.run("sms", "batch", file, "--journal", filepath.Join(t.TempDir(), "j"), "--property", other.PropertySid)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 2, "the changed file went to the other project, with its own journal")
+}
+
+// Lines the journal says may have been sent are looked up before anything
+// is resent: one that was stored is not sent again, one that was not is.
+func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 4, true)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	lines, err := readBatch(strings.NewReader(string(raw)), "", file)
+	require.NoError(t, err)
+
+	// A run that died in its second chunk: lines 0 and 1 sent, lines 2
+	// and 3 in flight, of which only line 2 reached the service.
+	j, err := openJournal(file+journalSuffix, inputSum(raw), h.srv.PropertySid, false)
+	require.NoError(t, err)
+	c := h.srv.Client()
+	recs := map[int]lineRecord{}
+	attempt := time.Now().Add(-3 * time.Second)
+	for i := range 3 {
+		p := lines[i].p
+		m, err := c.Messages.Send(context.Background(), h.srv.PropertySid, &p)
+		require.NoError(t, err)
+		recs[i] = lineRecord{State: stateSent, Line: lines[i].line, ExternalID: p.ExternalID, Message: m}
+	}
+	recs[2] = lineRecord{State: stateSending, Line: lines[2].line, ExternalID: "own-2", Attempt: attempt.UnixMilli()}
+	recs[3] = lineRecord{State: stateSending, Line: lines[3].line, ExternalID: "own-3", Attempt: attempt.UnixMilli()}
+	require.NoError(t, j.put(recs))
+	require.NoError(t, j.close())
+
+	r := h.run("sms", "batch", file, "--dry-run", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"Action":"look-up"`)
+	assert.Contains(t, r.stderr, "0 lines would be sent, 2 looked up first (they may have been sent), 2 settled by an earlier run")
+
+	r = h.run("sms", "batch", file, "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 4)
+	byID := map[string]batchRowOut{}
+	for _, row := range rows {
+		byID[row.ExternalID] = row
+	}
+	assert.True(t, byID["own-0"].Earlier)
+	assert.True(t, byID["own-2"].Found, "found by its ExternalId, not sent again")
+	assert.Equal(t, "sent", byID["own-3"].State)
+	assert.False(t, byID["own-3"].Found, "not found: sent")
+	assert.Equal(t, map[string]int{"own-0": 1, "own-1": 1, "own-2": 1, "own-3": 1}, storedIDs(h.srv))
+	assert.Contains(t, r.stderr, "4 of 4 lines sent")
+}
+
+// --dry-run checks every line, prints what would be sent with scheduled
+// times in the local zone, and sends nothing.
+func TestBatchDryRun(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	sched := time.Now().Add(2 * time.Hour).Truncate(time.Second)
+	in := fmt.Sprintf("To,Text,ExternalId,Schedule\n+61400000001,Hello,d-1,%d\n0400000002,Bad,d-2,\n", sched.Unix())
+	r := h.runIn(in, "sms", "batch", "--dry-run", "-o", "json")
+	assert.Equal(t, 2, r.code, "a line would be refused")
+	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 lines would be sent, 1 refused")
+	assert.Contains(t, r.stdout, `"Schedule":"`+sched.In(time.Local).Format(time.RFC3339)+`"`)
+	assert.Contains(t, r.stdout, `"Action":"refuse"`)
+	r = h.runIn(in, "sms", "batch", "--dry-run")
+	assert.Contains(t, r.stdout, sched.In(time.Local).Format("2006-01-02 15:04:05 MST"), "the table shows the local time")
+
+	// A Schedule without a zone is read in the local zone.
+	local := time.Now().Add(3 * time.Hour).Truncate(time.Minute).In(time.Local)
+	r = h.runIn("To,Text,Schedule\n+61400000001,Hi,"+local.Format("2006-01-02 15:04")+"\n", "sms", "batch", "--dry-run", "-o", "json")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"Schedule":"`+local.Format(time.RFC3339)+`"`)
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+
+	// No credentials needed to check a file.
+	code := run(context.Background(), []string{"sms", "batch", "--dry-run", "--property", h.srv.PropertySid}, strings.NewReader(in),
+		&strings.Builder{}, &strings.Builder{}, envOf(map[string]string{}))
+	assert.Equal(t, 2, code)
+}
+
+// Two runs of one batch at once: the second finds the journal locked.
+func TestBatchJournalIsLocked(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 1, true)
+	raw, _ := os.ReadFile(file)
+	j, err := openJournal(file+journalSuffix, inputSum(raw), h.srv.PropertySid, false)
+	require.NoError(t, err)
+	defer j.close()
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "in use by another telco process")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+}

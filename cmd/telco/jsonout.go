@@ -1,0 +1,213 @@
+package main
+
+// The JSON contract for scripts: every command's -o json output is the
+// SDK's types as encoding/json writes them, except that times are RFC 3339
+// strings (the SDK keeps the service's wire forms, Unix seconds and
+// "/Date(ms)/", so that it round-trips) and enumerations that are numbers
+// on the wire (a SIP trunk's Type, a ProvisioningState) are their names.
+// encodeJSON walks a value by reflection to make those two changes and
+// leaves everything else to encoding/json.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/telcosdk/telco"
+)
+
+var (
+	timestampType = reflect.TypeFor[telco.Timestamp]()
+	dateTimeType  = reflect.TypeFor[telco.DateTime]()
+	timeType      = reflect.TypeFor[time.Time]()
+	marshalerType = reflect.TypeFor[json.Marshaler]()
+	stringerType  = reflect.TypeFor[fmt.Stringer]()
+)
+
+// encodeJSON writes v, compact, under the contract above.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := encodeValue(&b, reflect.ValueOf(v)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func encodeValue(b *bytes.Buffer, v reflect.Value) error {
+	if !v.IsValid() {
+		b.WriteString("null")
+		return nil
+	}
+	t := v.Type()
+	switch t {
+	case timestampType:
+		return writeTime(b, v.Interface().(telco.Timestamp).Time())
+	case dateTimeType:
+		return writeTime(b, v.Interface().(telco.DateTime).Time)
+	case timeType:
+		return writeTime(b, v.Interface().(time.Time))
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		return encodeValue(b, v.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		// A named integer with a String method is an enumeration: its name.
+		if t.PkgPath() != "" && t.Implements(stringerType) && !t.Implements(marshalerType) {
+			return writeRaw(b, v.Interface().(fmt.Stringer).String())
+		}
+	case reflect.Struct:
+		if !t.Implements(marshalerType) {
+			b.WriteByte('{')
+			n := 0
+			if err := encodeFields(b, v, &n); err != nil {
+				return err
+			}
+			b.WriteByte('}')
+			return nil
+		}
+	case reflect.Slice:
+		if v.IsNil() && !t.Implements(marshalerType) {
+			b.WriteString("null")
+			return nil
+		}
+		fallthrough
+	case reflect.Array:
+		if t.Elem().Kind() != reflect.Uint8 && !t.Implements(marshalerType) {
+			b.WriteByte('[')
+			for i := range v.Len() {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				if err := encodeValue(b, v.Index(i)); err != nil {
+					return err
+				}
+			}
+			b.WriteByte(']')
+			return nil
+		}
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String && !t.Implements(marshalerType) {
+			if v.IsNil() {
+				b.WriteString("null")
+				return nil
+			}
+			keys := v.MapKeys()
+			sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+			b.WriteByte('{')
+			for i, k := range keys {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				if err := writeRaw(b, k.String()); err != nil {
+					return err
+				}
+				b.WriteByte(':')
+				if err := encodeValue(b, v.MapIndex(k)); err != nil {
+					return err
+				}
+			}
+			b.WriteByte('}')
+			return nil
+		}
+	}
+	out, err := json.Marshal(v.Interface())
+	if err != nil {
+		return err
+	}
+	b.Write(out)
+	return nil
+}
+
+// encodeFields writes a struct's fields as encoding/json names them,
+// inlining embedded structs without a name of their own.
+func encodeFields(b *bytes.Buffer, v reflect.Value, n *int) error {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		fv := v.Field(i)
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue
+				}
+				fv, ft = fv.Elem(), ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if err := encodeFields(b, fv, n); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.Contains(","+opts+",", ",omitempty,") && isEmpty(fv) {
+			continue
+		}
+		if *n > 0 {
+			b.WriteByte(',')
+		}
+		*n++
+		if err := writeRaw(b, name); err != nil {
+			return err
+		}
+		b.WriteByte(':')
+		if err := encodeValue(b, fv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// writeTime writes t in RFC 3339, in the zone it carries (UTC for the
+// service's Unix seconds), or null for the zero time.
+func writeTime(b *bytes.Buffer, t time.Time) error {
+	if t.IsZero() {
+		b.WriteString("null")
+		return nil
+	}
+	return writeRaw(b, t.Format(time.RFC3339))
+}
+
+func writeRaw(b *bytes.Buffer, s string) error {
+	out, err := json.Marshal(s)
+	b.Write(out)
+	return err
+}
