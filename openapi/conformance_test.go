@@ -156,6 +156,12 @@ func steps() []step {
 				DeliveryReceiptWebhookURL: "https://hooks.example.com/dr", DeliveryReceiptWebhookMethod: "GET"})
 			return err
 		}},
+		{method: "Numbers.Configure", run: func(e *env) error {
+			// Emptying fields sends each as "".
+			_, err := e.c.Numbers.Configure(e.ctx, e.number, &telco.NumberConfigParams{Recording: telco.RecordingOff,
+				Clear: []telco.NumberField{telco.NumberFieldFriendly, telco.NumberFieldWebhookURL, telco.NumberFieldWebhookMethod}})
+			return err
+		}},
 		{method: "Numbers.Configure", status: 400, code: telco.CodeParameterRequired, run: func(e *env) error {
 			_, err := e.raw.Numbers.Configure(e.ctx, e.number, &telco.NumberConfigParams{RoutingMethod: telco.RoutingFlow})
 			return err
