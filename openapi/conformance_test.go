@@ -419,6 +419,27 @@ func newEnvWith(t *testing.T, doc *openapi3.T, next http.RoundTripper) (*env, *c
 	return e, chk
 }
 
+// pendingOps are operations telco.yaml describes, from the service's
+// documentation pages, whose SDK methods have not landed yet: nothing can
+// drive them. The coverage test fails when one of them lands undriven.
+var pendingOps = map[string]bool{
+	"Flows.List":                true,
+	"Addresses.List":            true,
+	"Addresses.Get":             true,
+	"Numbers.Get":               true,
+	"Numbers.ListByProperty":    true,
+	"Numbers.ListByAccount":     true,
+	"Numbers.Purchase":          true,
+	"Calls.Get":                 true,
+	"Calls.ListByProperty":      true,
+	"Calls.ListByAccount":       true,
+	"OnlineLogins.Update":       true,
+	"SipTrunks.Update":          true,
+	"SipTrunks.UpdateByAccount": true,
+	"NumberBlocks.Purchase":     true,
+	"NumberBlocks.Configure":    true,
+}
+
 // covered is what the conformance run met, for the coverage test.
 type covered struct {
 	methods map[string]bool // SDK methods driven
@@ -436,7 +457,19 @@ func TestConformance(t *testing.T) {
 	})
 	t.Run("every contract operation is answered 2xx", func(t *testing.T) {
 		for _, op := range contractOps(t) {
-			assert.True(t, cov.ops[op], "no step met %s with a 2xx answer", op)
+			if !pendingOps[op] {
+				assert.True(t, cov.ops[op], "no step met %s with a 2xx answer", op)
+			}
+		}
+	})
+	t.Run("pending operations are not in the SDK yet", func(t *testing.T) {
+		// Once a pending operation's method lands, it must be driven:
+		// remove it from pendingOps and add its steps.
+		methods := sdkMethods()
+		ops := contractOps(t)
+		for op := range pendingOps {
+			assert.NotContains(t, methods, op, "%s is in the SDK now: drive it and remove it from pendingOps", op)
+			assert.Contains(t, ops, op, "pendingOps names %s, which telco.yaml does not describe", op)
 		}
 	})
 	t.Run("every operation of the fake is in the contract", func(t *testing.T) {
