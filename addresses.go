@@ -2,13 +2,17 @@ package telco
 
 import (
 	"context"
+	"iter"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// AddressesService adds and removes the account's addresses (operation 18).
+// AddressesService adds, lists, reads and removes the account's addresses
+// (operation 18 and the documentation page "get-addresses").
 type AddressesService service
 
 // AddressesAPI is the method set of AddressesService, for code that wants
@@ -16,6 +20,9 @@ type AddressesService service
 type AddressesAPI interface {
 	Create(ctx context.Context, accountSid string, p *CreateAddressParams) (*Address, error)
 	Delete(ctx context.Context, addressSid string) error
+	List(ctx context.Context, accountSid string, p *ListAddressesParams) (*Page[Address], error)
+	ListAll(ctx context.Context, accountSid string, p *ListAddressesParams) iter.Seq2[Address, error]
+	Get(ctx context.Context, addressSid string) (*Address, error)
 }
 
 var _ AddressesAPI = (*AddressesService)(nil)
@@ -104,6 +111,88 @@ func (s *AddressesService) Delete(ctx context.Context, addressSid string) error 
 		&idAnswer{key: "AddressSid"})
 }
 
+// ListAddressesParams filters the account's addresses. Each filter is an
+// exact match on its field and is sent only when set; CountryCode is sent
+// upper-cased, as Create stores it.
+type ListAddressesParams struct {
+	Friendly    string
+	Reference   string
+	City        string
+	Region      string
+	CountryCode string
+	PostalCode  string
+	ListParams  // Results_Count default 200
+}
+
+// query is ListAddressesParams as the query string carries it.
+func (p *ListAddressesParams) query() url.Values {
+	v := url.Values{}
+	for _, f := range []struct{ k, v string }{
+		{"Friendly", p.Friendly}, {"Reference", p.Reference}, {"City", p.City},
+		{"Region", p.Region}, {"CountryCode", strings.ToUpper(p.CountryCode)}, {"PostalCode", p.PostalCode},
+	} {
+		if f.v != "" {
+			v.Set(f.k, f.v)
+		}
+	}
+	if p.Count != 0 {
+		v.Set("Results_Count", strconv.Itoa(p.Count))
+	}
+	if p.Skip != 0 {
+		v.Set("Results_Skip", strconv.Itoa(p.Skip))
+	}
+	return v
+}
+
+// addressesList is the addresses listing. The documentation says "a list
+// of addresses" without its envelope: the array is read under Addresses
+// or bare.
+var addressesList = listOf[Address]("Addresses")
+
+// defaultAddressesCount is the service's page size for addresses.
+const defaultAddressesCount = 200
+
+// List returns one page of the account's addresses:
+// GET /v2/Accounts/{AccountSid}/Addresses. Results_Count defaults to 200.
+// The envelope of the answer is inferred (an array under Addresses, or a
+// bare array); the items are Address resources.
+func (s *AddressesService) List(ctx context.Context, accountSid string, p *ListAddressesParams) (*Page[Address], error) {
+	const op = "Addresses.List"
+	if err := pathParam(op, "AccountSid", accountSid); err != nil {
+		return nil, err
+	}
+	q := deref(p)
+	if err := s.client.validateParams(op, q.check); err != nil {
+		return nil, err
+	}
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Accounts/{AccountSid}/Addresses", accountSid), query: q.query()}, addressesList)
+}
+
+// ListAll iterates over every address List would return, from p.Skip on.
+func (s *AddressesService) ListAll(ctx context.Context, accountSid string, p *ListAddressesParams) iter.Seq2[Address, error] {
+	q := deref(p)
+	return skipIterate(ctx, "Addresses.ListAll", q.ListParams, defaultAddressesCount,
+		func(ctx context.Context, lp ListParams) (*Page[Address], error) {
+			r := q
+			r.ListParams = lp
+			return s.List(ctx, accountSid, &r)
+		})
+}
+
+// Get reads one address: GET /v2/Addresses/{AddressSid}. The
+// documentation says "a single JSON object" without saying whether it is
+// wrapped: it is read as {"Address": {...}} or bare. An unknown address is
+// an *APIError with ADDRESS_NOT_FOUND.
+func (s *AddressesService) Get(ctx context.Context, addressSid string) (*Address, error) {
+	const op = "Addresses.Get"
+	if err := pathParam(op, "AddressSid", addressSid); err != nil {
+		return nil, err
+	}
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Addresses/{AddressSid}", addressSid)}, addressShape)
+}
+
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
@@ -121,6 +210,24 @@ func (p *CreateAddressParams) check() fieldErrs {
 	f.required("Line1", p.Line1)
 	f.required("City", p.City)
 	if f.required("CountryCode", p.CountryCode) && !rules.IsCountryCode(p.CountryCode) {
+		f.invalid("CountryCode", "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
+	}
+	return f
+}
+
+// Validate checks the listing's rules: a CountryCode filter is an ISO
+// letter code, and Results_Count and Results_Skip are not negative. nil
+// asks for the defaults.
+func (p *ListAddressesParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("Addresses.List")
+}
+
+func (p ListAddressesParams) check() fieldErrs {
+	f := p.ListParams.check()
+	if p.CountryCode != "" && !rules.IsCountryCode(p.CountryCode) {
 		f.invalid("CountryCode", "CountryCode must be an ISO country code of 2 or 3 letters, e.g. AU")
 	}
 	return f

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -327,4 +328,86 @@ func TestAddressDeleteGoneAfterARetry(t *testing.T) {
 			assert.Equal(t, tc.wantCode, ErrorCode(err), fmt.Sprint(err))
 		})
 	}
+}
+
+func TestAddressesListWire(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	path := "/v2/Accounts/" + testSid + "/Addresses"
+	got := reply(mt, "GET", path, 200, fixture(t, "list_addresses.json"))
+	page, err := c.Addresses.List(bg, testSid, &ListAddressesParams{
+		Friendly: "Head office", Reference: "HO-1", City: "Sydney", Region: "NSW", CountryCode: "au",
+		PostalCode: "2000", ListParams: ListParams{Count: 50, Skip: 50},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "GET", got.Method)
+	assert.Equal(t, path, got.Path)
+	assertCommonHeaders(t, got.Header)
+	assert.Equal(t, url.Values{
+		"Friendly": {"Head office"}, "Reference": {"HO-1"}, "City": {"Sydney"}, "Region": {"NSW"},
+		"CountryCode": {"AU"}, "PostalCode": {"2000"}, "Results_Count": {"50"}, "Results_Skip": {"50"},
+	}, got.Query, "exact-match filters by their documented names; the country upper-cased as Create stores it")
+	assert.Equal(t, 2, page.TotalCount)
+	require.Len(t, page.Items, 2)
+	assert.Equal(t, Address{AddressSid: "ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA", AccountSid: testSid, Friendly: "Head office",
+		Reference: "HO-1", Line1: "1 Example St", Line2: "Level 3", City: "Sydney", Region: "NSW", CountryCode: "AU",
+		PostalCode: "2000", Status: "Approved"}, page.Items[0])
+}
+
+func TestAddressesListSendsOnlySetFilters(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", "/v2/Accounts/"+testSid+"/Addresses", 200, []byte(`[]`))
+	page, err := c.Addresses.List(bg, testSid, &ListAddressesParams{City: "Sydney"})
+	require.NoError(t, err)
+	assert.Equal(t, url.Values{"City": {"Sydney"}}, got.Query)
+	assert.Empty(t, page.Items)
+}
+
+func TestAddressesListAllStopsAtTheTotal(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	got := sequence(mt, "GET", "/v2/Accounts/"+testSid+"/Addresses",
+		`{"Addresses":[{"AddressSid":"A1"},{"AddressSid":"A2"}],"TotalCount":3}`,
+		`{"Addresses":[{"AddressSid":"A3"}],"TotalCount":3}`)
+	var sids []string
+	for a, err := range c.Addresses.ListAll(bg, testSid, &ListAddressesParams{Region: "NSW", ListParams: ListParams{Count: 2}}) {
+		require.NoError(t, err)
+		sids = append(sids, a.AddressSid)
+	}
+	assert.Equal(t, []string{"A1", "A2", "A3"}, sids)
+	require.Len(t, got.Querys, 2)
+	assert.Equal(t, "NSW", got.Querys[1].Get("Region"), "the filters go with every page")
+	assert.Equal(t, "2", got.Querys[1].Get("Results_Skip"))
+}
+
+func TestAddressesGetWrappedOrBare(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string][]byte{
+		"wrapped": fixture(t, "get_address.json"),
+		"bare":    []byte(`{"AddressSid":"ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA","City":"Sydney"}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := reply(mt, "GET", "/v2/Addresses/ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA", 200, body)
+			a, err := c.Addresses.Get(bg, "ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA")
+			require.NoError(t, err)
+			assert.Equal(t, "GET", got.Method)
+			assertCommonHeaders(t, got.Header)
+			assert.Equal(t, "ADQ7M2K9XW4TBN8RPLZC5VHJ3EYG6DFA", a.AddressSid)
+			assert.Equal(t, "Sydney", a.City)
+		})
+	}
+}
+
+func TestAddressesGetNotFound(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	reply(mt, "GET", "/v2/Addresses/AD404", 400,
+		[]byte(`{"ResponseStatus":{"ErrorCode":"ADDRESS_NOT_FOUND","Message":"The address was not found."}}`))
+	_, err := c.Addresses.Get(bg, "AD404")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, CodeAddressNotFound, ae.Code)
+	assert.Equal(t, 400, ae.StatusCode)
 }

@@ -48,6 +48,8 @@ type Client struct {
 	Porting      *PortingService
 	Addresses    *AddressesService
 	Lookup       *LookupService
+	Flows        *FlowsService
+	Calls        *CallsService
 
 	common service
 
@@ -228,6 +230,8 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	c.Porting = (*PortingService)(&c.common)
 	c.Addresses = (*AddressesService)(&c.common)
 	c.Lookup = (*LookupService)(&c.common)
+	c.Flows = (*FlowsService)(&c.common)
+	c.Calls = (*CallsService)(&c.common)
 	return c, nil
 }
 

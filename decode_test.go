@@ -180,6 +180,12 @@ func TestEveryEnvelopeKeyIsOnTheFastPath(t *testing.T) {
 		"addressShape":      resourceCheck(addressShape),
 		"numberShape":       resourceCheck(numberShape),
 		"numberDetailsList": listCheck(numberDetailsList),
+		"addressesList":     listCheck(addressesList),
+		"flowsList":         listCheck(flowsList),
+		"ownedNumberShape":  resourceCheck(ownedNumberShape),
+		"numbersList":       listCheck(numbersList),
+		"purchaseShape":     resourceCheck(purchaseShape),
+		"callShape":         resourceCheck(callShape),
 	}
 	declared := declaredShapes(t)
 	names := make([]string, 0, len(shapes))

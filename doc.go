@@ -1,6 +1,12 @@
 // Package telco is a typed Go client for the telephony management service:
-// number blocks, number configuration, SMS, projects (properties), portal
-// logins, SIP trunks, number porting, addresses and number lookup.
+// number blocks, numbers (read, listed, bought and configured), call flows,
+// tracked calls, SMS, projects (properties), portal logins, SIP trunks,
+// number porting, addresses and number lookup.
+//
+// Where the service's documentation does not show an answer's shape (the
+// fields of numbers and calls, several envelopes), the SDK's types are
+// inferred and say so; they decode tolerantly and keep every member they
+// did not understand in an Extra map, so a wrong guess costs no data.
 //
 // Create one [Client] with [NewClient] and share it: it is safe for
 // concurrent use, and its services ([Client.Messages], [Client.Properties],

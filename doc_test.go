@@ -190,6 +190,8 @@ func TestAPIInterfacesListEveryMethod(t *testing.T) {
 		"Porting":      {reflect.TypeFor[*PortingService](), reflect.TypeFor[PortingAPI]()},
 		"Addresses":    {reflect.TypeFor[*AddressesService](), reflect.TypeFor[AddressesAPI]()},
 		"Lookup":       {reflect.TypeFor[*LookupService](), reflect.TypeFor[LookupAPI]()},
+		"Flows":        {reflect.TypeFor[*FlowsService](), reflect.TypeFor[FlowsAPI]()},
+		"Calls":        {reflect.TypeFor[*CallsService](), reflect.TypeFor[CallsAPI]()},
 	}
 	// Every service field of Client has its pair above.
 	ct := reflect.TypeFor[Client]()

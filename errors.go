@@ -21,11 +21,12 @@ const (
 	CodeInvalidPhoneNumberFormat = "INVALID_PHONENUMBER_FORMAT"
 
 	// From the service's error-codes page, which names them without saying
-	// which operation returns each or with which status. It also names
-	// CALL_NOT_FOUND, for an operation the SDK does not cover.
+	// which operation returns each or with which status; CALL_NOT_FOUND
+	// belongs to Calls.Get.
 	CodeAccountNotFound                  = "ACCOUNT_NOT_FOUND"
 	CodeAddressCannotBeDeleted           = "ADDRESS_CANNOT_BE_DELETED"
 	CodeAddressNotFound                  = "ADDRESS_NOT_FOUND"
+	CodeCallNotFound                     = "CALL_NOT_FOUND"
 	CodeConflictingParameters            = "CONFLICTING_PARAMETERS"
 	CodeCountryNotFound                  = "COUNTRY_NOT_FOUND"
 	CodeCountryUnavailable               = "COUNTRY_UNAVAILABLE"

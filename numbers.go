@@ -4,19 +4,30 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// NumbersService configures phone numbers (operation 3).
+// NumbersService reads, lists, buys and configures the account's phone
+// numbers (operation 3 and the documentation pages "get-numbers" and
+// "purchase-available").
 type NumbersService service
 
 // NumbersAPI is the method set of NumbersService, for code that wants to
 // substitute a fake.
 type NumbersAPI interface {
 	Configure(ctx context.Context, number string, p *NumberConfigParams) (*NumberConfig, error)
+	Get(ctx context.Context, number string) (*Number, error)
+	ListByProperty(ctx context.Context, propertySid string, p *ListNumbersParams) (*Page[Number], error)
+	ListByPropertyAll(ctx context.Context, propertySid string, p *ListNumbersParams) iter.Seq2[Number, error]
+	ListByAccount(ctx context.Context, accountSid string, p *ListNumbersParams) (*Page[Number], error)
+	ListByAccountAll(ctx context.Context, accountSid string, p *ListNumbersParams) iter.Seq2[Number, error]
+	Purchase(ctx context.Context, propertySid string, p *PurchaseNumberParams) (*NumberPurchase, error)
 }
 
 var _ NumbersAPI = (*NumbersService)(nil)
@@ -205,7 +216,9 @@ func numberPath(number string) string {
 // leaves it out). The interface document does not say how the parameters
 // travel; they are sent as a JSON body, as every other write of the service
 // takes them. Configuring is idempotent, so it is retried like a read. p may
-// be nil to send no change.
+// be nil to send no change. With RoutingFlow, Flow is a flow's ConfigID:
+// Flows.List shows the project's flows, so a caller can check the ID
+// exists before sending (the client does not, to spare a request).
 func (s *NumbersService) Configure(ctx context.Context, number string, p *NumberConfigParams) (*NumberConfig, error) {
 	const op = "Numbers.Configure"
 	digits := numberPath(number)
@@ -224,6 +237,306 @@ func (s *NumbersService) Configure(ctx context.Context, number string, p *Number
 	}
 	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost, idempotent: true,
 		path: escapedPath("/v2/Numbers/{Number}", digits), body: q.wire()}, numberShape)
+}
+
+// NumberType is the kind of a number, as the number listings filter it.
+type NumberType string
+
+// Number types, as the documentation spells them.
+const (
+	NumberLocal      NumberType = "Local"
+	NumberTollFree   NumberType = "Toll-Free"
+	NumberSharedRate NumberType = "Shared-Rate"
+	NumberNational   NumberType = "National"
+)
+
+// Known reports whether t is one of the documented types.
+func (t NumberType) Known() bool {
+	switch t {
+	case NumberLocal, NumberTollFree, NumberSharedRate, NumberNational:
+		return true
+	}
+	return false
+}
+
+// NumberCapability is what a number can carry.
+type NumberCapability string
+
+// Number capabilities.
+const (
+	CapabilityVoice NumberCapability = "Voice"
+	CapabilitySMS   NumberCapability = "SMS"
+	CapabilityMMS   NumberCapability = "MMS"
+)
+
+// Known reports whether c is one of the documented capabilities.
+func (c NumberCapability) Known() bool {
+	return c == CapabilityVoice || c == CapabilitySMS || c == CapabilityMMS
+}
+
+// NumberCapabilities is a set of capabilities. It is written as the
+// comma-separated string the listings' filter takes ("Voice,SMS") and read
+// from such a string or from an array of strings.
+type NumberCapabilities []NumberCapability
+
+// Has reports whether c is in the set.
+func (cs NumberCapabilities) Has(c NumberCapability) bool {
+	for _, x := range cs {
+		if strings.EqualFold(string(x), string(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// String joins the capabilities with commas.
+func (cs NumberCapabilities) String() string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = string(c)
+	}
+	return strings.Join(parts, ",")
+}
+
+// MarshalJSON writes the comma-separated form.
+func (cs NumberCapabilities) MarshalJSON() ([]byte, error) { return json.Marshal(cs.String()) }
+
+// UnmarshalJSON reads "Voice,SMS" or ["Voice", "SMS"]; null is empty.
+func (cs *NumberCapabilities) UnmarshalJSON(b []byte) error {
+	var list []string
+	var s string
+	switch {
+	case json.Unmarshal(b, &s) == nil:
+		list = strings.Split(s, ",")
+	case json.Unmarshal(b, &list) == nil:
+	default:
+		return fmt.Errorf("telco: capabilities: want a string or an array of strings, got %.40s", b)
+	}
+	out := NumberCapabilities(nil)
+	for _, c := range list {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, NumberCapability(c))
+		}
+	}
+	*cs = out
+	return nil
+}
+
+// NumberStatus is the registration state of an owned number.
+type NumberStatus string
+
+// Number statuses, as a purchase answers them.
+const (
+	NumberActive  NumberStatus = "Active"  // added and registered with an address
+	NumberPending NumberStatus = "Pending" // added; no address matched for its registration yet
+)
+
+// Number is a number the account owns, as Numbers.Get and the number
+// listings return it.
+//
+// The documentation does not show these answers' fields: the names are
+// inferred. The configuration fields (NumberConfig) are those of the
+// interface document; Type, Capabilities, Status, City, Region,
+// CountryCode and AddressRequirement are named after what a data-export
+// product shows per number. Every member of the answer not decoded into a
+// typed field (an unguessed name, or a value of another type than
+// guessed) is kept in Extra, as sent.
+type Number struct {
+	NumberConfig
+	Type               NumberType         `json:"Type,omitempty" alias:"NumberType"`
+	Capabilities       NumberCapabilities `json:"Capabilities,omitempty" alias:"Capability,Capabilites"`
+	Status             NumberStatus       `json:"Status,omitempty"`
+	City               string             `json:"City,omitempty"`
+	Region             string             `json:"Region,omitempty"`
+	CountryCode        string             `json:"CountryCode,omitempty"`
+	AddressRequirement string             `json:"AddressRequirement,omitempty"`
+	// Extra holds the answer's members that no field above took.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes tolerantly: see Number.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	extra, err := decodeInferred(b, n)
+	n.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the typed fields and, beside them, Extra's members.
+func (n Number) MarshalJSON() ([]byte, error) {
+	type plain Number // no methods: no recursion
+	return marshalInferred(plain(n), n.Extra)
+}
+
+// ListNumbersParams filters the number listings. Zero values are not sent.
+type ListNumbersParams struct {
+	Types        []NumberType       // wire Type, comma-separated
+	Capabilities []NumberCapability // wire Capabilites (sic), comma-separated
+	ListParams                      // Results_Count default 200, at most MaxNumbersCount
+}
+
+// MaxNumbersCount is the largest Results_Count the number listings take.
+const MaxNumbersCount = 200
+
+// query is ListNumbersParams as the query string carries it. The
+// documentation spells the capability filter "Capabilites"; that is the
+// name sent.
+func (p *ListNumbersParams) query() url.Values {
+	v := url.Values{}
+	if len(p.Types) > 0 {
+		parts := make([]string, len(p.Types))
+		for i, t := range p.Types {
+			parts[i] = string(t)
+		}
+		v.Set("Type", strings.Join(parts, ","))
+	}
+	if len(p.Capabilities) > 0 {
+		v.Set("Capabilites", NumberCapabilities(p.Capabilities).String())
+	}
+	if p.Count != 0 {
+		v.Set("Results_Count", strconv.Itoa(p.Count))
+	}
+	if p.Skip != 0 {
+		v.Set("Results_Skip", strconv.Itoa(p.Skip))
+	}
+	return v
+}
+
+// The shapes of the answers, none shown by the documentation: a number
+// under Number or bare (a bare one has a string named Number), a listing
+// under Numbers or bare, a purchase under Number or bare.
+var (
+	ownedNumberShape = resourceOf[Number]("Number", "Number", "NumberConfiguration")
+	numbersList      = listOf[Number]("Numbers")
+	purchaseShape    = resourceOf[NumberPurchase]("Number", "Number", "NumberPurchase")
+)
+
+// Get reads a number the account owns: GET /v2/Numbers/{Number}. number
+// is E.164 with or without the +. The answer's fields are inferred (see
+// Number).
+func (s *NumbersService) Get(ctx context.Context, number string) (*Number, error) {
+	const op = "Numbers.Get"
+	digits := numberPath(number)
+	if err := pathParam(op, "Number", digits); err != nil {
+		return nil, err
+	}
+	if err := s.client.validateParams(op, func() fieldErrs { return numberDigits(digits) }); err != nil {
+		return nil, err
+	}
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/Numbers/{Number}", digits)}, ownedNumberShape)
+}
+
+// ListByProperty returns one page of the project's numbers:
+// GET /v2/Properties/{PropertySid}/Numbers. Results_Count defaults to 200,
+// its maximum. The answer's envelope and fields are inferred (see Number).
+func (s *NumbersService) ListByProperty(ctx context.Context, propertySid string, p *ListNumbersParams) (*Page[Number], error) {
+	return s.list(ctx, "Numbers.ListByProperty", "PropertySid", propertySid, "/v2/Properties/{PropertySid}/Numbers", p)
+}
+
+// ListByAccount returns one page of the account's numbers:
+// GET /v2/Accounts/{AccountSid}/Numbers. Results_Count defaults to 200,
+// its maximum. The answer's envelope and fields are inferred (see Number).
+func (s *NumbersService) ListByAccount(ctx context.Context, accountSid string, p *ListNumbersParams) (*Page[Number], error) {
+	return s.list(ctx, "Numbers.ListByAccount", "AccountSid", accountSid, "/v2/Accounts/{AccountSid}/Numbers", p)
+}
+
+func (s *NumbersService) list(ctx context.Context, op, ownerName, owner, pattern string, p *ListNumbersParams) (*Page[Number], error) {
+	if err := pathParam(op, ownerName, owner); err != nil {
+		return nil, err
+	}
+	q := deref(p)
+	if err := s.client.validateParams(op, q.check); err != nil {
+		return nil, err
+	}
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath(pattern, owner), query: q.query()}, numbersList)
+}
+
+// ListByPropertyAll iterates over every number ListByProperty would
+// return, from p.Skip on.
+func (s *NumbersService) ListByPropertyAll(ctx context.Context, propertySid string, p *ListNumbersParams) iter.Seq2[Number, error] {
+	return s.listAll(ctx, "Numbers.ListByPropertyAll", p, func(ctx context.Context, q *ListNumbersParams) (*Page[Number], error) {
+		return s.ListByProperty(ctx, propertySid, q)
+	})
+}
+
+// ListByAccountAll iterates over every number ListByAccount would return,
+// from p.Skip on.
+func (s *NumbersService) ListByAccountAll(ctx context.Context, accountSid string, p *ListNumbersParams) iter.Seq2[Number, error] {
+	return s.listAll(ctx, "Numbers.ListByAccountAll", p, func(ctx context.Context, q *ListNumbersParams) (*Page[Number], error) {
+		return s.ListByAccount(ctx, accountSid, q)
+	})
+}
+
+func (s *NumbersService) listAll(ctx context.Context, op string, p *ListNumbersParams,
+	get func(context.Context, *ListNumbersParams) (*Page[Number], error)) iter.Seq2[Number, error] {
+	q := deref(p)
+	q.Types = append([]NumberType(nil), q.Types...)
+	q.Capabilities = append([]NumberCapability(nil), q.Capabilities...)
+	return skipIterate(ctx, op, q.ListParams, MaxNumbersCount,
+		func(ctx context.Context, lp ListParams) (*Page[Number], error) {
+			r := q
+			r.ListParams = lp
+			return get(ctx, &r)
+		})
+}
+
+// PurchaseNumberParams buys a number for a project. Number (E.164, with
+// or without the +) is required. AddressSid is optional: without it, and
+// when the number needs an address, the service assigns the first suitable
+// address registered on the project, and reserves the number (status
+// Pending) when there is none.
+type PurchaseNumberParams struct {
+	Number     string
+	AddressSid string
+}
+
+// wirePurchaseNumber is PurchaseNumberParams as the service reads it.
+type wirePurchaseNumber struct {
+	Number     string `json:"Number"`
+	AddressSid string `json:"AddressSid,omitempty"`
+}
+
+func (p *PurchaseNumberParams) wire() *wirePurchaseNumber {
+	return &wirePurchaseNumber{Number: "+" + numberPath(p.Number), AddressSid: strings.TrimSpace(p.AddressSid)}
+}
+
+// NumberPurchase is the answer to a purchase: the number and its status,
+// NumberActive (registered with an address) or NumberPending (no address
+// matched yet). The documentation shows these two fields but not whether
+// they are wrapped; members beside them are kept in Extra, as sent.
+type NumberPurchase struct {
+	Number string       `json:"Number"`
+	Status NumberStatus `json:"Status,omitempty"`
+	// Extra holds the answer's members that no field above took.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes tolerantly, keeping unknown members in Extra.
+func (n *NumberPurchase) UnmarshalJSON(b []byte) error {
+	extra, err := decodeInferred(b, n)
+	n.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the typed fields and, beside them, Extra's members.
+func (n NumberPurchase) MarshalJSON() ([]byte, error) {
+	type plain NumberPurchase // no methods: no recursion
+	return marshalInferred(plain(n), n.Extra)
+}
+
+// Purchase buys a number for the project:
+// POST /v2/Properties/{PropertySid}/Numbers, with Number sent in E.164
+// with its +. A purchase is not idempotent: it is not retried once the
+// request may have reached the service, and such a failure matches
+// ErrMaybeSent; Numbers.Get tells whether the number was bought.
+func (s *NumbersService) Purchase(ctx context.Context, propertySid string, p *PurchaseNumberParams) (*NumberPurchase, error) {
+	const op = "Numbers.Purchase"
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
+		return nil, err
+	}
+	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+		path: escapedPath("/v2/Properties/{PropertySid}/Numbers", propertySid), body: p.wire()}, purchaseShape)
 }
 
 // Validation rules of this file's operations: each params type's Validate
@@ -271,6 +584,61 @@ func (p *NumberConfigParams) check() fieldErrs {
 	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
 	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
 	p.checkClear(&f)
+	return f
+}
+
+// numberDigits checks a number given for a path, without its +.
+func numberDigits(digits string) fieldErrs {
+	var f fieldErrs
+	if !rules.IsE164Digits(digits) {
+		f.add(CodeInvalidPhoneNumberFormat, "Number", "Number must be an E.164 number, e.g. +61299999999 or 61299999999")
+	}
+	return f
+}
+
+// Validate checks the listing's rules: every Type is Local, Toll-Free,
+// Shared-Rate or National; every capability is Voice, SMS or MMS;
+// Results_Count is at most 200; neither page parameter is negative. nil
+// asks for the defaults. It names Numbers.ListByProperty.
+func (p *ListNumbersParams) Validate() error {
+	if p == nil {
+		return nil
+	}
+	return p.check().err("Numbers.ListByProperty")
+}
+
+func (p ListNumbersParams) check() fieldErrs {
+	f := p.ListParams.check()
+	if p.Count > MaxNumbersCount {
+		f.invalid("Results_Count", "Results_Count must be at most 200")
+	}
+	for _, t := range p.Types {
+		if !t.Known() {
+			f.invalid("Type", "Type must be Local, Toll-Free, Shared-Rate or National, not "+strconv.Quote(string(t)))
+		}
+	}
+	for _, c := range p.Capabilities {
+		if !c.Known() {
+			f.invalid("Capabilites", "a capability must be Voice, SMS or MMS, not "+strconv.Quote(string(c)))
+		}
+	}
+	return f
+}
+
+// Validate checks that Number is given and is an E.164 number, with or
+// without the +.
+func (p *PurchaseNumberParams) Validate() error {
+	if p == nil {
+		return nilParams("Numbers.Purchase")
+	}
+	return p.check().err("Numbers.Purchase")
+}
+
+func (p *PurchaseNumberParams) check() fieldErrs {
+	var f fieldErrs
+	if f.required("Number", p.Number) {
+		f.number("Number", strings.TrimSpace(p.Number))
+	}
 	return f
 }
 

@@ -1,7 +1,10 @@
 package telco
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -392,4 +395,200 @@ func TestNumbersConfigureClearValidation(t *testing.T) {
 	var ve *ValidationError
 	require.ErrorAs(t, (&NumberConfigParams{Clear: []NumberField{"Flow"}}).Validate(), &ve)
 	assert.Contains(t, ve.Fields[0].Message, "clearable fields are Friendly, AddressSid,", "the message lists what can be cleared")
+}
+
+// The answer of Get Numbers is not documented: the configuration fields
+// and the inferred ones are decoded, the documentation's own spelling
+// "Capabilites" is read as Capabilities, and every member not taken by a
+// typed field (an unknown name, or a value of another type than guessed)
+// stays reachable in Extra.
+func TestNumbersGetDecodesInferredShape(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	got := reply(mt, "GET", numbersConfigurePath, 200, fixture(t, "get_number.json"))
+	n, err := c.Numbers.Get(bg, "+61299999999")
+	require.NoError(t, err)
+	assert.Equal(t, "GET", got.Method)
+	assert.Equal(t, numbersConfigurePath, got.Path, "the + is left out of the path")
+	assertCommonHeaders(t, got.Header)
+	assert.Empty(t, got.Body)
+
+	assert.Equal(t, "61299999999", n.Number)
+	assert.Equal(t, testProp, n.PropertySid)
+	assert.Equal(t, RoutingFlow, n.RoutingMethod)
+	assert.Equal(t, "cfg-reception-01", n.Flow)
+	assert.Equal(t, RecordingCall, n.Recording)
+	assert.Equal(t, NumberLocal, n.Type)
+	assert.Equal(t, NumberCapabilities{CapabilityVoice, CapabilitySMS}, n.Capabilities)
+	assert.True(t, n.Capabilities.Has(CapabilitySMS))
+	assert.False(t, n.Capabilities.Has(CapabilityMMS))
+	assert.Equal(t, NumberActive, n.Status)
+	assert.Equal(t, "Sydney", n.City)
+	assert.Equal(t, "AU", n.CountryCode)
+	assert.Equal(t, "Local", n.AddressRequirement)
+	assert.Equal(t, map[string]json.RawMessage{
+		"Duration":  json.RawMessage(`"n/a"`),
+		"DateAdded": json.RawMessage(`1700000000`),
+		"Tags":      json.RawMessage(`["reception", "main"]`),
+	}, n.Extra)
+
+	// Written back, the unknown members sit beside the typed ones.
+	b, err := json.Marshal(n)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	assert.Equal(t, "n/a", m["Duration"])
+	assert.Equal(t, "Voice,SMS", m["Capabilities"])
+	assert.Equal(t, "61299999999", m["Number"])
+	assert.NotContains(t, m, "Extra")
+}
+
+func TestNumbersGetWrapped(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	reply(mt, "GET", numbersConfigurePath, 200, []byte(`{"Number":{"Number":"61299999999","Type":"Toll-Free","Weird":1}}`))
+	n, err := c.Numbers.Get(bg, "61299999999")
+	require.NoError(t, err)
+	assert.Equal(t, "61299999999", n.Number)
+	assert.Equal(t, NumberTollFree, n.Type)
+	assert.Equal(t, map[string]json.RawMessage{"Weird": json.RawMessage(`1`)}, n.Extra)
+}
+
+func TestNumbersListWire(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		path string
+		list func(c *Client, p *ListNumbersParams) (*Page[Number], error)
+	}{
+		{"by property", "/v2/Properties/" + testProp + "/Numbers", func(c *Client, p *ListNumbersParams) (*Page[Number], error) {
+			return c.Numbers.ListByProperty(bg, testProp, p)
+		}},
+		{"by account", "/v2/Accounts/" + testSid + "/Numbers", func(c *Client, p *ListNumbersParams) (*Page[Number], error) {
+			return c.Numbers.ListByAccount(bg, testSid, p)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := reply(mt, "GET", tc.path, 200, fixture(t, "list_numbers.json"))
+			page, err := tc.list(c, &ListNumbersParams{
+				Types:        []NumberType{NumberLocal, NumberTollFree},
+				Capabilities: []NumberCapability{CapabilityVoice, CapabilitySMS},
+				ListParams:   ListParams{Count: 200, Skip: 10},
+			})
+			require.NoError(t, err)
+			assert.Equal(t, "GET", got.Method)
+			assert.Equal(t, tc.path, got.Path)
+			assertCommonHeaders(t, got.Header)
+			assert.Equal(t, url.Values{
+				"Type":          {"Local,Toll-Free"},
+				"Capabilites":   {"Voice,SMS"},
+				"Results_Count": {"200"},
+				"Results_Skip":  {"10"},
+			}, got.Query, "comma-separated filters, under the documentation's spelling Capabilites")
+			assert.Equal(t, 2, page.TotalCount)
+			require.Len(t, page.Items, 2)
+			assert.Equal(t, NumberCapabilities{CapabilityVoice, CapabilitySMS}, page.Items[0].Capabilities, "an array is read too")
+			assert.Equal(t, "61400000000", page.Items[0].EndpointNumber)
+			assert.Equal(t, NumberPending, page.Items[1].Status)
+			assert.Equal(t, json.RawMessage(`"Telstra"`), page.Items[1].Extra["Carrier"])
+		})
+	}
+}
+
+func TestNumbersListAllCopiesFilters(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	got := sequence(mt, "GET", "/v2/Accounts/"+testSid+"/Numbers",
+		`{"Numbers":[{"Number":"1"},{"Number":"2"}]}`, `{"Numbers":[{"Number":"3"}]}`)
+	p := &ListNumbersParams{Types: []NumberType{NumberNational}, ListParams: ListParams{Count: 2}}
+	var nums []string
+	for n, err := range c.Numbers.ListByAccountAll(bg, testSid, p) {
+		require.NoError(t, err)
+		nums = append(nums, n.Number)
+		p.Types[0] = NumberLocal // the iterator holds its own copy
+	}
+	assert.Equal(t, []string{"1", "2", "3"}, nums)
+	require.Len(t, got.Querys, 2)
+	assert.Equal(t, "National", got.Querys[1].Get("Type"))
+	assert.Equal(t, "2", got.Querys[1].Get("Results_Skip"))
+}
+
+func TestNumbersPurchaseWire(t *testing.T) {
+	t.Parallel()
+	path := "/v2/Properties/" + testProp + "/Numbers"
+	for _, number := range []string{"+61299990001", "61299990001"} {
+		t.Run(number, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			got := reply(mt, "POST", path, 200, fixture(t, "purchase_number.json"))
+			res, err := c.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: number, AddressSid: "ADQ7"})
+			require.NoError(t, err)
+			assert.Equal(t, "POST", got.Method)
+			assert.Equal(t, path, got.Path)
+			assertCommonHeaders(t, got.Header)
+			assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
+			assert.Equal(t, map[string]any{"Number": "+61299990001", "AddressSid": "ADQ7"}, got.bodyMap(t),
+				"Number in E.164 with its +")
+			assert.Equal(t, &NumberPurchase{Number: "+61299990001", Status: NumberPending}, res)
+		})
+	}
+}
+
+func TestNumbersPurchaseOmitsAddress(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	got := reply(mt, "POST", "/v2/Properties/"+testProp+"/Numbers", 200, []byte(`{"Number":{"Number":"+61299990001","Status":"Active","Cost":"1.00"}}`))
+	res, err := c.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: "+61299990001"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"Number": "+61299990001"}, got.bodyMap(t))
+	assert.Equal(t, NumberActive, res.Status)
+	assert.Equal(t, json.RawMessage(`"1.00"`), res.Extra["Cost"])
+}
+
+// A purchase is not idempotent: a failure after the request may have
+// reached the service is not retried and matches ErrMaybeSent, as a send.
+func TestNumbersPurchaseIsNotRetried(t *testing.T) {
+	t.Parallel()
+	fast := RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}
+	c, mt := newMockClient(t, WithRetryPolicy(fast))
+	reply(mt, "POST", "/v2/Properties/"+testProp+"/Numbers", 503,
+		[]byte(`{"ResponseStatus":{"ErrorCode":"SERVICE_UNAVAILABLE","Message":"try later"}}`))
+	_, err := c.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: "+61299990001"})
+	require.Error(t, err)
+	assert.Equal(t, 1, mt.GetTotalCallCount(), "one attempt only")
+	assert.ErrorIs(t, err, ErrMaybeSent)
+
+	// A 200 without the purchase in it took effect all the same.
+	c2, mt2 := newMockClient(t)
+	reply(mt2, "POST", "/v2/Properties/"+testProp+"/Numbers", 200, []byte(`{"Other":1}`))
+	_, err = c2.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: "+61299990001"})
+	assert.ErrorIs(t, err, ErrMaybeSent)
+
+	// A refusal did not buy anything.
+	c3, mt3 := newMockClient(t)
+	reply(mt3, "POST", "/v2/Properties/"+testProp+"/Numbers", 400,
+		[]byte(`{"ResponseStatus":{"ErrorCode":"NUMBER_BELONGS_TO_DIFFERENT_PROPERTY","Message":"taken"}}`))
+	_, err = c3.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: "+61299990001"})
+	assert.Equal(t, CodeNumberBelongsToDifferentProperty, ErrorCode(err))
+	assert.False(t, errors.Is(err, ErrMaybeSent))
+}
+
+func TestNumbersListValidation(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, why string
+		p         ListNumbersParams
+		field     string
+	}{
+		{"unknown type", "Type takes four documented values", ListNumbersParams{Types: []NumberType{"Mobile"}}, "Type"},
+		{"unknown capability", "capabilities are Voice, SMS and MMS", ListNumbersParams{Capabilities: []NumberCapability{"Fax"}}, "Capabilites"},
+		{"count over 200", "Results_Count is at most 200", ListNumbersParams{ListParams: ListParams{Count: 201}}, "Results_Count"},
+		{"negative skip", "Results_Skip is not negative", ListNumbersParams{ListParams: ListParams{Skip: -1}}, "Results_Skip"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			_, err := c.Numbers.ListByProperty(bg, testProp, &tc.p)
+			requireValidation(t, mt, err, "Numbers.ListByProperty", tc.field, CodeParameterInvalid)
+		})
+	}
 }

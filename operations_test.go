@@ -49,7 +49,7 @@ type operation struct {
 var validIDs = map[string]string{
 	"AccountSid": testSid, "PropertySid": testProp, "Text": "Spring", "Number": "+61299999999",
 	"MessageSid": "MG1", "OnlineLoginSid": "3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c40",
-	"SipTrunkSid": "ST1", "AddressSid": "AD1",
+	"SipTrunkSid": "ST1", "AddressSid": "AD1", "CallSid": "CA1",
 }
 
 // errsOf runs seq and returns the errors it yields, stopping after a few
@@ -343,6 +343,93 @@ func operations() []operation {
 			}, badField: "CountryCode", badCode: CodeParameterInvalid},
 		{op: "Addresses.Delete", ids: []string{"AddressSid"}, paramless: true,
 			call: func(c *Client, id []string, _ bool) error { return c.Addresses.Delete(bg, id[0]) }},
+		{op: "Addresses.List", ids: []string{"AccountSid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Addresses.List(bg, id[0], pick(n, &ListAddressesParams{City: "Sydney"}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Addresses.List(bg, testSid, &ListAddressesParams{CountryCode: "Australia"})
+				return err
+			}, badField: "CountryCode", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error { return errsOf(c.Addresses.ListAll(bg, "", nil)) }},
+		{op: "Addresses.Get", ids: []string{"AddressSid"}, paramless: true,
+			call: func(c *Client, id []string, _ bool) error { _, err := c.Addresses.Get(bg, id[0]); return err }},
+		{op: "Flows.List", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Flows.List(bg, id[0], pick(n, &ListParams{Count: 5}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Flows.List(bg, testProp, &ListParams{Count: -1})
+				return err
+			}, badField: "Results_Count", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error { return errsOf(c.Flows.ListAll(bg, " ", nil)) }},
+		{op: "Numbers.Get", ids: []string{"Number"}, blank: []string{"+"},
+			call: func(c *Client, id []string, _ bool) error { _, err := c.Numbers.Get(bg, id[0]); return err },
+			// Its one rule is on the identifier itself.
+			bad: func(c *Client) error {
+				_, err := c.Numbers.Get(bg, "0299999999")
+				return err
+			}, badField: "Number", badCode: CodeInvalidPhoneNumberFormat},
+		{op: "Numbers.ListByProperty", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Numbers.ListByProperty(bg, id[0], pick(n, &ListNumbersParams{Types: []NumberType{NumberLocal}}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Numbers.ListByProperty(bg, testProp, &ListNumbersParams{ListParams: ListParams{Count: 201}})
+				return err
+			}, badField: "Results_Count", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error { return errsOf(c.Numbers.ListByPropertyAll(bg, "", nil)) }},
+		{op: "Numbers.ListByAccount", ids: []string{"AccountSid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Numbers.ListByAccount(bg, id[0], pick(n, &ListNumbersParams{Capabilities: []NumberCapability{CapabilitySMS}}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Numbers.ListByAccount(bg, testSid, &ListNumbersParams{Capabilities: []NumberCapability{"Fax"}})
+				return err
+			}, badField: "Capabilites", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error {
+				return errsOf(c.Numbers.ListByAccountAll(bg, testSid, &ListNumbersParams{Types: []NumberType{"Mobile"}}))
+			},
+			allField: "Type", allCode: CodeParameterInvalid},
+		{op: "Numbers.Purchase", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Numbers.Purchase(bg, id[0], pick(n, &PurchaseNumberParams{Number: "+61299990001"}))
+				return err
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				_, err := c.Numbers.Purchase(bg, testProp, &PurchaseNumberParams{Number: "0299990001"})
+				return err
+			}, badField: "Number", badCode: CodeInvalidPhoneNumberFormat},
+		{op: "Calls.Get", ids: []string{"CallSid"}, paramless: true,
+			call: func(c *Client, id []string, _ bool) error { _, err := c.Calls.Get(bg, id[0]); return err }},
+		{op: "Calls.ListByProperty", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Calls.ListByProperty(bg, id[0], pick(n, &ListCallsParams{DateFrom: from, DateTo: to}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Calls.ListByProperty(bg, testProp, &ListCallsParams{Dispositions: []CallDisposition{"Hungup"}})
+				return err
+			}, badField: "Disposition", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error { return errsOf(c.Calls.ListByPropertyAll(bg, "", nil)) }},
+		{op: "Calls.ListByAccount", ids: []string{"AccountSid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Calls.ListByAccount(bg, id[0], pick(n, &ListCallsParams{Token: "t1"}))
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Calls.ListByAccount(bg, testSid, &ListCallsParams{PromptKeys: [][]string{{"1", "x"}}})
+				return err
+			}, badField: "Prompts_keys", badCode: CodeParameterInvalid,
+			all: func(c *Client) []error {
+				return errsOf(c.Calls.ListByAccountAll(bg, testSid, &ListCallsParams{DateFrom: to, DateTo: from}))
+			},
+			allField: "Date_To", allCode: CodeParameterInvalid},
 		{op: "Lookup.NumberDetails",
 			call: func(c *Client, _ []string, n bool) error {
 				numbers := []string{"0299999999"}
@@ -490,6 +577,10 @@ func TestEveryValidateReportsItsOperation(t *testing.T) {
 		{"Porting.Submit", &PortingRequestParams{}, (*PortingRequestParams)(nil), false, "AuthorisedContactName"},
 		{"Porting.StatusByProperty", &PortingStatusParams{}, (*PortingStatusParams)(nil), false, "From"},
 		{"Addresses.Create", &CreateAddressParams{}, (*CreateAddressParams)(nil), false, "Line1"},
+		{"Addresses.List", &ListAddressesParams{CountryCode: "1"}, (*ListAddressesParams)(nil), true, "CountryCode"},
+		{"Numbers.ListByProperty", &ListNumbersParams{Types: []NumberType{"Mobile"}}, (*ListNumbersParams)(nil), true, "Type"},
+		{"Numbers.Purchase", &PurchaseNumberParams{}, (*PurchaseNumberParams)(nil), false, "Number"},
+		{"Calls.ListByProperty", &ListCallsParams{To: []string{"a,b"}}, (*ListCallsParams)(nil), true, "To"},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
 			var ve *ValidationError

@@ -35,7 +35,7 @@ import (
 // matrixIDs are the resources a matrix case's operation works on, made
 // before the fault is armed.
 type matrixIDs struct {
-	prop, account, message, login, trunk, address, number string
+	prop, account, message, login, trunk, address, number, call string
 }
 
 func matrixSetup(srv *telcotest.Server) (matrixIDs, error) {
@@ -44,6 +44,7 @@ func matrixSetup(srv *telcotest.Server) (matrixIDs, error) {
 	ids := matrixIDs{prop: srv.PropertySid, account: srv.AccountSid, number: "+61299999999"}
 	srv.AddNumber(ids.prop, ids.number)
 	srv.AddNumberBlock(ids.prop, telco.NumberBlock{Number: "6129999XXXX"})
+	ids.call = srv.AddCall(ids.prop, telco.Call{From: "+61412345678", To: "61299999999"}).CallSid
 	m, err := c.Messages.Send(ctx, ids.prop, &telco.SendMessageParams{To: "+61400000009", Text: "setup"})
 	if err != nil {
 		return ids, err
@@ -240,6 +241,52 @@ func matrixOps() []matrixOp {
 			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
 				return c.Addresses.Delete(ctx, ids.address)
 			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Addresses.List(ctx, ids.account, &telco.ListAddressesParams{City: "Sydney"})
+			return err
+		}, "Addresses.List"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Addresses.Get(ctx, ids.address)
+			return err
+		}, "Addresses.Get"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Flows.List(ctx, ids.prop, nil)
+			return err
+		}, "Flows.List"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Numbers.Get(ctx, ids.number)
+			return err
+		}, "Numbers.Get"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Numbers.ListByProperty(ctx, ids.prop, nil)
+			return err
+		}, "Numbers.ListByProperty"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Numbers.ListByAccount(ctx, ids.account, &telco.ListNumbersParams{Types: []telco.NumberType{telco.NumberLocal}})
+			return err
+		}, "Numbers.ListByAccount"),
+		{name: "Numbers.Purchase", effect: telcotest.Counts{Numbers: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.Numbers.Purchase(ctx, ids.prop, &telco.PurchaseNumberParams{Number: "+61299990042"})
+				return err
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				n, err := srv.Client().Numbers.Get(context.Background(), "+61299990042")
+				require.NoError(t, err)
+				assert.Equal(t, telco.NumberActive, n.Status, "the account's AU address was assigned")
+			}},
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Calls.Get(ctx, ids.call)
+			return err
+		}, "Calls.Get"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Calls.ListByProperty(ctx, ids.prop, nil)
+			return err
+		}, "Calls.ListByProperty"),
+		read(func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+			_, err := c.Calls.ListByAccount(ctx, ids.account, &telco.ListCallsParams{Dispositions: []telco.CallDisposition{telco.CallAnswered}})
+			return err
+		}, "Calls.ListByAccount"),
 	}
 }
 
@@ -445,6 +492,7 @@ func diff(a, b telcotest.Counts) telcotest.Counts {
 		Properties: a.Properties - b.Properties, Messages: a.Messages - b.Messages,
 		OnlineLogins: a.OnlineLogins - b.OnlineLogins, SipTrunks: a.SipTrunks - b.SipTrunks,
 		PortingRequests: a.PortingRequests - b.PortingRequests, Addresses: a.Addresses - b.Addresses,
+		Numbers: a.Numbers - b.Numbers,
 	}
 }
 

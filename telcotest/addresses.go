@@ -68,3 +68,52 @@ func (s *Server) deleteAddress(w http.ResponseWriter, r *http.Request, pp pathPa
 	s.st.addresses = kept
 	writeJSON(w, http.StatusOK, map[string]string{"AddressSid": sid})
 }
+
+// listAddresses answers the account's addresses that match every filter
+// given, exactly, in creation order.
+func (s *Server) listAddresses(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	q := r.URL.Query()
+	p := telco.ListAddressesParams{Friendly: q.Get("Friendly"), Reference: q.Get("Reference"), City: q.Get("City"),
+		Region: q.Get("Region"), CountryCode: q.Get("CountryCode"), PostalCode: q.Get("PostalCode")}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []telco.Address
+	for _, a := range s.st.addresses {
+		if a.AccountSid != caller(r) {
+			continue
+		}
+		match := true
+		for _, f := range [][2]string{{p.Friendly, a.Friendly}, {p.Reference, a.Reference}, {p.City, a.City},
+			{p.Region, a.Region}, {p.CountryCode, a.CountryCode}, {p.PostalCode, a.PostalCode}} {
+			match = match && (f[0] == "" || f[0] == f[1])
+		}
+		if match {
+			out = append(out, *a)
+		}
+	}
+	page, next, ok := skipPage(w, q, out, 200)
+	if ok {
+		writeJSON(w, http.StatusOK, listing("Addresses", page, len(out), next))
+	}
+}
+
+// getAddress answers one of the caller's addresses, wrapped as the
+// service's single resources are.
+func (s *Server) getAddress(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.address(pp["AddressSid"])
+	if a == nil {
+		notFound(w, "address")
+		return
+	}
+	if a.AccountSid != caller(r) {
+		forbidden(w, "address")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"Address": *a})
+}

@@ -104,3 +104,50 @@ func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
 		})
 	}
 }
+
+func TestAddresses_ListFiltersExactlyAndGetReads(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	hq := createAddress(t, srv, c, "1 Martin Place")
+	_, err := c.Addresses.Create(ctx, srv.AccountSid, &telco.CreateAddressParams{
+		Line1: "9 Queen St", City: "Melbourne", Region: "VIC", PostalCode: "3000", CountryCode: "AU", Friendly: "Depot"})
+	require.NoError(t, err)
+	other := srv.AddAccount("", "")
+	_, err = srv.ClientFor(other.AccountSid).Addresses.Create(ctx, other.AccountSid, &telco.CreateAddressParams{
+		Line1: "2 Martin Place", City: "Sydney", CountryCode: "AU"})
+	require.NoError(t, err)
+
+	all, err := c.Addresses.List(ctx, srv.AccountSid, nil)
+	require.NoError(t, err)
+	assert.Len(t, all.Items, 2, "only the caller's addresses")
+	assert.Equal(t, 2, all.TotalCount)
+
+	sydney, err := c.Addresses.List(ctx, srv.AccountSid, &telco.ListAddressesParams{City: "Sydney", CountryCode: "au"})
+	require.NoError(t, err)
+	require.Len(t, sydney.Items, 1)
+	assert.Equal(t, hq.AddressSid, sydney.Items[0].AddressSid)
+
+	none, err := c.Addresses.List(ctx, srv.AccountSid, &telco.ListAddressesParams{City: "sydney"})
+	require.NoError(t, err)
+	assert.Empty(t, none.Items, "filters are exact matches")
+
+	var sids []string
+	for a, err := range c.Addresses.ListAll(ctx, srv.AccountSid, &telco.ListAddressesParams{ListParams: telco.ListParams{Count: 1}}) {
+		require.NoError(t, err)
+		sids = append(sids, a.AddressSid)
+	}
+	assert.Len(t, sids, 2)
+
+	got, err := c.Addresses.Get(ctx, hq.AddressSid)
+	require.NoError(t, err)
+	assert.Equal(t, hq, got)
+
+	_, err = c.Addresses.Get(ctx, "ADNOPE")
+	assert.Equal(t, telco.CodeAddressNotFound, telco.ErrorCode(err))
+	_, err = srv.ClientFor(other.AccountSid).Addresses.Get(ctx, hq.AddressSid)
+	assert.Equal(t, telco.CodeForbidden, telco.ErrorCode(err))
+	_, err = c.Addresses.List(ctx, other.AccountSid, nil)
+	assert.Equal(t, telco.CodeForbidden, telco.ErrorCode(err))
+}

@@ -346,6 +346,7 @@ type Counts struct {
 	SipTrunks       int
 	PortingRequests int
 	Addresses       int
+	Numbers         int
 }
 
 // Counts returns how many resources the fake stores, so that a test can
@@ -360,5 +361,6 @@ func (s *Server) Counts() Counts {
 		SipTrunks:       len(s.st.trunks),
 		PortingRequests: len(s.st.porting),
 		Addresses:       len(s.st.addresses),
+		Numbers:         len(s.st.numbers),
 	}
 }

@@ -131,7 +131,7 @@ func TestInject_OpNamesAreKnownAndDistinct(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	ops := telcotest.Ops()
-	assert.Len(t, ops, 26)
+	assert.Len(t, ops, 36)
 	// An unknown operation name matches nothing.
 	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Op: "No.Such"})
 	r := raw(t, srv, http.MethodGet, "/v2/Properties", "")

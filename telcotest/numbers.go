@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -54,6 +56,12 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 	if a := s.st.address(p.AddressSid); p.AddressSid != "" && (a == nil || a.AccountSid != caller(r)) {
 		// Another account's address is as good as unknown here.
 		writeField(w, telco.CodeAddressNotFound, "AddressSid", "The address was not found.")
+		return
+	}
+	s.seedFlows(rec.propertySid)
+	if p.Flow != "" && s.st.flow(rec.propertySid, p.Flow) == nil {
+		// Flows.List shows the ConfigIds a number of this project can take.
+		writeField(w, CodeFlowNotFound, "Flow", "The flow "+p.Flow+" was not found in the number's project.")
 		return
 	}
 	c := &rec.cfg
@@ -139,4 +147,198 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 			Reason: fmt.Sprintf("Found in the numbering register (%s)", area)}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
+}
+
+// CodeFlowNotFound is the fake's answer to a number configured with a Flow
+// its project does not have; the service's code for it is not documented.
+const CodeFlowNotFound = "FLOW_NOT_FOUND"
+
+// CodeNumberAlreadyPurchased is the fake's answer to the purchase of a
+// number the project already has; the service's code for it is not
+// documented. A number of another project is answered with
+// NUMBER_BELONGS_TO_DIFFERENT_PROPERTY.
+const CodeNumberAlreadyPurchased = "NUMBER_ALREADY_PURCHASED"
+
+// addNumber stores a number of the project, its type and capabilities
+// told by its prefix (see numberKind). The caller holds s.mu.
+func (st *store) addNumber(prop *telco.Property, digits, addressSid string, status telco.NumberStatus) *numberRec {
+	typ, caps := numberKind(digits)
+	rec := &numberRec{propertySid: prop.PropertySid, typ: typ, caps: caps, status: status, cfg: telco.NumberConfig{
+		Number: digits, AccountSid: prop.AccountSid, PropertySid: prop.PropertySid, AddressSid: addressSid,
+		RoutingMethod: telco.RoutingEndpoint, Recording: telco.RecordingOff,
+	}}
+	st.numbers[digits] = rec
+	return rec
+}
+
+// numberKind is the fake's numbering plan, Australian as the service's:
+// 611800 (1800) is toll-free and voice only, 6113 (13 and 1300)
+// shared-rate and voice only, 614 mobile (National, with SMS), anything
+// else local with voice and SMS.
+func numberKind(digits string) (telco.NumberType, telco.NumberCapabilities) {
+	voice := telco.NumberCapabilities{telco.CapabilityVoice}
+	switch {
+	case strings.HasPrefix(digits, "611800"):
+		return telco.NumberTollFree, voice
+	case strings.HasPrefix(digits, "6113"):
+		return telco.NumberSharedRate, voice
+	case strings.HasPrefix(digits, "614"):
+		return telco.NumberNational, telco.NumberCapabilities{telco.CapabilityVoice, telco.CapabilitySMS}
+	}
+	return telco.NumberLocal, telco.NumberCapabilities{telco.CapabilityVoice, telco.CapabilitySMS}
+}
+
+// view is the number as Get Numbers answers it.
+func (n *numberRec) view() telco.Number {
+	country, _ := countryOf(n.cfg.Number)
+	return telco.Number{NumberConfig: n.cfg, Type: n.typ, Capabilities: append(telco.NumberCapabilities(nil), n.caps...),
+		Status: n.status, CountryCode: country}
+}
+
+// countryOf is the ISO code of a number's country, for the few country
+// codes the fake knows, and whether it knows it.
+func countryOf(digits string) (string, bool) {
+	for _, c := range []struct{ prefix, iso string }{{"61", "AU"}, {"64", "NZ"}, {"44", "GB"}, {"1", "US"}} {
+		if strings.HasPrefix(digits, c.prefix) {
+			return c.iso, true
+		}
+	}
+	return "", false
+}
+
+// getNumber answers a number of the caller's account, bare as
+// configureNumber answers it.
+func (s *Server) getNumber(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	digits := pp["Number"]
+	if !rules.IsE164("+" + digits) {
+		writeField(w, telco.CodeInvalidPhoneNumberFormat, "Number", "The Number is not in E.164 format.")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.st.numbers[digits]
+	if rec == nil {
+		notFound(w, "number")
+		return
+	}
+	if rec.cfg.AccountSid != caller(r) {
+		forbidden(w, "number")
+		return
+	}
+	writeJSON(w, http.StatusOK, rec.view())
+}
+
+func (s *Server) listNumbersByProperty(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
+		s.listNumbers(w, r, func(n *numberRec) bool { return n.propertySid == prop.PropertySid })
+	})
+}
+
+func (s *Server) listNumbersByAccount(w http.ResponseWriter, r *http.Request, _ pathParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct := caller(r)
+	s.listNumbers(w, r, func(n *numberRec) bool { return n.cfg.AccountSid == acct })
+}
+
+// listNumbers answers the numbers that pass keep and the query's Type and
+// Capabilites filters (a number has one of the types asked and every
+// capability asked), in number order. The caller holds s.mu.
+func (s *Server) listNumbers(w http.ResponseWriter, r *http.Request, keep func(*numberRec) bool) {
+	q := r.URL.Query()
+	var p telco.ListNumbersParams
+	for _, t := range splitList(q.Get("Type"), ",") {
+		p.Types = append(p.Types, telco.NumberType(t))
+	}
+	for _, c := range splitList(q.Get("Capabilites"), ",") {
+		p.Capabilities = append(p.Capabilities, telco.NumberCapability(c))
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	if count, ok := queryInt(w, q, "Results_Count", 0); !ok {
+		return
+	} else if count > telco.MaxNumbersCount {
+		writeField(w, telco.CodeParameterInvalid, "Results_Count", "Results_Count must be at most 200")
+		return
+	}
+	var out []telco.Number
+	for _, n := range s.st.numbers {
+		if !keep(n) || (len(p.Types) > 0 && !slices.Contains(p.Types, n.typ)) {
+			continue
+		}
+		all := true
+		for _, c := range p.Capabilities {
+			all = all && n.caps.Has(c)
+		}
+		if all {
+			out = append(out, n.view())
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	page, next, ok := skipPage(w, q, out, telco.MaxNumbersCount)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, listing("Numbers", page, len(out), next))
+}
+
+// splitList splits a comma- or semicolon-separated filter, trimming each
+// item and dropping empty ones.
+func splitList(v, sep string) []string {
+	var out []string
+	for _, s := range strings.Split(v, sep) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// purchaseNumber adds the number to the project. With an AddressSid (the
+// caller's) the number is registered with it and Active; without, the
+// first of the account's addresses in the number's country is assigned,
+// and the number is Pending when there is none.
+func (s *Server) purchaseNumber(w http.ResponseWriter, r *http.Request, pp pathParams) {
+	var p telco.PurchaseNumberParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if err := p.Validate(); err != nil {
+		writeInvalid(w, err)
+		return
+	}
+	digits := strings.TrimPrefix(strings.TrimSpace(p.Number), "+")
+	s.withProperty(w, r, pp, func(prop *telco.Property) {
+		if rec := s.st.numbers[digits]; rec != nil {
+			if rec.propertySid == prop.PropertySid {
+				writeField(w, CodeNumberAlreadyPurchased, "Number", "The project already has +"+digits+".")
+				return
+			}
+			writeField(w, telco.CodeNumberBelongsToDifferentProperty, "Number", "+"+digits+" belongs to another project.")
+			return
+		}
+		address := strings.TrimSpace(p.AddressSid)
+		if address != "" {
+			if a := s.st.address(address); a == nil || a.AccountSid != caller(r) {
+				writeField(w, telco.CodeAddressNotFound, "AddressSid", "The address was not found.")
+				return
+			}
+		} else {
+			country, known := countryOf(digits)
+			for _, a := range s.st.addresses {
+				if a.AccountSid == prop.AccountSid && (!known || a.CountryCode == country) {
+					address = a.AddressSid
+					break
+				}
+			}
+		}
+		status := telco.NumberActive
+		if address == "" {
+			status = telco.NumberPending
+		}
+		rec := s.st.addNumber(prop, digits, address, status)
+		writeJSON(w, http.StatusOK, map[string]any{"Number": "+" + rec.cfg.Number, "Status": rec.status})
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 func TestNumbers_ConfigureUnknownNumber400(t *testing.T) {
@@ -49,6 +50,7 @@ func TestNumbers_ConfigureMergesAndReturnsConfig(t *testing.T) {
 	assert.Equal(t, "POST", cfg.WebhookMethod, "sent in upper case")
 
 	// Without the +, later fields join the earlier ones.
+	srv.AddFlow(srv.PropertySid, telco.Flow{ConfigID: "FLOW-1", Name: "Reception"}) // a flow of the number's project
 	cfg2, err := c.Numbers.Configure(ctx, "61299999999", &telco.NumberConfigParams{
 		AttributionMedium: "cpc", RoutingMethod: telco.RoutingFlow, Flow: "FLOW-1", SendSmsTo: "+61400000001"})
 	require.NoError(t, err)
@@ -216,4 +218,113 @@ func TestNumbers_ConfigureClearEmptiesFields(t *testing.T) {
 	assert.Equal(t, "Main line", cfg.Friendly, "what is not cleared stays")
 	assert.Equal(t, telco.RoutingEndpoint, cfg.RoutingMethod)
 	require.NoError(t, c.Addresses.Delete(ctx, addr.AddressSid), "a detached address can be deleted")
+}
+
+// A purchase is Active when an address registers the number (given, or
+// the account's first in the number's country) and Pending otherwise; the
+// number is then listed and read like any other.
+func TestNumbers_PurchaseActiveOrPendingByAddress(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+
+	pending, err := c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
+	require.NoError(t, err)
+	assert.Equal(t, &telco.NumberPurchase{Number: "+61299990001", Status: telco.NumberPending}, pending,
+		"no address on the account")
+
+	nz, err := c.Addresses.Create(ctx, srv.AccountSid, &telco.CreateAddressParams{Line1: "1 Queen St", City: "Auckland", CountryCode: "NZ"})
+	require.NoError(t, err)
+	still, err := c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "61299990002"})
+	require.NoError(t, err)
+	assert.Equal(t, telco.NumberPending, still.Status, "an NZ address does not suit an AU number")
+
+	au, err := c.Addresses.Create(ctx, srv.AccountSid, &telco.CreateAddressParams{Line1: "1 Martin Pl", City: "Sydney", CountryCode: "AU"})
+	require.NoError(t, err)
+	auto, err := c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990003"})
+	require.NoError(t, err)
+	assert.Equal(t, telco.NumberActive, auto.Status, "the account's AU address was assigned")
+	n, err := c.Numbers.Get(ctx, "+61299990003")
+	require.NoError(t, err)
+	assert.Equal(t, au.AddressSid, n.AddressSid)
+	assert.Equal(t, telco.NumberLocal, n.Type)
+	assert.Equal(t, "AU", n.CountryCode)
+	assert.Equal(t, srv.PropertySid, n.PropertySid)
+	assert.Empty(t, n.Extra, "the fake sends only the typed fields")
+
+	given, err := c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+611800990004", AddressSid: nz.AddressSid})
+	require.NoError(t, err)
+	assert.Equal(t, telco.NumberActive, given.Status)
+
+	// The address now registers numbers, so it cannot be deleted.
+	err = c.Addresses.Delete(ctx, au.AddressSid)
+	assert.Equal(t, telco.CodeAddressCannotBeDeleted, telco.ErrorCode(err))
+
+	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990005", AddressSid: "ADNOPE"})
+	assert.Equal(t, telco.CodeAddressNotFound, telco.ErrorCode(err))
+	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
+	assert.Equal(t, telcotest.CodeNumberAlreadyPurchased, telco.ErrorCode(err))
+	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	_, err = c.Numbers.Purchase(ctx, other.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
+	assert.Equal(t, telco.CodeNumberBelongsToDifferentProperty, telco.ErrorCode(err))
+
+	// Validation off: the fake applies the same rule.
+	_, err = srv.Client(telco.WithClientValidation(false)).Numbers.Purchase(ctx, srv.PropertySid,
+		&telco.PurchaseNumberParams{Number: "0299990006"})
+	assert.Equal(t, telco.CodeInvalidPhoneNumberFormat, telco.ErrorCode(err))
+}
+
+func TestNumbers_ListFiltersByTypeAndCapability(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	srv.AddNumber(srv.PropertySid, "+61299990001")  // Local: Voice, SMS
+	srv.AddNumber(srv.PropertySid, "+611800990002") // Toll-Free: Voice
+	srv.AddNumber(srv.PropertySid, "+61412345678")  // National: Voice, SMS
+	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	srv.AddNumber(other.PropertySid, "+61299990009")
+
+	numbers := func(p *telco.Page[telco.Number], err error) []string {
+		t.Helper()
+		require.NoError(t, err)
+		var out []string
+		for _, n := range p.Items {
+			out = append(out, n.Number)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"611800990002", "61299990001", "61412345678"},
+		numbers(c.Numbers.ListByProperty(ctx, srv.PropertySid, nil)))
+	assert.Equal(t, []string{"611800990002", "61299990001", "61299990009", "61412345678"},
+		numbers(c.Numbers.ListByAccount(ctx, srv.AccountSid, nil)))
+	assert.Equal(t, []string{"611800990002", "61299990001"}, numbers(c.Numbers.ListByProperty(ctx, srv.PropertySid,
+		&telco.ListNumbersParams{Types: []telco.NumberType{telco.NumberLocal, telco.NumberTollFree}})))
+	assert.Equal(t, []string{"61299990001", "61299990009", "61412345678"}, numbers(c.Numbers.ListByAccount(ctx, srv.AccountSid,
+		&telco.ListNumbersParams{Capabilities: []telco.NumberCapability{telco.CapabilityVoice, telco.CapabilitySMS}})))
+	assert.Empty(t, numbers(c.Numbers.ListByAccount(ctx, srv.AccountSid,
+		&telco.ListNumbersParams{Capabilities: []telco.NumberCapability{telco.CapabilityMMS}})))
+
+	var all []string
+	for n, err := range c.Numbers.ListByAccountAll(ctx, srv.AccountSid, &telco.ListNumbersParams{ListParams: telco.ListParams{Count: 3}}) {
+		require.NoError(t, err)
+		all = append(all, n.Number)
+	}
+	assert.Len(t, all, 4)
+
+	// The fake applies the rules the client does, with validation off.
+	raw := srv.Client(telco.WithClientValidation(false))
+	_, err = raw.Numbers.ListByProperty(ctx, srv.PropertySid, &telco.ListNumbersParams{Types: []telco.NumberType{"Mobile"}})
+	assert.Equal(t, telco.CodeParameterInvalid, telco.ErrorCode(err))
+	_, err = raw.Numbers.ListByProperty(ctx, srv.PropertySid, &telco.ListNumbersParams{ListParams: telco.ListParams{Count: 500}})
+	assert.Equal(t, telco.CodeParameterInvalid, telco.ErrorCode(err))
+
+	_, err = c.Numbers.Get(ctx, "+61299990999")
+	assert.Equal(t, "NUMBER_NOT_FOUND", telco.ErrorCode(err))
+	stranger := srv.AddAccount("", "")
+	_, err = srv.ClientFor(stranger.AccountSid).Numbers.Get(ctx, "+61299990001")
+	assert.Equal(t, telco.CodeForbidden, telco.ErrorCode(err))
 }

@@ -37,6 +37,16 @@ var operations = []operation{
 	{"Porting.StatusByAccount", "GET", "/v2/Accounts/{AccountSid}/Porting/Status", (*Server).portingStatusByAccount},
 	{"Addresses.Create", "POST", "/v2/Accounts/{AccountSid}/Addresses", (*Server).createAddress},
 	{"Addresses.Delete", "DELETE", "/v2/Addresses/{AddressSid}", (*Server).deleteAddress},
+	{"Addresses.List", "GET", "/v2/Accounts/{AccountSid}/Addresses", (*Server).listAddresses},
+	{"Addresses.Get", "GET", "/v2/Addresses/{AddressSid}", (*Server).getAddress},
+	{"Flows.List", "GET", "/v2/Properties/{PropertySid}/Flows", (*Server).listFlows},
+	{"Numbers.Get", "GET", "/v2/Numbers/{Number}", (*Server).getNumber},
+	{"Numbers.ListByProperty", "GET", "/v2/Properties/{PropertySid}/Numbers", (*Server).listNumbersByProperty},
+	{"Numbers.ListByAccount", "GET", "/v2/Accounts/{AccountSid}/Numbers", (*Server).listNumbersByAccount},
+	{"Numbers.Purchase", "POST", "/v2/Properties/{PropertySid}/Numbers", (*Server).purchaseNumber},
+	{"Calls.Get", "GET", "/v2/Calls/{CallSid}", (*Server).getCall},
+	{"Calls.ListByProperty", "GET", "/v2/Properties/{PropertySid}/Calls", (*Server).listCallsByProperty},
+	{"Calls.ListByAccount", "GET", "/v2/Accounts/{AccountSid}/Calls", (*Server).listCallsByAccount},
 }
 
 // operation is one row of the catalogue.

@@ -7,8 +7,11 @@
 //	client := srv.Client()
 //	msg, err := client.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{...})
 //
-// It implements all 18 operations of the interface document and reading a
-// message back, and enforces the service's rules with the service's error
+// It implements all 18 operations of the interface document, reading a
+// message back, and the documented operations beyond them: flows (two
+// seeded per project, more with AddFlow), reading and listing addresses,
+// numbers (read, listed, purchased Active or Pending by address) and calls
+// (seeded with AddCall, listed with the Token cursor). It enforces the service's rules with the service's error
 // shapes and codes, reusing the SDK's own Validate methods: required
 // fields, E.164 numbers, sender IDs, the schedule window, passwords, SIP
 // CIDRs, time zones, SMS being enabled, addresses in use. It answers wrong

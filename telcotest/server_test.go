@@ -319,8 +319,9 @@ func TestRouting_WrongMethod405(t *testing.T) {
 		{http.MethodGet, "/v2/Properties/" + srv.PropertySid + "/SipTrunk"},
 		{http.MethodPost, "/v2/numberblocks"},
 		{http.MethodPost, "/v2/Numbers/Details"},
-		{http.MethodGet, "/v2/Numbers/61299999999"},
-		{http.MethodGet, "/v2/Addresses/AD123"},
+		{http.MethodPut, "/v2/Numbers/61299999999"},
+		{http.MethodPatch, "/v2/Addresses/AD123"},
+		{http.MethodDelete, "/v2/Calls/CA123"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
 			r := raw(t, srv, tc.method, tc.path, "")

@@ -36,6 +36,10 @@ type store struct {
 	trunks     []*trunkRec
 	porting    []*portingRec
 	addresses  []*telco.Address
+	flows      []*telco.Flow   // every project's flows, in creation order (flows.go)
+	flowsFor   map[string]bool // projects whose default flows are seeded
+	calls      []*callRec      // in the order they were written (calls.go)
+	callSeq    int64           // the last call's seq: the Token cursor's clock
 	nextID     int
 }
 
@@ -52,6 +56,10 @@ type messageRec struct {
 type numberRec struct {
 	propertySid string
 	cfg         telco.NumberConfig
+	// What the number listings show beside the configuration (numbers.go).
+	typ    telco.NumberType
+	caps   telco.NumberCapabilities
+	status telco.NumberStatus
 }
 
 type blockRec struct {
@@ -78,7 +86,8 @@ type portingRec struct {
 
 func newStore(accountSid string) store {
 	return store{accountSid: accountSid, accounts: map[string]*Account{}, leases: map[string][]*leaseRec{},
-		leased: map[string]bool{}, failTo: map[string]bool{}, smsOff: map[string]bool{}, numbers: map[string]*numberRec{}}
+		leased: map[string]bool{}, failTo: map[string]bool{}, smsOff: map[string]bool{}, numbers: map[string]*numberRec{},
+		flowsFor: map[string]bool{}}
 }
 
 // addAccount records an account and seeds its project.
@@ -162,11 +171,7 @@ func (s *Server) AddNumber(propertySid, e164 string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prop := s.st.ensureProperty(propertySid)
-	digits := strings.TrimPrefix(e164, "+")
-	s.st.numbers[digits] = &numberRec{propertySid: propertySid, cfg: telco.NumberConfig{
-		Number: digits, AccountSid: prop.AccountSid, PropertySid: propertySid,
-		RoutingMethod: telco.RoutingEndpoint, Recording: telco.RecordingOff,
-	}}
+	s.st.addNumber(prop, strings.TrimPrefix(e164, "+"), "", telco.NumberActive)
 }
 
 // AddNumberBlock adds a block to the project for the number-block

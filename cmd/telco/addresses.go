@@ -11,7 +11,8 @@ import (
 
 // addressesCmd is "telco addresses", over the SDK's Addresses service.
 func (a *app) addressesCmd() *cobra.Command {
-	return a.group("addresses", "Create and delete addresses", a.addressCreateCmd(), a.addressDeleteCmd())
+	return a.group("addresses", "Create, list, read and delete addresses",
+		a.addressCreateCmd(), a.addressListCmd(), a.addressGetCmd(), a.addressDeleteCmd())
 }
 
 func (a *app) addressCreateCmd() *cobra.Command {

@@ -7,6 +7,12 @@ package main
 // on the wire (a SIP trunk's Type, a ProvisioningState) are their names.
 // encodeJSON walks a value by reflection to make those two changes and
 // leaves everything else to encoding/json.
+//
+// Resources whose shape the SDK inferred (a Number, a Call) carry the
+// members it did not understand in an Extra map that encoding/json skips;
+// their MarshalJSON writes them back beside the fields. encodeJSON does
+// the same, so that a script sees every member the service sent, under
+// its own name, with the times converted.
 
 import (
 	"bytes"
@@ -64,10 +70,14 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 			return writeRaw(b, v.Interface().(fmt.Stringer).String())
 		}
 	case reflect.Struct:
-		if !t.Implements(marshalerType) {
+		extra, hasExtra := extraOf(v)
+		if !t.Implements(marshalerType) || hasExtra {
 			b.WriteByte('{')
 			n := 0
-			if err := encodeFields(b, v, &n); err != nil {
+			if err := encodeFields(b, v, &n, extra); err != nil {
+				return err
+			}
+			if err := writeExtra(b, extra, &n); err != nil {
 				return err
 			}
 			b.WriteByte('}')
@@ -126,9 +136,51 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 	return nil
 }
 
+// extraType is the type of an inferred resource's Extra field.
+var extraType = reflect.TypeFor[map[string]json.RawMessage]()
+
+// extraOf returns the Extra members of an inferred resource (a struct with
+// a field Extra map[string]json.RawMessage tagged json:"-"), and whether v
+// is one.
+func extraOf(v reflect.Value) (map[string]json.RawMessage, bool) {
+	f, ok := v.Type().FieldByName("Extra")
+	if !ok || f.Type != extraType || f.Tag.Get("json") != "-" {
+		return nil, false
+	}
+	m, _ := v.FieldByIndex(f.Index).Interface().(map[string]json.RawMessage)
+	return m, true
+}
+
+// writeExtra writes the members of extra, sorted, after n fields.
+func writeExtra(b *bytes.Buffer, extra map[string]json.RawMessage, n *int) error {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if *n > 0 {
+			b.WriteByte(',')
+		}
+		*n++
+		if err := writeRaw(b, k); err != nil {
+			return err
+		}
+		b.WriteByte(':')
+		var c bytes.Buffer
+		if err := json.Compact(&c, extra[k]); err != nil {
+			return err
+		}
+		b.Write(c.Bytes())
+	}
+	return nil
+}
+
 // encodeFields writes a struct's fields as encoding/json names them,
-// inlining embedded structs without a name of their own.
-func encodeFields(b *bytes.Buffer, v reflect.Value, n *int) error {
+// inlining embedded structs without a name of their own. A field named as
+// a member of skip (an inferred resource's Extra) is left to that member,
+// which holds what the service sent under the name.
+func encodeFields(b *bytes.Buffer, v reflect.Value, n *int, skip map[string]json.RawMessage) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -147,7 +199,7 @@ func encodeFields(b *bytes.Buffer, v reflect.Value, n *int) error {
 				fv, ft = fv.Elem(), ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				if err := encodeFields(b, fv, n); err != nil {
+				if err := encodeFields(b, fv, n, skip); err != nil {
 					return err
 				}
 				continue
@@ -158,6 +210,9 @@ func encodeFields(b *bytes.Buffer, v reflect.Value, n *int) error {
 		}
 		if name == "" {
 			name = f.Name
+		}
+		if _, ok := skip[name]; ok {
+			continue
 		}
 		if strings.Contains(","+opts+",", ",omitempty,") && isEmpty(fv) {
 			continue

@@ -3,14 +3,16 @@
 //
 //	telco mock [--addr 127.0.0.1:8080] [--account-sid SID --token TOKEN]
 //	telco projects create|get|list|update
-//	telco numbers configure
+//	telco numbers get|list|purchase|configure
 //	telco number-blocks search|search-text|list-by-property|list-by-account
 //	telco sms send|batch|find|get
 //	telco logins create|get|list
 //	telco sip-trunks create|list|get
 //	telco porting submit|status
-//	telco addresses create|delete
+//	telco addresses create|list|get|delete
 //	telco lookup NUMBER...
+//	telco flows list
+//	telco calls get|list [--all|--follow]
 //	telco completion bash|zsh|fish|powershell
 //	telco version
 //

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -23,12 +24,29 @@ type mockInfo struct {
 	// Number is the seeded project's number, for `numbers configure`
 	// and the address-in-use rule; a number block holding it is seeded too.
 	Number string `json:"number"`
+	// Flow is the ConfigID of a seeded flow, for `numbers configure
+	// --routing Flow --flow ...`; the project has the fake's two default
+	// flows besides.
+	Flow string `json:"flow"`
 }
 
 // mockNumber is the number `telco mock` gives its project, in the
 // seeded number block mockBlock: without them the number and number-block
 // commands would have nothing to work on, since only Go code can add them.
 const mockNumber = "+61299990000"
+
+// mockFlow is the flow `telco mock` adds to its project.
+var mockFlow = telco.Flow{Name: "Reception IVR", Type: "IVR"}
+
+// mockCalls are the calls `telco mock` seeds, to the seeded number, so
+// that `calls list` shows something; new ones arrive only from Go code
+// (telcotest.Server.AddCall).
+var mockCalls = []telco.Call{
+	{From: "+61412345001", Disposition: telco.CallAnswered, Duration: 184, AttributionSource: "google",
+		AttributionMedium: "cpc", AttributionCampaign: "spring-sale", CallerCity: "Sydney", PromptsKeys: "1"},
+	{From: "+61412345002", Disposition: telco.CallNoAnswer, AttributionSource: "bing", AttributionMedium: "cpc"},
+	{From: "+61412345003", Disposition: telco.CallIVR, Duration: 41, AttributionSource: "direct", PromptsKeys: "2,1"},
+}
 
 var mockBlock = telco.NumberBlock{
 	Name: "Mock block", FriendlyName: "Sydney test numbers", NumberPattern: "+6129999000X",
@@ -44,10 +62,10 @@ func (a *app) mockCmd() *cobra.Command {
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
 interrupted (SIGINT, SIGTERM or SIGHUP: it then exits 0), and prints one JSON
 line with its url, account_sid, token, property_sid (a project enabled for
-SMS) and number (a number of that project, in a seeded number block), so
-that any client can be pointed at it. --info-file PATH also writes that
-line to PATH, atomically, once the fake is ready: wait for the file rather
-than for a time.
+SMS), number (a number of that project, in a seeded number block, with three
+tracked calls) and flow (the ConfigID of a flow of that project), so that any
+client can be pointed at it. --info-file PATH also writes that line to PATH,
+atomically, once the fake is ready: wait for the file rather than for a time.
 
   telco mock --addr 127.0.0.1:8080 --info-file mock.json &
   until [ -s mock.json ]; do sleep 0.1; done
@@ -80,12 +98,17 @@ CLI accepts, and warns: anyone who can reach the port can use the fake.`,
 			defer srv.Close()
 			srv.AddNumber(srv.PropertySid, mockNumber)
 			srv.AddNumberBlock(srv.PropertySid, mockBlock)
+			flow := srv.AddFlow(srv.PropertySid, mockFlow)
+			for _, c := range mockCalls {
+				c.To, c.Endpoint = strings.TrimPrefix(mockNumber, "+"), "61400000000"
+				srv.AddCall(srv.PropertySid, c)
+			}
 			url, all := loopbackURL(srv.URL)
 			if all {
 				fmt.Fprintf(a.stderr, "telco: mock: warning: listening on every interface (%s): anyone who can reach this port can use the fake with the printed token; the URL printed is the loopback one\n", addr)
 			}
 			line, _ := json.Marshal(mockInfo{URL: url, AccountSid: srv.AccountSid, Token: srv.Token,
-				PropertySid: srv.PropertySid, Number: mockNumber})
+				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID})
 			line = append(line, '\n')
 			if infoFile != "" {
 				if err := writeFileAtomic(infoFile, line); err != nil {

@@ -68,6 +68,15 @@ func TestMockServesTheFake(t *testing.T) {
 	assert.Equal(t, "Mock block", blocks[0].Name)
 	assert.Contains(t, cli(0, "number-blocks", "list-by-account"), "Mock block")
 
+	// The seeded flow routes the number; the seeded calls are listed.
+	require.NotEmpty(t, info.Flow)
+	assert.Contains(t, cli(0, "flows", "list", "--property", info.PropertySid), info.Flow)
+	cli(0, "numbers", "configure", info.Number, "--routing", "Flow", "--flow", info.Flow)
+	var calls []telco.Call
+	require.NoError(t, json.Unmarshal([]byte(strings.SplitN(cli(0, "calls", "list", "--property", info.PropertySid), "token:", 2)[0]), &calls))
+	assert.Len(t, calls, 3)
+	assert.Equal(t, "61299990000", calls[0].To)
+
 	cancel()
 	select {
 	case code := <-done:

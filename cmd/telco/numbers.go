@@ -9,7 +9,8 @@ import (
 
 // numbersCmd is "telco numbers", over the SDK's Numbers service.
 func (a *app) numbersCmd() *cobra.Command {
-	return a.group("numbers", "Configure phone numbers", a.numberConfigureCmd())
+	return a.group("numbers", "Read, list, purchase and configure phone numbers",
+		a.numberGetCmd(), a.numberListCmd(), a.numberPurchaseCmd(), a.numberConfigureCmd())
 }
 
 // Enumerations of numbers configure.
@@ -105,7 +106,7 @@ The service then receives each cleared field as an empty string
 	fs.StringVar(&p.AttributionContent, "attribution-content", "", "Attribution_Content")
 	fs.StringVar(&routing, "routing", "", "routing method: Endpoint or Flow")
 	fs.StringVar(&p.EndpointNumber, "endpoint", "", "endpoint number (E.164), with --routing Endpoint")
-	fs.StringVar(&p.Flow, "flow", "", "flow ConfigID, with --routing Flow")
+	fs.StringVar(&p.Flow, "flow", "", "flow ConfigID, with --routing Flow (see telco flows list)")
 	fs.StringVar(&recording, "recording", "", "call recording: Off or Call")
 	fs.StringVar(&p.SendSmsFrom, "forward-sms-from", "", "forward received SMS from this number")
 	fs.StringVar(&p.SendSmsTo, "forward-sms-to", "", "forward received SMS to this number")
