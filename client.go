@@ -68,6 +68,7 @@ type Client struct {
 	rc        *retryablehttp.Client
 	pool      *http.Client // whose transport holds the connections (CloseIdleConnections)
 	once      *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	limiter   RateLimiter  // WithRateLimiter; nil for none (seams.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -97,6 +98,7 @@ type clientConfig struct {
 	defaultAttempt time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
+	limiter        RateLimiter
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -218,6 +220,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		maxBody:    cfg.maxBody,
 		once:       once,
 		pool:       poolClient(cfg.httpClient),
+		limiter:    cfg.limiter,
 	}
 	c.rc = c.newRetryClient(sendingClient(c.pool, cfg.attemptTimeout))
 	c.common.client = c

@@ -83,6 +83,14 @@
 //		// Messages.SendOnce, which does that for you.
 //	}
 //
+// [RetryPolicy].OnRetry is told of each retry before its wait,
+// [WithRateLimiter] paces every attempt, [APIError].RetryAfter carries a
+// throttling answer's Retry-After, and [CallInfo] records a call's status,
+// headers and request id; RELIABILITY.md shows them together. For an
+// operation the SDK does not cover, [Client.Do] sends any request on the
+// same path, retried by its HTTP method: POST as a send, the others as
+// reads.
+//
 // # Sending exactly once
 //
 // The service has no idempotency keys. [MessagesService.SendOnce] and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Error codes the SDK names. The catalogue is not complete: compare
@@ -108,6 +109,12 @@ type APIError struct {
 	// Body is the raw body, at most 4 KiB, kept when it could not be
 	// decoded (an HTML page from a proxy, say).
 	Body []byte
+	// RetryAfter is the server's Retry-After of a 429 or 503 answer, read
+	// from seconds or an HTTP date and capped at a day; 0 when the answer
+	// had none. The Client has already honoured it, within
+	// RetryPolicy.MaxWait, for the retries it made. JSON leaves it out
+	// when 0, as APIError was printed before it had this field.
+	RetryAfter time.Duration `json:",omitempty"`
 
 	err       error // a decode error, for errors.Unwrap
 	maybeSent bool  // a non-idempotent call that may have taken effect

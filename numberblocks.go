@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/rules"
 )
 
-// NumberBlocksService searches number blocks (operations 1 and 2).
+// NumberBlocksService searches number blocks (operations 1 and 2), and
+// buys and configures them (the service's pages "purchase-number-block"
+// and "configure-number-block").
 type NumberBlocksService service
 
 // NumberBlocksAPI is the method set of NumberBlocksService, for code that
@@ -23,6 +28,8 @@ type NumberBlocksAPI interface {
 	SearchTextAll(ctx context.Context, text string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
 	ListByPropertyAll(ctx context.Context, propertySid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
 	ListByAccountAll(ctx context.Context, accountSid string, p *NumberBlockListParams) iter.Seq2[NumberBlock, error]
+	Purchase(ctx context.Context, propertySid string, p *PurchaseNumberBlockParams) (*NumberBlockResult, error)
+	Configure(ctx context.Context, numberBlockSid string, p *ConfigureNumberBlockParams) (*NumberBlockResult, error)
 }
 
 var _ NumberBlocksAPI = (*NumberBlocksService)(nil)
@@ -381,6 +388,222 @@ func pageIndexIterate(ctx context.Context, op string, lp NumberBlockListParams,
 	})
 }
 
+// PurchaseNumberBlockParams is a number block to buy (the service's page
+// "purchase-number-block", which could be read only in part):
+//   - AnswerPoint is required: where the block's calls are answered;
+//   - AccountSid or PropertySid names the owner; when both are empty the
+//     project of the path is sent as PropertySid, and a PropertySid other
+//     than the path's is refused;
+//   - GroupType is 0 or 1, Preamble 0, 1 or 2, RoutingAction 0 to 3 when
+//     set (nil: not sent); what the values mean is not documented;
+//   - Dialplan is sent as Diaplan, the page's spelling.
+//
+// The page lists more fields it does not show: Extra carries them, each
+// sent under its key as given. A key that names one of the fields above
+// is refused.
+type PurchaseNumberBlockParams struct {
+	AnswerPoint   string
+	AccountSid    string
+	PropertySid   string
+	GroupType     *int
+	Preamble      *int
+	RoutingAction *int
+	Dialplan      string // wire Diaplan
+	Extra         map[string]any
+}
+
+// purchaseFields are the wire names of PurchaseNumberBlockParams' typed
+// fields, which Extra may not name.
+var purchaseFields = []string{"AnswerPoint", "AccountSid", "PropertySid", "GroupType", "Preamble", "RoutingAction", "Diaplan"}
+
+type wirePurchaseBlock struct {
+	AnswerPoint   string         `json:"AnswerPoint"`
+	AccountSid    string         `json:"AccountSid,omitempty"`
+	PropertySid   string         `json:"PropertySid,omitempty"`
+	GroupType     *int           `json:"GroupType,omitempty"`
+	Preamble      *int           `json:"Preamble,omitempty"`
+	RoutingAction *int           `json:"RoutingAction,omitempty"`
+	Diaplan       string         `json:"Diaplan,omitempty"`
+	extra         map[string]any // merged in by MarshalJSON
+}
+
+// MarshalJSON writes the typed fields, then Extra's.
+func (w wirePurchaseBlock) MarshalJSON() ([]byte, error) {
+	type plain wirePurchaseBlock
+	b, err := json.Marshal(plain(w))
+	if err != nil || len(w.extra) == 0 {
+		return b, err
+	}
+	e, err := json.Marshal(w.extra)
+	if err != nil {
+		return nil, err
+	}
+	// Both are non-empty objects: join them as one.
+	return append(append(b[:len(b)-1], ','), e[1:]...), nil
+}
+
+func (p *PurchaseNumberBlockParams) wire(propertySid string) *wirePurchaseBlock {
+	w := &wirePurchaseBlock{AnswerPoint: strings.TrimSpace(p.AnswerPoint), AccountSid: strings.TrimSpace(p.AccountSid),
+		PropertySid: strings.TrimSpace(p.PropertySid), GroupType: p.GroupType, Preamble: p.Preamble,
+		RoutingAction: p.RoutingAction, Diaplan: p.Dialplan, extra: p.Extra}
+	if w.AccountSid == "" && w.PropertySid == "" {
+		w.PropertySid = propertySid
+	}
+	return w
+}
+
+// BlockRoutingMethod is where a number block's calls go, as
+// NumberBlocks.Configure sets it. The configure page writes the values in
+// lower case; the block itself reports "endpoint" or "programmable-voice"
+// in NumberBlock.RoutingMethod.
+type BlockRoutingMethod string
+
+// The routing methods of NumberBlocks.Configure.
+const (
+	BlockRoutingEndpoint    BlockRoutingMethod = "endpoint"    // to EndpointNumber
+	BlockRoutingFlow        BlockRoutingMethod = "flow"        // to Flow, a flow's ConfigId
+	BlockRoutingApplication BlockRoutingMethod = "application" // to Application
+)
+
+// ConfigureNumberBlockParams routes a number block's calls (the service's
+// page "configure-number-block"). RoutingMethod is required and takes the
+// field it names: EndpointNumber for endpoint (an Australian answering
+// point, +61299999999 or 0299999999), Flow for flow (a flow's ConfigId, as
+// Flows.List returns it), Application for application. A field of another
+// method is refused, since the service would not use it. RoutingMethod is
+// accepted in any case and sent in lower case.
+type ConfigureNumberBlockParams struct {
+	RoutingMethod  BlockRoutingMethod
+	EndpointNumber string
+	Flow           string
+	Application    string
+}
+
+type wireConfigureBlock struct {
+	RoutingMethod  BlockRoutingMethod `json:"RoutingMethod"`
+	EndpointNumber string             `json:"EndpointNumber,omitempty"`
+	Flow           string             `json:"Flow,omitempty"`
+	Application    string             `json:"Application,omitempty"`
+}
+
+func (p *ConfigureNumberBlockParams) wire() *wireConfigureBlock {
+	return &wireConfigureBlock{RoutingMethod: BlockRoutingMethod(strings.ToLower(strings.TrimSpace(string(p.RoutingMethod)))),
+		EndpointNumber: p.EndpointNumber, Flow: p.Flow, Application: p.Application}
+}
+
+// NumberBlockResult is the answer of NumberBlocks.Purchase and Configure.
+// The service's pages do not show its shape ("a confirmation response"),
+// so it is read tolerantly and the fields below are inferred: Block is the
+// number block when the answer holds one (under NumberBlock or Data, or
+// bare with a block's fields besides its SID), NumberBlockSid the block's
+// SID when the answer names it at its top level or in Block. Raw is the whole answer as sent, for what the SDK did not
+// guess: decode it into a type of your own.
+type NumberBlockResult struct {
+	NumberBlockSid string
+	Block          *NumberBlock
+	Raw            json.RawMessage // nil for an empty answer
+}
+
+// blockResult decodes a NumberBlockResult; it fails only on a body that is
+// not JSON or that is the service's refusal.
+type blockResult struct{ res NumberBlockResult }
+
+func (r *blockResult) decodeBody(b []byte) error {
+	r.res.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		var v any
+		return json.Unmarshal(b, &v) // any other JSON value is kept in Raw only
+	}
+	if raw, ok := field(m, "NumberBlockSid"); ok {
+		_ = json.Unmarshal(raw, &r.res.NumberBlockSid)
+	}
+	for _, k := range []string{"NumberBlock", "Data"} {
+		if raw, ok := field(m, k); ok && isObject(raw) {
+			r.res.Block = decodeBlock(raw)
+			break
+		}
+	}
+	if r.res.Block == nil && r.res.NumberBlockSid != "" && bareBlock(m) {
+		r.res.Block = decodeBlock(b)
+	}
+	if r.res.Block != nil && r.res.NumberBlockSid == "" {
+		r.res.NumberBlockSid = r.res.Block.NumberBlockSid
+	}
+	if r.res.Block == nil && r.res.NumberBlockSid == "" {
+		return refusedIn(b)
+	}
+	return nil
+}
+
+// bareBlock reports whether an answer naming a NumberBlockSid is the block
+// itself rather than a confirmation naming it: it has a block's fields too.
+func bareBlock(m map[string]json.RawMessage) bool {
+	for _, k := range []string{"Id", "NumberPattern", "Number", "BlockSize", "RoutingMethod"} {
+		if _, ok := field(m, k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeBlock reads one block as the searches do, tolerantly; nil when it
+// cannot be read as one.
+func decodeBlock(b []byte) *NumberBlock {
+	var nb NumberBlock
+	if json.Unmarshal(b, &nb) == nil {
+		return &nb
+	}
+	var loose looseNumberBlock
+	if json.Unmarshal(b, &loose) != nil {
+		return nil
+	}
+	return &blocksOf([]looseNumberBlock{loose})[0]
+}
+
+// Purchase buys a number block for the project:
+// POST /v2/Properties/{PropertySid}/NumberBlocks. It is not idempotent: a
+// failure after the request may have reached the service matches
+// ErrMaybeSent and is not retried, since a second purchase would buy a
+// second block. Check with ListByProperty before buying again.
+func (s *NumberBlocksService) Purchase(ctx context.Context, propertySid string, p *PurchaseNumberBlockParams) (*NumberBlockResult, error) {
+	const op = "NumberBlocks.Purchase"
+	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs {
+		f := p.check()
+		if ps := strings.TrimSpace(p.PropertySid); ps != "" && ps != strings.TrimSpace(propertySid) {
+			f.add(CodeConflictingParameters, "PropertySid", "PropertySid must be the project of the path, or empty")
+		}
+		return f
+	}); err != nil {
+		return nil, err
+	}
+	var out blockResult
+	err := s.client.do(ctx, &call{op: op, method: http.MethodPost, emptyOK: true,
+		path: escapedPath("/v2/Properties/{PropertySid}/NumberBlocks", propertySid), body: p.wire(propertySid)}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out.res, nil
+}
+
+// Configure routes a number block's calls to an endpoint, a flow or an
+// application: POST /v2/numberblocks/{NumberBlockSid}. The service checks
+// that the account exists and that the caller may configure the block.
+// Setting a routing is idempotent, so Configure is retried like a read.
+func (s *NumberBlocksService) Configure(ctx context.Context, numberBlockSid string, p *ConfigureNumberBlockParams) (*NumberBlockResult, error) {
+	const op = "NumberBlocks.Configure"
+	if err := s.client.precheck(op, "NumberBlockSid", numberBlockSid, p != nil, p.check); err != nil {
+		return nil, err
+	}
+	var out blockResult
+	err := s.client.do(ctx, &call{op: op, method: http.MethodPost, idempotent: true, emptyOK: true,
+		path: escapedPath("/v2/numberblocks/{NumberBlockSid}", numberBlockSid), body: p.wire()}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out.res, nil
+}
+
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
@@ -424,6 +647,81 @@ func (p *NumberBlockListParams) check() fieldErrs {
 	}
 	if d := p.SortDir; d != "" && !strings.EqualFold(d, "asc") && !strings.EqualFold(d, "desc") {
 		f.invalid("SortDir", "SortDir must be asc or desc")
+	}
+	return f
+}
+
+// Validate checks the rules listed on PurchaseNumberBlockParams that do not
+// need the path: AnswerPoint given, the integer options in range, and no
+// Extra key naming a typed field.
+func (p *PurchaseNumberBlockParams) Validate() error {
+	if p == nil {
+		return nilParams("NumberBlocks.Purchase")
+	}
+	return p.check().err("NumberBlocks.Purchase")
+}
+
+func (p *PurchaseNumberBlockParams) check() fieldErrs {
+	var f fieldErrs
+	f.required("AnswerPoint", p.AnswerPoint)
+	for _, r := range [...]struct {
+		name string
+		v    *int
+		max  int
+	}{{"GroupType", p.GroupType, 1}, {"Preamble", p.Preamble, 2}, {"RoutingAction", p.RoutingAction, 3}} {
+		if r.v != nil && (*r.v < 0 || *r.v > r.max) {
+			f.invalid(r.name, fmt.Sprintf("%s must be 0 to %d", r.name, r.max))
+		}
+	}
+	for k := range p.Extra {
+		for _, name := range purchaseFields {
+			if strings.EqualFold(strings.TrimSpace(k), name) {
+				f.add(CodeConflictingParameters, "Extra."+k, "Extra must not name "+name+", a field of its own")
+			}
+		}
+	}
+	return f
+}
+
+// Validate checks that RoutingMethod is endpoint, flow or application and
+// that exactly the field it names is given: EndpointNumber an Australian
+// answering point, or Flow, or Application.
+func (p *ConfigureNumberBlockParams) Validate() error {
+	if p == nil {
+		return nilParams("NumberBlocks.Configure")
+	}
+	return p.check().err("NumberBlocks.Configure")
+}
+
+func (p *ConfigureNumberBlockParams) check() fieldErrs {
+	var f fieldErrs
+	method := BlockRoutingMethod(strings.ToLower(strings.TrimSpace(string(p.RoutingMethod))))
+	targets := [...]struct {
+		method BlockRoutingMethod
+		name   string
+		v      string
+	}{{BlockRoutingEndpoint, "EndpointNumber", p.EndpointNumber}, {BlockRoutingFlow, "Flow", p.Flow},
+		{BlockRoutingApplication, "Application", p.Application}}
+	switch method {
+	case "":
+		f.add(CodeParameterRequired, "RoutingMethod", "RoutingMethod is required: endpoint, flow or application")
+	case BlockRoutingEndpoint, BlockRoutingFlow, BlockRoutingApplication:
+	default:
+		f.invalid("RoutingMethod", "RoutingMethod must be endpoint, flow or application")
+	}
+	for _, t := range targets {
+		given := strings.TrimSpace(t.v) != ""
+		switch {
+		case t.method == method && !given:
+			f.add(CodeParameterRequired, t.name, fmt.Sprintf("%s is required when RoutingMethod is %s", t.name, method))
+		case t.method != method && given && method != "":
+			f.add(CodeConflictingParameters, t.name, fmt.Sprintf("%s is only used when RoutingMethod is %s", t.name, t.method))
+		}
+	}
+	if method == BlockRoutingEndpoint && strings.TrimSpace(p.EndpointNumber) != "" {
+		if msg := rules.AUAnsweringPointProblem(p.EndpointNumber); msg != "" {
+			f.add(CodeInvalidPhoneNumberFormat, "EndpointNumber", "EndpointNumber "+msg)
+		}
 	}
 	return f
 }

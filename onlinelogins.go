@@ -24,6 +24,7 @@ type OnlineLoginsAPI interface {
 	Get(ctx context.Context, onlineLoginSid string) (*OnlineLogin, error)
 	List(ctx context.Context, p *ListParams) (*Page[OnlineLogin], error)
 	ListAll(ctx context.Context, p *ListParams) iter.Seq2[OnlineLogin, error]
+	Update(ctx context.Context, onlineLoginSid string, p *UpdateOnlineLoginParams) error
 }
 
 var _ OnlineLoginsAPI = (*OnlineLoginsService)(nil)
@@ -233,6 +234,108 @@ func (s *OnlineLoginsService) ListAll(ctx context.Context, p *ListParams) iter.S
 		func(ctx context.Context, lp ListParams) (*Page[OnlineLogin], error) { return s.List(ctx, &lp) })
 }
 
+// UpdateOnlineLoginParams changes a portal login with a JSON merge patch:
+// only the fields set are sent, and only they change.
+//
+// FirstName, LastName and Enabled are those the service's page shows in
+// its samples; Email and Password are the login's other fields as created
+// (operation 4), which the page neither shows nor rules out: whether the
+// service changes them is not documented.
+type UpdateOnlineLoginParams struct {
+	Email     *string // a valid e-mail address, the user name
+	FirstName *string
+	LastName  *string
+	Enabled   *bool
+	// Password, when not "", is the new password, with the rules of
+	// CreateOnlineLoginParams. It is sent once and never printed: fmt
+	// verbs and slog show it as [REDACTED], and JSON and XML encoding of
+	// this value leave it out.
+	Password string `json:"-" xml:"-"`
+	// Permissions, when not nil, replace every permission the login has;
+	// an empty, non-nil slice removes them all. Each permission names
+	// either an AccountSid or a PropertySid, never both, and at least one
+	// scope.
+	Permissions []Permission
+}
+
+// Format prints p with its Password redacted, whatever the verb.
+func (p UpdateOnlineLoginParams) Format(f fmt.State, verb rune) {
+	type plain UpdateOnlineLoginParams // no methods: no recursion
+	q := plain(p)
+	if q.Password != "" {
+		q.Password = redacted
+	}
+	formatRedacted(f, verb, q, "telco.UpdateOnlineLoginParams")
+}
+
+// LogValue logs the fields set, the Password redacted.
+func (p UpdateOnlineLoginParams) LogValue() slog.Value {
+	var attrs []slog.Attr
+	for _, s := range [...]struct {
+		k string
+		v *string
+	}{{"Email", p.Email}, {"FirstName", p.FirstName}, {"LastName", p.LastName}} {
+		if s.v != nil {
+			attrs = append(attrs, slog.String(s.k, *s.v))
+		}
+	}
+	if p.Enabled != nil {
+		attrs = append(attrs, slog.Bool("Enabled", *p.Enabled))
+	}
+	if p.Password != "" {
+		attrs = append(attrs, slog.String("Password", redacted))
+	}
+	if p.Permissions != nil {
+		attrs = append(attrs, slog.Any("Permissions", p.Permissions))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// wireUpdateOnlineLogin is a JSON merge patch: a field left out is left
+// unchanged. Permissions is a pointer so that an empty list is sent as [].
+type wireUpdateOnlineLogin struct {
+	Email       *string       `json:"Email,omitempty"`
+	FirstName   *string       `json:"FirstName,omitempty"`
+	LastName    *string       `json:"LastName,omitempty"`
+	Enabled     *bool         `json:"Enabled,omitempty"`
+	Password    string        `json:"Password,omitempty"`
+	Permissions *[]Permission `json:"Permissions,omitempty"`
+}
+
+func (p *UpdateOnlineLoginParams) wire() *wireUpdateOnlineLogin {
+	w := &wireUpdateOnlineLogin{Email: p.Email, FirstName: p.FirstName, LastName: p.LastName,
+		Enabled: p.Enabled, Password: p.Password}
+	if p.Permissions != nil {
+		perms := make([]Permission, len(p.Permissions))
+		for i, pm := range p.Permissions {
+			perms[i] = Permission{AccountSid: strings.TrimSpace(pm.AccountSid),
+				PropertySid: strings.TrimSpace(pm.PropertySid), Scopes: pm.Scopes}
+		}
+		w.Permissions = &perms
+	}
+	return w
+}
+
+// Update changes a portal login with a JSON merge patch (the service's page
+// "patch-online-login"): PATCH /v2/OnlineLogins/{OnlineLoginSid}, answered
+// 204 with no body. Permissions, when given, replace all the login's
+// permissions. With validation on, the SID must be a UUID.
+func (s *OnlineLoginsService) Update(ctx context.Context, onlineLoginSid string, p *UpdateOnlineLoginParams) error {
+	const op = "OnlineLogins.Update"
+	if err := s.client.precheck(op, "OnlineLoginSid", onlineLoginSid, p != nil, func() fieldErrs {
+		f := p.check()
+		if !rules.IsUUID(onlineLoginSid) {
+			f.invalid("OnlineLoginSid", "OnlineLoginSid must be a UUID")
+		}
+		return f
+	}); err != nil {
+		return err
+	}
+	return s.client.do(ctx, &call{op: op, method: http.MethodPatch, idempotent: true,
+		path: escapedPath("/v2/OnlineLogins/{OnlineLoginSid}", onlineLoginSid), body: p.wire(),
+		secrets: []string{p.Password}}, nil)
+}
+
 // LogValue logs p with its Password redacted, for slog handlers that would
 // otherwise print its fields.
 func (p CreateOnlineLoginParams) LogValue() slog.Value {
@@ -281,4 +384,60 @@ func (p *CreateOnlineLoginParams) check() fieldErrs {
 		}
 	}
 	return f
+}
+
+// Validate checks the rules of a login update: names and e-mail address,
+// when set, not empty and the address valid; a Password, when set, with
+// the rules of Create; and each permission with either an AccountSid or a
+// PropertySid (not both) and at least one scope the service names.
+func (p *UpdateOnlineLoginParams) Validate() error {
+	if p == nil {
+		return nilParams("OnlineLogins.Update")
+	}
+	return p.check().err("OnlineLogins.Update")
+}
+
+func (p *UpdateOnlineLoginParams) check() fieldErrs {
+	var f fieldErrs
+	for _, s := range [...]struct {
+		name string
+		v    *string
+	}{{"Email", p.Email}, {"FirstName", p.FirstName}, {"LastName", p.LastName}} {
+		if s.v != nil && strings.TrimSpace(*s.v) == "" {
+			f.invalid(s.name, s.name+" must not be set to an empty value")
+		}
+	}
+	if p.Email != nil {
+		f.email("Email", strings.TrimSpace(*p.Email))
+	}
+	if p.Password != "" {
+		if msg := rules.LoginPasswordProblem(p.Password); msg != "" {
+			f.invalid("Password", msg)
+		}
+	}
+	for i, pm := range p.Permissions {
+		f.permission(fmt.Sprintf("Permissions[%d]", i), pm)
+	}
+	return f
+}
+
+// permission checks one permission of a login: an AccountSid or a
+// PropertySid, not both, and at least one known scope.
+func (f *fieldErrs) permission(field string, pm Permission) {
+	acct, prop := strings.TrimSpace(pm.AccountSid) != "", strings.TrimSpace(pm.PropertySid) != ""
+	switch {
+	case acct && prop:
+		f.add(CodeConflictingParameters, field+".PropertySid",
+			field+" must have either an AccountSid or a PropertySid, not both")
+	case !acct && !prop:
+		f.add(CodeParameterRequired, field+".AccountSid", field+" needs an AccountSid or a PropertySid")
+	}
+	if len(pm.Scopes) == 0 {
+		f.add(CodeParameterRequired, field+".Scopes", field+".Scopes needs at least one scope")
+	}
+	for _, s := range pm.Scopes {
+		if !s.Known() {
+			f.invalid(field+".Scopes", fmt.Sprintf("%s.Scopes: %q is not a scope the service knows", field, string(s)))
+		}
+	}
 }

@@ -630,3 +630,100 @@ func TestOnlineLoginCreateNotRetriedOn503(t *testing.T) {
 	assert.Equal(t, int32(1), n.Load(), "a create is not retried without RetryUnsafe")
 	assert.False(t, strings.Contains(err.Error(), onlineLoginPassword), "a secret is shown")
 }
+
+// Wire tests of the merge-patch updates of the service's pages beyond the
+// interface document: OnlineLogins.Update and SipTrunks.Update.
+
+const testLogin = "3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c40"
+
+func TestUpdateOnlineLoginWireNamesAndEnabled(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "PATCH", "/v2/OnlineLogins/"+testLogin, http.StatusNoContent, nil)
+	err := c.OnlineLogins.Update(bg, testLogin, &UpdateOnlineLoginParams{
+		FirstName: Ptr("Jane"), LastName: Ptr("Doe"), Enabled: Ptr(true)})
+	require.NoError(t, err)
+	assert.Equal(t, "PATCH", got.Method)
+	assertCommonHeaders(t, got.Header)
+	assert.Equal(t, "application/merge-patch+json", got.Header.Get("Content-Type"))
+	// The page's first sample, exactly: nothing else is sent.
+	assert.JSONEq(t, `{"FirstName": "Jane", "LastName": "Doe", "Enabled": true}`, string(got.Body))
+}
+
+func TestUpdateOnlineLoginWirePermissionsReplaceAll(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "PATCH", "/v2/OnlineLogins/"+testLogin, http.StatusNoContent, nil)
+	err := c.OnlineLogins.Update(bg, testLogin, &UpdateOnlineLoginParams{Permissions: []Permission{
+		{AccountSid: "AG5T3HFR5ASD54FS5GB3SDAFJAKSH6DS", Scopes: Scopes{ScopeManage, ScopeReporting}},
+		{PropertySid: "S1234567890ABCDEF1234567890ABCDE", Scopes: Scopes{ScopeReporting}},
+	}})
+	require.NoError(t, err)
+	// The page's second sample, exactly.
+	assert.JSONEq(t, `{"Permissions": [{"AccountSid": "AG5T3HFR5ASD54FS5GB3SDAFJAKSH6DS", "Scopes": "Manage,Reporting"},`+
+		` {"PropertySid": "S1234567890ABCDEF1234567890ABCDE", "Scopes": "Reporting"}]}`, string(got.Body))
+
+	// An empty, non-nil list removes every permission: it must be sent.
+	require.NoError(t, c.OnlineLogins.Update(bg, testLogin, &UpdateOnlineLoginParams{Permissions: []Permission{}}))
+	assert.JSONEq(t, `{"Permissions": []}`, string(got.Body))
+
+	// Nil leaves them alone: not sent at all.
+	require.NoError(t, c.OnlineLogins.Update(bg, testLogin, &UpdateOnlineLoginParams{Enabled: Ptr(false)}))
+	assert.JSONEq(t, `{"Enabled": false}`, string(got.Body))
+}
+
+func TestUpdateOnlineLoginValidation(t *testing.T) {
+	both := Permission{AccountSid: testSid, PropertySid: testProp, Scopes: Scopes{ScopeManage}}
+	for _, tc := range []struct {
+		name        string
+		p           UpdateOnlineLoginParams
+		field, code string
+	}{
+		{"a permission with both owners is ambiguous", UpdateOnlineLoginParams{Permissions: []Permission{both}},
+			"Permissions[0].PropertySid", CodeConflictingParameters},
+		{"a permission with no owner names nothing", UpdateOnlineLoginParams{Permissions: []Permission{
+			{PropertySid: testProp, Scopes: Scopes{ScopeManage}}, {Scopes: Scopes{ScopeManage}}}},
+			"Permissions[1].AccountSid", CodeParameterRequired},
+		{"a permission needs a scope", UpdateOnlineLoginParams{Permissions: []Permission{{AccountSid: testSid}}},
+			"Permissions[0].Scopes", CodeParameterRequired},
+		{"scopes are the service's", UpdateOnlineLoginParams{Permissions: []Permission{
+			{AccountSid: testSid, Scopes: Scopes{"Everything"}}}}, "Permissions[0].Scopes", CodeParameterInvalid},
+		{"a name cannot be blanked", UpdateOnlineLoginParams{LastName: Ptr(" ")}, "LastName", CodeParameterInvalid},
+		{"the e-mail address is the user name", UpdateOnlineLoginParams{Email: Ptr("not-an-address")}, "Email", CodeParameterInvalid},
+		{"a new password follows the create rules", UpdateOnlineLoginParams{Password: "short"}, "Password", CodeParameterInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			requireValidation(t, mt, c.OnlineLogins.Update(bg, testLogin, &tc.p), "OnlineLogins.Update", tc.field, tc.code)
+			var ve *ValidationError
+			require.ErrorAs(t, tc.p.Validate(), &ve, "Validate applies the same rules")
+			assert.Equal(t, "OnlineLogins.Update", ve.Op)
+		})
+	}
+	c, mt := newMockClient(t)
+	requireValidation(t, mt, c.OnlineLogins.Update(bg, "OL1", &UpdateOnlineLoginParams{Enabled: Ptr(true)}),
+		"OnlineLogins.Update", "OnlineLoginSid", CodeParameterInvalid)
+}
+
+func TestUpdateOnlineLoginPasswordNeverShown(t *testing.T) {
+	const pw = "N3w-Secret-Passw0rd!"
+	p := UpdateOnlineLoginParams{FirstName: Ptr("Jane"), Password: pw}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		out := fmt.Sprintf(verb, p)
+		assert.NotContains(t, out, pw, verb)
+		assert.Contains(t, out, redacted, verb)
+		assert.NotContains(t, fmt.Sprintf(verb, &p), pw, verb+" of a pointer")
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("update", "params", p)
+	assert.NotContains(t, buf.String(), pw)
+	assert.Contains(t, buf.String(), `"FirstName":"Jane"`)
+
+	// An error answer that echoes the body keeps the password out of the error.
+	c, mt := newMockClient(t)
+	got := reply(mt, "PATCH", "/v2/OnlineLogins/"+testLogin, http.StatusBadRequest,
+		[]byte(`{"ResponseStatus":{"ErrorCode":"PARAMETER_INVALID","Message":"Password `+pw+` was used before"}}`))
+	err := c.OnlineLogins.Update(bg, testLogin, &p)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.NotContains(t, err.Error(), pw)
+	assert.Contains(t, got.bodyMap(t), "Password", "the password itself is sent")
+}

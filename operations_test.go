@@ -49,7 +49,7 @@ type operation struct {
 var validIDs = map[string]string{
 	"AccountSid": testSid, "PropertySid": testProp, "Text": "Spring", "Number": "+61299999999",
 	"MessageSid": "MG1", "OnlineLoginSid": "3f2b8c1e-7a4d-4e9b-9c2f-5d8e1a6b7c40",
-	"SipTrunkSid": "ST1", "AddressSid": "AD1", "CallSid": "CA1",
+	"SipTrunkSid": "ST1", "AddressSid": "AD1", "CallSid": "CA1", "NumberBlockSid": "NB1",
 }
 
 // errsOf runs seq and returns the errors it yields, stopping after a few
@@ -430,6 +430,51 @@ func operations() []operation {
 				return errsOf(c.Calls.ListByAccountAll(bg, testSid, &ListCallsParams{DateFrom: to, DateTo: from}))
 			},
 			allField: "Date_To", allCode: CodeParameterInvalid},
+		{op: "OnlineLogins.Update", ids: []string{"OnlineLoginSid"},
+			call: func(c *Client, id []string, n bool) error {
+				return c.OnlineLogins.Update(bg, id[0], pick(n, &UpdateOnlineLoginParams{Enabled: Ptr(true)}))
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				return c.OnlineLogins.Update(bg, validIDs["OnlineLoginSid"], &UpdateOnlineLoginParams{
+					Permissions: []Permission{{AccountSid: testSid, PropertySid: testProp, Scopes: Scopes{ScopeManage}}}})
+			}, badField: "Permissions[0].PropertySid", badCode: CodeConflictingParameters},
+		{op: "SipTrunks.Update", ids: []string{"PropertySid", "SipTrunkSid"},
+			call: func(c *Client, id []string, n bool) error {
+				return c.SipTrunks.Update(bg, id[0], id[1], pick(n, &UpdateSipTrunkParams{Name: Ptr("PBX")}))
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				return c.SipTrunks.Update(bg, testProp, "ST1", &UpdateSipTrunkParams{ChannelLimit: Ptr(0)})
+			}, badField: "ChannelLimit", badCode: CodeParameterInvalid},
+		{op: "SipTrunks.UpdateByAccount", ids: []string{"AccountSid", "SipTrunkSid"},
+			call: func(c *Client, id []string, n bool) error {
+				return c.SipTrunks.UpdateByAccount(bg, id[0], id[1], pick(n, &UpdateSipTrunkParams{Name: Ptr("PBX")}))
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				return c.SipTrunks.UpdateByAccount(bg, testSid, "ST1", &UpdateSipTrunkParams{DefaultCallerID: Ptr("+611800123456")})
+			}, badField: "DefaultCallerId", badCode: CodeParameterInvalid},
+		{op: "NumberBlocks.Purchase", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.NumberBlocks.Purchase(bg, id[0], pick(n, &PurchaseNumberBlockParams{AnswerPoint: "0299990000"}))
+				return err
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				_, err := c.NumberBlocks.Purchase(bg, testProp, &PurchaseNumberBlockParams{})
+				return err
+			}, badField: "AnswerPoint", badCode: CodeParameterRequired},
+		{op: "NumberBlocks.Configure", ids: []string{"NumberBlockSid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.NumberBlocks.Configure(bg, id[0], pick(n, &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingFlow, Flow: "F1"}))
+				return err
+			},
+			nilRefused: true,
+			bad: func(c *Client) error {
+				_, err := c.NumberBlocks.Configure(bg, "NB1", &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingEndpoint})
+				return err
+			}, badField: "EndpointNumber", badCode: CodeParameterRequired},
 		{op: "Lookup.NumberDetails",
 			call: func(c *Client, _ []string, n bool) error {
 				numbers := []string{"0299999999"}
@@ -577,6 +622,10 @@ func TestEveryValidateReportsItsOperation(t *testing.T) {
 		{"Porting.Submit", &PortingRequestParams{}, (*PortingRequestParams)(nil), false, "AuthorisedContactName"},
 		{"Porting.StatusByProperty", &PortingStatusParams{}, (*PortingStatusParams)(nil), false, "From"},
 		{"Addresses.Create", &CreateAddressParams{}, (*CreateAddressParams)(nil), false, "Line1"},
+		{"OnlineLogins.Update", &UpdateOnlineLoginParams{FirstName: Ptr("")}, (*UpdateOnlineLoginParams)(nil), false, "FirstName"},
+		{"SipTrunks.Update", &UpdateSipTrunkParams{Name: Ptr("")}, (*UpdateSipTrunkParams)(nil), false, "Name"},
+		{"NumberBlocks.Purchase", &PurchaseNumberBlockParams{}, (*PurchaseNumberBlockParams)(nil), false, "AnswerPoint"},
+		{"NumberBlocks.Configure", &ConfigureNumberBlockParams{}, (*ConfigureNumberBlockParams)(nil), false, "RoutingMethod"},
 		{"Addresses.List", &ListAddressesParams{CountryCode: "1"}, (*ListAddressesParams)(nil), true, "CountryCode"},
 		{"Numbers.ListByProperty", &ListNumbersParams{Types: []NumberType{"Mobile"}}, (*ListNumbersParams)(nil), true, "Type"},
 		{"Numbers.Purchase", &PurchaseNumberParams{}, (*PurchaseNumberParams)(nil), false, "Number"},

@@ -51,7 +51,14 @@ func secretHolders(t *testing.T) map[string]any {
 	sc := SipCredentials{Realm: "realm.example.com", Password: sipSecret}
 	tp := CreateSipTrunkParams{Name: "PBX", DefaultCallerID: "+61299999999", Type: SipTrunkAuthenticated,
 		Credentials: &sc}
+	up := UpdateOnlineLoginParams{FirstName: Ptr("A"), Password: loginSecret,
+		Permissions: []Permission{{AccountSid: testSid, Scopes: Scopes{ScopeManage}}}}
+	ut := UpdateSipTrunkParams{Name: Ptr("PBX"), Credentials: &sc}
 	return map[string]any{
+		"UpdateOnlineLoginParams":  up,
+		"*UpdateOnlineLoginParams": &up,
+		"UpdateSipTrunkParams":     ut,
+		"*UpdateSipTrunkParams":    &ut,
 		"*Client":                  c,
 		"Client":                   *c,
 		"CreateOnlineLoginParams":  lp,

@@ -149,7 +149,12 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		}
 	}
 
+	if err := c.waitLimiter(ctx); err != nil { // the first attempt's; prepareRetry waits for the others
+		recordResponse(ctx, r.op, 0, nil)
+		return fmt.Errorf("telco: %s: %w", r.op, err)
+	}
 	resp, err := c.rc.Do(req)
+	recordResponse(ctx, r.op, st.n+1, resp) // CallInfo (seams.go)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -173,6 +178,7 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	if !is2xx(resp.StatusCode) {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
 		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, data)))
+		ae.RetryAfter = retryAfterOf(resp)
 		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
 			return nil
 		}

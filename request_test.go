@@ -95,6 +95,21 @@ func TestRefusalIn2xxForEveryOperation(t *testing.T) {
 			_, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
 			return err
 		}},
+		{"OnlineLogins.Update", func(c *Client) error {
+			return c.OnlineLogins.Update(bg, testLogin, &UpdateOnlineLoginParams{Enabled: Ptr(true)})
+		}},
+		{"SipTrunks.Update", func(c *Client) error {
+			return c.SipTrunks.Update(bg, testProp, "ST1", &UpdateSipTrunkParams{Name: Ptr("x")})
+		}},
+		{"NumberBlocks.Purchase", func(c *Client) error {
+			_, err := c.NumberBlocks.Purchase(bg, testProp, &PurchaseNumberBlockParams{AnswerPoint: "0299999999"})
+			return err
+		}},
+		{"NumberBlocks.Configure", func(c *Client) error {
+			_, err := c.NumberBlocks.Configure(bg, "NB1", &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingFlow, Flow: "F1"})
+			return err
+		}},
+		{"Client.Do", func(c *Client) error { return c.Do(bg, "POST", "/v2/Things", map[string]int{"a": 1}, nil) }},
 	}
 	for _, o := range ops {
 		t.Run(o.op, func(t *testing.T) {

@@ -14,9 +14,12 @@ package telco
 //     retried like a dropped connection; retryablehttp hands its error back
 //     to CheckRetry. A non-idempotent call's body is read after the loop: a
 //     send whose answer was cut short took effect and is not repeated.
-//   - Backoff (backoff) waits for a server's Retry-After, else grows
-//     exponentially with jitter, always between MinWait and MaxWait;
-//     retryablehttp ends the wait when the request's context ends.
+//   - The wait (backoff) is a server's Retry-After, else grows
+//     exponentially with jitter, always between MinWait and MaxWait.
+//     checkRetry fixes it once it decides to retry and tells
+//     RetryPolicy.OnRetry (planRetry); PrepareRetry (prepareRetry) then
+//     waits it out, ending with the request's context, and waits for the
+//     rate limiter (seams.go). retryablehttp's own Backoff is noBackoff.
 //   - ErrorHandler is PassthroughErrorHandler: the last answer or error
 //     comes back as it was, and request.go turns it into the SDK's errors.
 //
@@ -84,6 +87,9 @@ type RetryPolicy struct {
 	// RetryUnsafe allows retrying non-idempotent requests (SMS send, creates)
 	// after a failure that may have reached the service. Default false.
 	RetryUnsafe bool
+	// OnRetry, when set, is called before each retry's wait, on the
+	// calling goroutine: for metrics and logs. It must return quickly.
+	OnRetry func(RetryInfo)
 }
 
 // DefaultRetryPolicy returns the policy a Client uses without WithRetryPolicy.
@@ -120,7 +126,8 @@ func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
 		RetryMax:       c.retry.MaxRetries,
 		RequestLogHook: startAttempt,
 		CheckRetry:     c.checkRetry,
-		Backoff:        backoff,
+		Backoff:        noBackoff, // the wait runs in prepareRetry (seams.go)
+		PrepareRetry:   c.prepareRetry,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 	}
 }
@@ -144,6 +151,8 @@ type attemptState struct {
 	// tooLarge says readAnswer found it over the cap instead.
 	body     *bytes.Buffer
 	tooLarge bool
+	// wait is the wait before the next attempt, fixed by planRetry.
+	wait time.Duration
 	// traced is set for non-idempotent calls, whose context carries an
 	// httptrace.ClientTrace; connected is then set once the current
 	// attempt got a connection. An attempt that failed without one (its
@@ -213,6 +222,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
 	c.logAttempt(ctx, st, resp, err, retry)
+	if retry {
+		c.planRetry(st, resp, err)
+	}
 	return retry, nil
 }
 
@@ -362,7 +374,7 @@ func (c *Client) logAttempt(ctx context.Context, st *attemptState, resp *http.Re
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "telco request attempt", attrs...)
 }
 
-// backoff is retryablehttp's Backoff: a server's Retry-After (seconds or
+// backoff is the wait before a retry: a server's Retry-After (seconds or
 // an HTTP date) when given, else exponential growth from minW with up to
 // 50% jitter; either way between minW and maxW.
 func backoff(minW, maxW time.Duration, n int, resp *http.Response) time.Duration {

@@ -35,7 +35,7 @@ import (
 // matrixIDs are the resources a matrix case's operation works on, made
 // before the fault is armed.
 type matrixIDs struct {
-	prop, account, message, login, trunk, address, number, call string
+	prop, account, message, login, trunk, address, number, call, block string
 }
 
 func matrixSetup(srv *telcotest.Server) (matrixIDs, error) {
@@ -43,7 +43,8 @@ func matrixSetup(srv *telcotest.Server) (matrixIDs, error) {
 	c := srv.Client()
 	ids := matrixIDs{prop: srv.PropertySid, account: srv.AccountSid, number: "+61299999999"}
 	srv.AddNumber(ids.prop, ids.number)
-	srv.AddNumberBlock(ids.prop, telco.NumberBlock{Number: "6129999XXXX"})
+	srv.AddNumberBlock(ids.prop, telco.NumberBlock{Number: "6129999XXXX", NumberBlockSid: "NBMATRIX"})
+	ids.block = "NBMATRIX"
 	ids.call = srv.AddCall(ids.prop, telco.Call{From: "+61412345678", To: "61299999999"}).CallSid
 	m, err := c.Messages.Send(ctx, ids.prop, &telco.SendMessageParams{To: "+61400000009", Text: "setup"})
 	if err != nil {
@@ -232,6 +233,52 @@ func matrixOps() []matrixOp {
 			_, err := c.Porting.StatusByAccount(ctx, ids.account, &telco.PortingStatusParams{From: from, To: to})
 			return err
 		}, "Porting.StatusByAccount"),
+		{name: "NumberBlocks.Purchase", effect: telcotest.Counts{NumberBlocks: 1},
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.NumberBlocks.Purchase(ctx, ids.prop, &telco.PurchaseNumberBlockParams{AnswerPoint: "0299990000"})
+				return err
+			}},
+		{name: "NumberBlocks.Configure", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				_, err := c.NumberBlocks.Configure(ctx, ids.block, &telco.ConfigureNumberBlockParams{
+					RoutingMethod: telco.BlockRoutingEndpoint, EndpointNumber: "+61299990001"})
+				return err
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				page, err := srv.Client().NumberBlocks.ListByProperty(context.Background(), ids.prop, nil)
+				require.NoError(t, err)
+				require.Len(t, page.Data, 1)
+				assert.Equal(t, "61299990001", page.Data[0].TerminationNumber)
+			}},
+		{name: "OnlineLogins.Update", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				return c.OnlineLogins.Update(ctx, ids.login, &telco.UpdateOnlineLoginParams{FirstName: telco.Ptr("Renamed"),
+					Permissions: []telco.Permission{{AccountSid: ids.account, Scopes: telco.Scopes{telco.ScopeReporting}}}})
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				l, err := srv.Client().OnlineLogins.Get(context.Background(), ids.login)
+				require.NoError(t, err)
+				assert.Equal(t, "Renamed", l.FirstName)
+				assert.Equal(t, []telco.Permission{{AccountSid: ids.account, Scopes: telco.Scopes{telco.ScopeReporting}}}, l.Permissions)
+			}},
+		{name: "SipTrunks.Update", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				return c.SipTrunks.Update(ctx, ids.prop, ids.trunk, &telco.UpdateSipTrunkParams{ChannelLimit: telco.Ptr(9)})
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				tr, err := srv.Client().SipTrunks.GetByProperty(context.Background(), ids.prop, ids.trunk)
+				require.NoError(t, err)
+				assert.Equal(t, 9, tr.ChannelLimit)
+			}},
+		{name: "SipTrunks.UpdateByAccount", idempotent: true,
+			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
+				return c.SipTrunks.UpdateByAccount(ctx, ids.account, ids.trunk, &telco.UpdateSipTrunkParams{Name: telco.Ptr("PBX 2")})
+			},
+			check: func(t *testing.T, srv *telcotest.Server, ids matrixIDs) {
+				tr, err := srv.Client().SipTrunks.GetByAccount(context.Background(), ids.account, ids.trunk)
+				require.NoError(t, err)
+				assert.Equal(t, "PBX 2", tr.Name)
+			}},
 		{name: "Addresses.Create", effect: telcotest.Counts{Addresses: 1},
 			call: func(ctx context.Context, c *telco.Client, ids matrixIDs) error {
 				_, err := c.Addresses.Create(ctx, ids.account, addressParams())
@@ -492,7 +539,8 @@ func diff(a, b telcotest.Counts) telcotest.Counts {
 		Properties: a.Properties - b.Properties, Messages: a.Messages - b.Messages,
 		OnlineLogins: a.OnlineLogins - b.OnlineLogins, SipTrunks: a.SipTrunks - b.SipTrunks,
 		PortingRequests: a.PortingRequests - b.PortingRequests, Addresses: a.Addresses - b.Addresses,
-		Numbers: a.Numbers - b.Numbers,
+		Numbers:      a.Numbers - b.Numbers,
+		NumberBlocks: a.NumberBlocks - b.NumberBlocks,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -761,4 +762,69 @@ func TestSipTrunkTypeAndStateStrings(t *testing.T) {
 	assert.Contains(t, string(b), `"Type":1`)
 	assert.Contains(t, string(b), `"ProvisioningState":2`)
 	assert.Contains(t, fmt.Sprintf("%v", SipTrunkIPToIP), "IP to IP")
+}
+
+func TestUpdateSipTrunkWire(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := reply(mt, "PATCH", "/v2/Properties/"+testProp+"/SipTrunk/ST1", http.StatusNoContent, nil)
+	err := c.SipTrunks.Update(bg, testProp, "ST1", &UpdateSipTrunkParams{
+		Name: Ptr("PBX 2"), ChannelLimit: Ptr(4), IPAddresses: []string{"8.8.8.8", "1.1.1.0/24"},
+		AllowedCountries: []string{"au", "NZ"}, Type: Ptr(SipTrunkIPToIP)})
+	require.NoError(t, err)
+	assert.Equal(t, "PATCH", got.Method)
+	assertCommonHeaders(t, got.Header)
+	assert.Equal(t, "application/merge-patch+json", got.Header.Get("Content-Type"))
+	assert.JSONEq(t, `{"Name":"PBX 2","ChannelLimit":4,"Type":0,
+		"SipTrunkIpAddresses":[{"IpAddress":"8.8.8.8/32"},{"IpAddress":"1.1.1.0/24"}],
+		"SipTrunkAllowedCountries":[{"CountryCode":"AU"},{"CountryCode":"NZ"}]}`, string(got.Body))
+
+	// A new password travels inside the credentials' own patch.
+	require.NoError(t, c.SipTrunks.Update(bg, testProp, "ST1", &UpdateSipTrunkParams{
+		Credentials: &SipCredentials{Password: "Tr0nk-Pa55!x"}}))
+	assert.JSONEq(t, `{"SipTrunkCredentials":{"Password":"Tr0nk-Pa55!x"}}`, string(got.Body))
+
+	// The account form, and a 200 with a body the SDK does not need.
+	acct := reply(mt, "PATCH", "/v2/Accounts/"+testSid+"/SipTrunk/ST1", http.StatusOK, []byte(`{"SipTrunkSid":"ST1"}`))
+	require.NoError(t, c.SipTrunks.UpdateByAccount(bg, testSid, "ST1", &UpdateSipTrunkParams{CustomerReference: Ptr("")}))
+	assert.JSONEq(t, `{"CustomerReference":""}`, string(acct.Body), "a reference can be cleared")
+}
+
+func TestUpdateSipTrunkValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		p           UpdateSipTrunkParams
+		field, code string
+	}{
+		{"the caller ID is Australian", UpdateSipTrunkParams{DefaultCallerID: Ptr("+6491234567")}, "DefaultCallerId", CodeParameterInvalid},
+		{"the caller ID is E.164", UpdateSipTrunkParams{DefaultCallerID: Ptr("0299999999")}, "DefaultCallerId", CodeInvalidPhoneNumberFormat},
+		{"addresses are public", UpdateSipTrunkParams{IPAddresses: []string{"192.168.1.0/24"}}, "SipTrunkIpAddresses[0].IpAddress", CodeParameterInvalid},
+		{"an IP to IP trunk keeps an address", UpdateSipTrunkParams{Type: Ptr(SipTrunkIPToIP), IPAddresses: []string{}}, "SipTrunkIpAddresses", CodeParameterRequired},
+		{"the type is 0 or 1", UpdateSipTrunkParams{Type: Ptr(SipTrunkType(2))}, "Type", CodeParameterInvalid},
+		{"the password has four classes", UpdateSipTrunkParams{Credentials: &SipCredentials{Password: "password12"}}, "SipTrunkCredentials.Password", CodeParameterInvalid},
+		{"credentials change something", UpdateSipTrunkParams{Credentials: &SipCredentials{}}, "SipTrunkCredentials", CodeParameterRequired},
+		{"at least one channel", UpdateSipTrunkParams{ChannelLimit: Ptr(0)}, "ChannelLimit", CodeParameterInvalid},
+		{"an IP to IP trunk takes no credentials", UpdateSipTrunkParams{Type: Ptr(SipTrunkIPToIP),
+			IPAddresses: []string{"8.8.8.8"}, Credentials: &SipCredentials{Password: "Tr0nk-Pa55!x"}}, "SipTrunkCredentials", CodeConflictingParameters},
+		{"countries are letter codes", UpdateSipTrunkParams{AllowedCountries: []string{"61"}}, "SipTrunkAllowedCountries[0].CountryCode", CodeParameterInvalid},
+		{"a name cannot be blanked", UpdateSipTrunkParams{Name: Ptr("")}, "Name", CodeParameterInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			requireValidation(t, mt, c.SipTrunks.Update(bg, testProp, "ST1", &tc.p), "SipTrunks.Update", tc.field, tc.code)
+			c, mt = newMockClient(t)
+			requireValidation(t, mt, c.SipTrunks.UpdateByAccount(bg, testSid, "ST1", &tc.p), "SipTrunks.UpdateByAccount", tc.field, tc.code)
+		})
+	}
+}
+
+func TestUpdateSipTrunkPasswordKeptOutOfErrors(t *testing.T) {
+	const pw = "Tr0nk-Pa55!x-secret"
+	c, mt := newMockClient(t)
+	reply(mt, "PATCH", "/v2/Properties/"+testProp+"/SipTrunk/ST1", http.StatusBadRequest,
+		[]byte(`<html>bad body {"Password":"`+pw+`"}</html>`))
+	err := c.SipTrunks.Update(bg, testProp, "ST1", &UpdateSipTrunkParams{Credentials: &SipCredentials{Password: pw}})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.NotContains(t, string(ae.Body), pw)
+	assert.NotContains(t, err.Error(), pw)
 }

@@ -347,6 +347,7 @@ type Counts struct {
 	PortingRequests int
 	Addresses       int
 	Numbers         int
+	NumberBlocks    int
 }
 
 // Counts returns how many resources the fake stores, so that a test can
@@ -362,5 +363,6 @@ func (s *Server) Counts() Counts {
 		PortingRequests: len(s.st.porting),
 		Addresses:       len(s.st.addresses),
 		Numbers:         len(s.st.numbers),
+		NumberBlocks:    len(s.st.blocks),
 	}
 }

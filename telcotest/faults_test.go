@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,7 +132,8 @@ func TestInject_OpNamesAreKnownAndDistinct(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	ops := telcotest.Ops()
-	assert.Len(t, ops, 36)
+	assert.Len(t, ops, 41)
+	assert.Len(t, slices.Compact(slices.Clone(ops)), len(ops), "Ops is sorted: a duplicate would sit beside its twin")
 	// An unknown operation name matches nothing.
 	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Op: "No.Such"})
 	r := raw(t, srv, http.MethodGet, "/v2/Properties", "")

@@ -43,6 +43,10 @@ func (s *Server) createOnlineLogin(w http.ResponseWriter, r *http.Request, pp pa
 			Permissions: []telco.Permission{{PropertySid: prop.PropertySid, Scopes: p.Scopes}},
 		}
 		s.st.logins = append(s.st.logins, l)
+		if s.st.loginOwner == nil {
+			s.st.loginOwner = map[string]string{}
+		}
+		s.st.loginOwner[l.OnlineLoginSid] = prop.AccountSid
 		writeJSON(w, http.StatusOK, map[string]any{"OnlineLogin": *l})
 	})
 }
@@ -79,7 +83,14 @@ func (s *Server) listOnlineLogins(w http.ResponseWriter, r *http.Request, _ path
 	writeJSON(w, http.StatusOK, listing("OnlineLogins", page, len(all), next))
 }
 
-// loginOwner is the account of the project a login was created on.
+// loginOwner is the account of the project a login was created on, which
+// an update of its permissions does not change.
 func (s *Server) loginOwner(l *telco.OnlineLogin) string {
+	if a, ok := s.st.loginOwner[l.OnlineLoginSid]; ok {
+		return a
+	}
+	if len(l.Permissions) == 0 {
+		return ""
+	}
 	return s.st.owner(l.Permissions[0].PropertySid)
 }

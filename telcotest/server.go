@@ -321,6 +321,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	// A request id on every answer, for telco.CallInfo to read; the
+	// service's documents name no such header.
+	w.Header().Set("X-Request-Id", newSid("RQ"))
 	if s.applyFault(w, r) {
 		return
 	}

@@ -33,6 +33,7 @@ type store struct {
 	numbers    map[string]*numberRec
 	blocks     []*blockRec
 	logins     []*telco.OnlineLogin
+	loginOwner map[string]string // OnlineLoginSid -> account: its permissions may change
 	trunks     []*trunkRec
 	porting    []*portingRec
 	addresses  []*telco.Address
@@ -65,6 +66,9 @@ type numberRec struct {
 type blockRec struct {
 	propertySid string
 	block       telco.NumberBlock
+	// flow and application are where NumberBlocks.Configure routed the
+	// block, which NumberBlock has no field for.
+	flow, application string
 }
 
 type trunkRec struct {

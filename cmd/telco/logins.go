@@ -10,7 +10,8 @@ import (
 
 // loginsCmd is "telco logins", over the SDK's OnlineLogins service.
 func (a *app) loginsCmd() *cobra.Command {
-	return a.group("logins", "Create, read and list portal logins", a.loginCreateCmd(), a.loginGetCmd(), a.loginListCmd())
+	return a.group("logins", "Create, read, list and update portal logins", a.loginCreateCmd(), a.loginGetCmd(), a.loginListCmd(),
+		a.loginUpdateCmd())
 }
 
 func (a *app) loginCreateCmd() *cobra.Command {

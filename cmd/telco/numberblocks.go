@@ -83,7 +83,8 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		}
 		return nil
 	}
-	return a.group("number-blocks", "Search and list number blocks", search, searchText, byProperty, byAccount)
+	return a.group("number-blocks", "Search, list, buy and route number blocks", search, searchText, byProperty, byAccount,
+		a.blockPurchaseCmd(), a.blockConfigureCmd())
 }
 
 type blockFlags struct {

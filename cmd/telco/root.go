@@ -93,6 +93,7 @@ error, 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 		a.flowsCmd(), a.callsCmd(),
+		a.apiCmd(),
 	)
 	return root
 }

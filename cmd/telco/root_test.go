@@ -18,12 +18,13 @@ func TestEveryOperationIsReachable(t *testing.T) {
 		"projects create", "projects get", "projects list", "projects update",
 		"numbers configure",
 		"number-blocks search", "number-blocks search-text", "number-blocks list-by-property", "number-blocks list-by-account",
+		"number-blocks purchase", "number-blocks configure",
 		"sms send", "sms batch", "sms find", "sms get",
-		"logins create", "logins get", "logins list",
-		"sip-trunks create", "sip-trunks list", "sip-trunks get",
+		"logins create", "logins get", "logins list", "logins update",
+		"sip-trunks create", "sip-trunks list", "sip-trunks get", "sip-trunks update",
 		"porting submit", "porting status",
 		"addresses create", "addresses delete",
-		"lookup",
+		"lookup", "api",
 	}
 	for _, path := range want {
 		r := h.run(append(strings.Fields(path), "--help")...)
@@ -37,7 +38,7 @@ func TestHelpListsEveryGroup(t *testing.T) {
 	h := newHarness(t)
 	help := h.ok("--help")
 	for _, cmd := range []string{"mock", "projects", "numbers", "number-blocks", "sms", "logins", "sip-trunks",
-		"porting", "addresses", "lookup", "completion", "version"} {
+		"porting", "addresses", "lookup", "api", "completion", "version"} {
 		assert.Contains(t, help, "\n  "+cmd+" ", "help lists %s", cmd)
 	}
 }

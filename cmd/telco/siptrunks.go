@@ -12,7 +12,8 @@ import (
 
 // sipTrunksCmd is "telco sip-trunks", over the SDK's SipTrunks service.
 func (a *app) sipTrunksCmd() *cobra.Command {
-	return a.group("sip-trunks", "Create, list and read SIP trunks", a.sipCreateCmd(), a.sipListCmd(), a.sipGetCmd())
+	return a.group("sip-trunks", "Create, list, read and update SIP trunks", a.sipCreateCmd(), a.sipListCmd(), a.sipGetCmd(),
+		a.sipUpdateCmd())
 }
 
 func (a *app) sipCreateCmd() *cobra.Command {

@@ -279,6 +279,21 @@ func AUCallerIDProblem(s string) (code, msg string) {
 	return "", ""
 }
 
+// AUAnsweringPointProblem says why s cannot be an Australian answering
+// point, the number a number block's calls are routed to: it must be an
+// Australian number, +61 and 9 digits in E.164 (the + may be left out) or
+// 0 and 9 digits in national form. It is "" when s can be.
+func AUAnsweringPointProblem(s string) string {
+	digits := strings.TrimPrefix(s, "+")
+	switch {
+	case strings.HasPrefix(digits, "61") && len(digits) == 11 && allDigits(digits) && digits[2] != '0':
+		return ""
+	case !strings.HasPrefix(s, "+") && len(s) == 10 && s[0] == '0' && s[1] != '0' && allDigits(s):
+		return ""
+	}
+	return "must be an Australian number: +61 and 9 digits, or 0 and 9 digits, e.g. +61299999999 or 0299999999"
+}
+
 // IsLookupNumber accepts what number lookup takes: an E.164 number with +,
 // or a number in local form (3 to 15 digits, possibly with a leading 0).
 func IsLookupNumber(s string) bool {
