@@ -99,11 +99,13 @@ type clientConfig struct {
 	maxBody        int64
 	reconcile      ReconcilePolicy
 	limiter        RateLimiter
+	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (observe.go)
+	insecureHTTP   bool                                      // WithInsecureHTTP (observe.go)
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
 // request path (/v2/...) is appended to it. Plain http is accepted only for
-// a loopback host, such as a telcotest server.
+// a loopback host, such as a telcotest server, unless WithInsecureHTTP.
 func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u } }
 
 // WithHTTPClient makes the Client send through a copy of hc, with its
@@ -111,7 +113,10 @@ func WithBaseURL(u string) Option { return func(c *clientConfig) { c.baseURL = u
 // the request's origin. Without it, the Client uses a transport shared by
 // every Client built without WithHTTPClient, with connection timeouts but
 // no overall timeout: the caller's context governs each call, and
-// WithAttemptTimeout each attempt.
+// WithAttemptTimeout each attempt. It sends through http.DefaultTransport
+// instead whenever that has been replaced, as httpmock.Activate does, so
+// that a test mocking the network intercepts the Client too. WithTransport
+// wraps either.
 func WithHTTPClient(hc *http.Client) Option { return func(c *clientConfig) { c.httpClient = hc } }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.
@@ -168,7 +173,7 @@ func Ptr[T any](v T) *T { return &v }
 // NewClient returns a Client that authenticates with HTTP Basic, the account
 // SID as user name and the token as password. It fails on an empty SID or
 // token, a base URL that is not absolute, and plain http to a host that is
-// not loopback.
+// not loopback (unless WithInsecureHTTP).
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true,
 		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout}
@@ -183,7 +188,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if token == "" {
 		return nil, errors.New("telco: NewClient: token is empty")
 	}
-	base, err := checkBaseURL(cfg.baseURL)
+	base, err := checkBaseURL(cfg.baseURL, cfg.insecureHTTP)
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +209,11 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	pool := poolClient(cfg.httpClient)
+	hc, err := cfg.transportClient(pool)
+	if err != nil {
+		return nil, err
+	}
 
 	ua := "telco-go/" + Version
 	if s := strings.TrimSpace(cfg.userAgent); s != "" {
@@ -219,10 +229,10 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		retry:      rp,
 		maxBody:    cfg.maxBody,
 		once:       once,
-		pool:       poolClient(cfg.httpClient),
+		pool:       pool,
 		limiter:    cfg.limiter,
 	}
-	c.rc = c.newRetryClient(sendingClient(c.pool, cfg.attemptTimeout))
+	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c
 	c.NumberBlocks = (*NumberBlocksService)(&c.common)
 	c.Numbers = (*NumbersService)(&c.common)

@@ -28,7 +28,9 @@
 // and the API token as password. [NewClient] refuses an empty SID or token,
 // a base URL that is not absolute, and plain http:// to a host that is not a
 // loopback address, so that a token is never sent in the clear. [WithBaseURL]
-// points the client at another host (a [telcotest] server in tests).
+// points the client at another host (a [telcotest] server in tests);
+// [WithInsecureHTTP] admits plain http to a mock reached by host name, in a
+// container or a CI network.
 //
 // # Errors
 //
@@ -85,7 +87,7 @@
 //
 // [RetryPolicy].OnRetry is told of each retry before its wait,
 // [WithRateLimiter] paces every attempt, [APIError].RetryAfter carries a
-// throttling answer's Retry-After, and [CallInfo] records a call's status,
+// throttling answer's Retry-After, and [CaptureResponse] records a call's status,
 // headers and request id; RELIABILITY.md shows them together. For an
 // operation the SDK does not cover, [Client.Do] sends any request on the
 // same path, retried by its HTTP method: POST as a send, the others as
@@ -212,10 +214,32 @@
 //	defer srv.Close()
 //	client := srv.Client() // a *telco.Client wired to srv
 //
-// To script exact responses instead, give [NewClient] a [net/http.Client]
-// whose transport is an httpmock.MockTransport (github.com/jarcoal/httpmock)
-// with [WithHTTPClient], and a base URL with [WithBaseURL]. The package's
+// To script exact responses instead, use httpmock
+// (github.com/jarcoal/httpmock) as its README shows: a Client built without
+// [WithHTTPClient] sends through http.DefaultTransport whenever something
+// has replaced it, so httpmock.Activate intercepts it, even a Client built
+// before the call, and a request no responder matches fails inside the
+// process instead of reaching the real host:
+//
+//	httpmock.Activate()
+//	defer httpmock.DeactivateAndReset()
+//	httpmock.RegisterResponder("GET", "https://api.fonedynamics.com/v2/Properties/"+propertySid,
+//		httpmock.NewStringResponder(200, `{"Property":{"Name":"Sydney office"}}`))
+//	client, err := telco.NewClient(accountSid, token) // intercepted
+//
+// A test that runs in parallel with others, or that wants its own mock,
+// gives [NewClient] a [net/http.Client] whose transport is an
+// httpmock.MockTransport with [WithHTTPClient] instead. The package's
 // examples show both.
+//
+// # Observability
+//
+// [WithTransport] wraps the transport the Client sends through, keeping
+// its timeouts and pool, and [CallInfo] tells that RoundTripper which SDK
+// operation and attempt each request is: enough for an OpenTelemetry
+// transport to make one span per attempt named "telco Messages.Send"
+// (examples/otel shows it; the SDK itself depends on no tracing package).
+// [WithLogger] logs one record per attempt.
 //
 // # Secrets
 //

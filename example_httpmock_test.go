@@ -57,3 +57,27 @@ func Example_httpmock() {
 	// 403 FORBIDDEN The project is locked
 	// 2 requests
 }
+
+// httpmock's usual pattern needs nothing from the SDK: httpmock.Activate
+// replaces http.DefaultTransport, and a Client built without
+// WithHTTPClient sends through the replacement, so nothing reaches the
+// real host.
+func Example_httpmockActivate() {
+	httpmock.Activate()
+	defer httpmock.DeactivateAndReset()
+	const prop = "PRWLSPKGUXMQZMZAJQRCNHTOYEDBVFAS"
+	httpmock.RegisterResponder(http.MethodGet, telco.DefaultBaseURL+"/v2/Properties/"+prop,
+		httpmock.NewStringResponder(http.StatusOK, `{"Property":{"PropertySid":"`+prop+`","Name":"Sydney office"}}`))
+
+	client, err := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := client.Properties.Get(context.Background(), prop)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.Name, "|", httpmock.GetTotalCallCount(), "request")
+	// Output:
+	// Sydney office | 1 request
+}

@@ -38,12 +38,12 @@ func ExampleClient_Do() {
 
 // CallInfo records the status, headers and request id of a call without
 // changing the method's signature.
-func ExampleCallInfo() {
+func ExampleCaptureResponse() {
 	srv := telcotest.NewServer()
 	defer srv.Close()
 	client := srv.Client()
 
-	ctx, info := telco.CallInfo(context.Background())
+	ctx, info := telco.CaptureResponse(context.Background())
 	if _, err := client.Properties.Get(ctx, srv.PropertySid); err != nil {
 		log.Fatal(err)
 	}

@@ -162,6 +162,9 @@ type attemptState struct {
 	// attempt can only make the verdict more cautious.
 	traced    bool
 	connected atomic.Bool
+	// attempt is n+1, for CallInfo (observe.go): atomic, since a
+	// caller's RoundTripper may read it from a goroutine of its own.
+	attempt atomic.Int32
 }
 
 // gotConn is the httptrace GotConn hook of a non-idempotent call.
@@ -177,6 +180,7 @@ func (st *attemptState) neverSent(err error) bool {
 func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
 		st.n, st.start = n, time.Now()
+		st.attempt.Store(int32(n + 1))
 		st.connected.Store(false)
 	}
 }

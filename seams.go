@@ -8,7 +8,7 @@ package telco
 //   - WithRateLimiter makes every attempt, retries included, wait for a
 //     token of the caller's limiter first.
 //   - APIError.RetryAfter carries the server's Retry-After of a 429 or 503.
-//   - CallInfo (or WithResponseInfo) records the last answer of a call made
+//   - CaptureResponse (or WithResponseInfo) records the last answer of a call made
 //     with a context: status, headers, a request id, the attempts made.
 //
 // The retry loop's hooks (retry.go) call in here; the waits between
@@ -124,7 +124,7 @@ func retryAfterOf(resp *http.Response) time.Duration {
 
 // ResponseInfo is what the last attempt of a call answered. Methods keep
 // their signatures; a caller who wants this passes a context made by
-// CallInfo or WithResponseInfo.
+// CaptureResponse or WithResponseInfo.
 type ResponseInfo struct {
 	Op         string      // the SDK operation of the call
 	StatusCode int         // the last answer's status; 0 when no attempt got one
@@ -154,13 +154,15 @@ func WithResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
 	return context.WithValue(ctx, responseInfoKey{}, info)
 }
 
-// CallInfo returns a context that records the ResponseInfo of calls made
-// with it, and the value it records into; see WithResponseInfo.
+// CaptureResponse returns a context that records the ResponseInfo of calls
+// made with it, and the value it records into; see WithResponseInfo.
+// (CallInfo, by contrast, tells a RoundTripper which call and attempt a
+// request belongs to.)
 //
-//	ctx, info := telco.CallInfo(ctx)
+//	ctx, info := telco.CaptureResponse(ctx)
 //	err := client.Properties.Update(ctx, sid, p)
 //	log.Printf("status %d, request id %q", info.StatusCode, info.RequestID)
-func CallInfo(ctx context.Context) (context.Context, *ResponseInfo) {
+func CaptureResponse(ctx context.Context) (context.Context, *ResponseInfo) {
 	info := new(ResponseInfo)
 	return WithResponseInfo(ctx, info), info
 }

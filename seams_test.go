@@ -183,10 +183,10 @@ func TestRateLimiterRefusingARetry(t *testing.T) {
 	assert.EqualValues(t, 1, sent.Load(), "the retry was never sent")
 }
 
-func TestCallInfo(t *testing.T) {
+func TestCaptureResponse(t *testing.T) {
 	c, mt := newMockClient(t, WithRetryPolicy(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
 	answers(mt, "GET", "/v2/Properties/"+testProp, answer(502), answer(200, "X-Request-Id", "req-42", "X-Extra", "yes"))
-	ctx, info := CallInfo(bg)
+	ctx, info := CaptureResponse(bg)
 	_, err := c.Properties.Get(ctx, testProp)
 	require.NoError(t, err)
 	assert.Equal(t, "Properties.Get", info.Op)

@@ -8,6 +8,8 @@ package telco
 // timeouts but no overall timeout. Sharing it, as net/http shares
 // http.DefaultTransport, keeps one pool of connections per process: a
 // Client made per call leaves nothing behind that only it could close.
+// The shared transport yields to a replaced http.DefaultTransport
+// (httpmock.Activate), and WithTransport wraps either (observe.go).
 // NewClient wraps the client it sends through (sendingClient):
 //
 //   - withRedirectPolicy copies it with a CheckRedirect that follows a
@@ -30,7 +32,8 @@ package telco
 //     dial again. Client.CloseIdleConnections reaches the pool on purpose.
 //
 // checkBaseURL admits plain http only for a loopback host (a telcotest
-// server), so that credentials never travel unencrypted, and never quotes
+// server) unless WithInsecureHTTP, so that credentials never travel
+// unencrypted by accident, and never quotes
 // a base URL's user info in its errors (redactUserinfo).
 
 import (
@@ -94,7 +97,9 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-func checkBaseURL(raw string) (string, error) {
+// checkBaseURL returns raw without a trailing slash, or why a Client must
+// not use it; insecure (WithInsecureHTTP) admits plain http to any host.
+func checkBaseURL(raw string, insecure bool) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return "", baseURLParseError(raw, err)
@@ -109,8 +114,8 @@ func checkBaseURL(raw string) (string, error) {
 	if u.RawQuery != "" || u.Fragment != "" {
 		return "", fmt.Errorf("telco: NewClient: base URL %q must not have a query or fragment", shown)
 	}
-	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
-		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https", u.Host)
+	if u.Scheme == "http" && !insecure && !isLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("telco: NewClient: refusing plain http to %q: credentials would travel unencrypted; use https (or WithInsecureHTTP for a mock)", u.Host)
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
 }
@@ -176,10 +181,11 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 })
 
 // poolClient returns the *http.Client whose transport holds a Client's
-// connections: hc, or one on sharedTransport.
+// connections: hc, or one on sharedTransport, which defers to a replaced
+// http.DefaultTransport (defaultTransport, observe.go).
 func poolClient(hc *http.Client) *http.Client {
 	if hc == nil {
-		return &http.Client{Transport: sharedTransport()}
+		return &http.Client{Transport: defaultTransport{tuned: sharedTransport()}}
 	}
 	return hc
 }

@@ -232,8 +232,9 @@ func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
 	assert.Zero(t, hc.Timeout, "the caller's context governs a call")
 	at := attemptLayer(t, c)
 	assert.Equal(t, DefaultAttemptTimeout, at.d, "and each attempt is bounded")
-	tr, ok := at.next.(*http.Transport)
-	require.True(t, ok)
+	dt, ok := at.next.(defaultTransport)
+	require.True(t, ok, "%T", at.next)
+	tr := dt.tuned
 	assert.Same(t, sharedTransport(), tr, "Clients built without WithHTTPClient share one transport")
 	assert.Equal(t, tr.MaxIdleConns, tr.MaxIdleConnsPerHost,
 		"a Client talks to one host: a lower per-host limit closes connections concurrent callers dial again")

@@ -39,6 +39,12 @@
 // each, 1,000 by default (CallbackLimits): a receiver that never answers costs the
 // fake a fixed number of goroutines and connections, however many
 // callbacks are due.
+//
+// # In CI
+//
+// WithAddr listens on any address, WithTLS serves HTTPS, WithRequestLog
+// writes one line per request (never a credential), and GET /healthz
+// (HealthPath) answers without credentials; `telco mock` uses them all.
 package telcotest
 
 import (
@@ -46,6 +52,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -76,6 +83,9 @@ type Server struct {
 	PropertySid string
 
 	srv *httptest.Server
+	// tlsClient trusts the server's certificate when it serves TLS; nil
+	// otherwise (serve.go).
+	tlsClient *http.Client
 
 	clock      *Clock // nil: real time
 	stopListen func() // stops following clock
@@ -106,6 +116,9 @@ type serverConfig struct {
 	clock             *Clock
 	more              [][2]string // further accounts: SID, token
 	callbacks         CallbackLimits
+	tls               bool             // WithTLS (serve.go)
+	cert              *tls.Certificate // nil: httptest's own
+	requestLog        io.Writer        // WithRequestLog (serve.go)
 }
 
 // WithClock makes the server take every time it uses from c instead of the
@@ -178,7 +191,7 @@ func startServer(opts []ServerOption) (*Server, error) {
 		s.stopListen = s.clock.listen(s.catchUp)
 	}
 
-	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.srv = httptest.NewUnstartedServer(s.handler(&cfg))
 	if cfg.addr != "" {
 		s.srv.Listener.Close()
 		ln, err := net.Listen("tcp", cfg.addr)
@@ -191,19 +204,21 @@ func startServer(opts []ServerOption) (*Server, error) {
 		}
 		s.srv.Listener = ln
 	}
-	s.srv.Start()
+	if cfg.tls {
+		s.startTLS(&cfg)
+	} else {
+		s.srv.Start()
+	}
 	s.URL = s.srv.URL
 	return s, nil
 }
 
 // Client returns a client for this server, with the seeded credentials and
-// short retry waits (1 to 10 ms) so that tests of retries stay fast. opts
-// are applied after these and may replace them.
+// short retry waits (1 to 10 ms) so that tests of retries stay fast, and,
+// for a server with WithTLS, an HTTP client that trusts its certificate.
+// opts are applied after these and may replace them.
 func (s *Server) Client(opts ...telco.Option) *telco.Client {
-	all := append([]telco.Option{
-		telco.WithBaseURL(s.URL),
-		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}),
-	}, opts...)
+	all := append(s.clientOptions(), opts...)
 	c, err := telco.NewClient(s.AccountSid, s.Token, all...)
 	if err != nil {
 		panic("telcotest: " + err.Error()) // only a bad option can cause this
@@ -219,6 +234,9 @@ func (s *Server) Client(opts ...telco.Option) *telco.Client {
 func (s *Server) Close() {
 	s.faults.closeOnce.Do(func() { close(s.faults.closed) })
 	s.srv.Close()
+	if s.tlsClient != nil {
+		s.tlsClient.CloseIdleConnections()
+	}
 	if s.stopListen != nil {
 		s.stopListen()
 	}
@@ -267,10 +285,7 @@ func (s *Server) ClientFor(accountSid string, opts ...telco.Option) *telco.Clien
 	if !ok {
 		panic("telcotest: no account " + accountSid)
 	}
-	all := append([]telco.Option{
-		telco.WithBaseURL(s.URL),
-		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}),
-	}, opts...)
+	all := append(s.clientOptions(), opts...)
 	c, err := telco.NewClient(a.AccountSid, a.Token, all...)
 	if err != nil {
 		panic("telcotest: " + err.Error())
@@ -318,6 +333,9 @@ func (s *Server) FailNext(n, status int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if serveHealth(w, r) {
+		return
+	}
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))

@@ -202,7 +202,7 @@ func TestServer_AnswersCarryARequestID(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	c := srv.Client()
-	ctx, info := telco.CallInfo(testCtx(t))
+	ctx, info := telco.CaptureResponse(testCtx(t))
 	_, err := c.Properties.Get(ctx, srv.PropertySid)
 	require.NoError(t, err)
 	first := info.RequestID

@@ -54,7 +54,7 @@ standard input with @-. PATCH bodies are sent as JSON merge patches.
 				payload = json.RawMessage(b)
 			}
 			return a.withClient(func(c *telco.Client) error {
-				ctx, info := telco.CallInfo(cmd.Context())
+				ctx, info := telco.CaptureResponse(cmd.Context())
 				var out json.RawMessage
 				err := c.Do(ctx, args[0], args[1], payload, &out)
 				if err != nil {

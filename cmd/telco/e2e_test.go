@@ -65,7 +65,9 @@ func fakeEnv(srv *telcotest.Server) []string {
 // again, stores exactly one message per line, and the second run's output
 // is the complete record: every line, with the MessageSid the fake holds.
 // SIGHUP lets the chunk in flight finish (exit 129, nothing left in doubt);
-// SIGKILL leaves a chunk in flight, which the second run looks up.
+// SIGKILL leaves a chunk in flight, which the second run looks up. With
+// --parallel 4 a signal finishes every chunk in flight, and a kill leaves
+// up to four chunks to look up; the journal resumes either the same way.
 func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 	t.Parallel()
 	bin := telcoBinary(t)
@@ -74,14 +76,17 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 	t.Logf("kill points from seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	points := []struct {
-		name  string
-		after int // rows printed before the signal
-		sig   syscall.Signal
+		name     string
+		after    int // rows printed before the signal
+		sig      syscall.Signal
+		parallel string // --parallel
 	}{
-		{"SIGHUP early", 1 + rng.IntN(400), syscall.SIGHUP},
-		{"SIGHUP midway", 1500 + rng.IntN(1500), syscall.SIGHUP},
-		{"SIGHUP late", 3500 + rng.IntN(1000), syscall.SIGHUP},
-		{"SIGKILL midway", 1000 + rng.IntN(2500), syscall.SIGKILL},
+		{"SIGHUP early", 1 + rng.IntN(400), syscall.SIGHUP, "1"},
+		{"SIGHUP midway", 1500 + rng.IntN(1500), syscall.SIGHUP, "1"},
+		{"SIGHUP late", 3500 + rng.IntN(1000), syscall.SIGHUP, "1"},
+		{"SIGKILL midway", 1000 + rng.IntN(2500), syscall.SIGKILL, "1"},
+		{"SIGHUP midway, --parallel 4", 1000 + rng.IntN(2500), syscall.SIGHUP, "4"},
+		{"SIGKILL midway, --parallel 4", 1000 + rng.IntN(2500), syscall.SIGKILL, "4"},
 	}
 	file := writeBatch(t, n, false)
 	for _, kp := range points {
@@ -92,7 +97,7 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 			// inside the batch, not after it.
 			srv.Inject(1<<20, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 5 * time.Millisecond, Op: "Messages.SendBatch"})
 			journal := filepath.Join(t.TempDir(), "batch.journal")
-			args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "50", "-o", "json"}
+			args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "50", "--parallel", kp.parallel, "-o", "json"}
 
 			cmd := exec.Command(bin, args...)
 			cmd.Env = fakeEnv(srv)
@@ -122,6 +127,9 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 			}
 			assert.NotContains(t, stderr.String(), "\r", "no progress bar off a terminal")
 			firstRows := decodeRows(t, strings.Join(first, "\n")+"\n")
+			for k, r := range firstRows {
+				require.Equal(t, k+2, r.Line, "the first run prints the lines in input order")
+			}
 
 			srv.WaitIdle() // a request the killed process left behind is handled
 			again := exec.Command(bin, args...)
@@ -141,7 +149,8 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 			require.Len(t, stored, n, "exactly one message per line")
 			seen := map[int]bool{}
 			earlier := 0
-			for _, r := range rows {
+			for k, r := range rows {
+				require.Equal(t, k+2, r.Line, "the second run prints the lines in input order")
 				require.Equal(t, "sent", r.State, "line %d", r.Line)
 				require.NotNil(t, r.Message)
 				assert.Equal(t, stored[r.ExternalID], r.Message.MessageSid, "line %d", r.Line)

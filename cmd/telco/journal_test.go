@@ -17,7 +17,7 @@ import (
 
 // writeBatch writes a CSV of n messages, without an ExternalId column
 // unless ids, and returns its path.
-func writeBatch(t *testing.T, n int, ids bool) string {
+func writeBatch(t testing.TB, n int, ids bool) string {
 	t.Helper()
 	var b strings.Builder
 	if ids {

@@ -16,7 +16,7 @@ import (
 
 // harness runs the tool in process against one fake service.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	srv *telcotest.Server
 	env map[string]string
 }

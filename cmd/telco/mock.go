@@ -28,6 +28,8 @@ type mockInfo struct {
 	// --routing Flow --flow ...`; the project has the fake's two default
 	// flows besides.
 	Flow string `json:"flow"`
+	// CAFile is where --tls wrote the CA certificate clients must trust.
+	CAFile string `json:"ca_file,omitempty"`
 }
 
 // mockNumber is the number `telco mock` gives its project, in the
@@ -56,6 +58,7 @@ var mockBlock = telco.NumberBlock{
 // mockCmd is "telco mock": the fake service (telcotest) on a port.
 func (a *app) mockCmd() *cobra.Command {
 	var addr, sid, token, infoFile string
+	var ci mockCI
 	c := &cobra.Command{
 		Use:   "mock",
 		Short: "Serve the in-memory fake service until interrupted",
@@ -73,16 +76,36 @@ atomically, once the fake is ready: wait for the file rather than for a time.
     TELCO_TOKEN=$(jq -r .token mock.json) TELCO_PROPERTY_SID=$(jq -r .property_sid mock.json)
 
 --account-sid and --token set the credentials the fake accepts (default:
-generated); the environment is not read here, so that a real account's
-credentials are never reused. The token is printed because it is the fake's.
+TELCO_MOCK_ACCOUNT_SID and TELCO_MOCK_TOKEN, for a container whose
+arguments cannot be set, else generated); TELCO_ACCOUNT_SID and TELCO_TOKEN
+are not read here, so that a real account's credentials are never reused.
+The token is printed because it is the fake's.
 Bound to all interfaces (--addr 0.0.0.0:8080), it prints a loopback URL the
-CLI accepts, and warns: anyone who can reach the port can use the fake.`,
+CLI accepts, and warns: anyone who can reach the port can use the fake.
+
+In CI and containers (the image runs 'telco mock --addr 0.0.0.0:8080'):
+GET /healthz answers 200 without credentials; --log-requests writes one line
+per request to standard error (method, path, status, time; never a header or
+a body). A client reaches the mock by host name over plain http only with
+TELCO_ALLOW_INSECURE_HTTP=1 (the SDK: telco.WithInsecureHTTP()); or serve
+HTTPS instead:
+
+  telco mock --addr 0.0.0.0:8443 --tls --tls-host telco-mock --ca-file /certs/ca.pem
+  export SSL_CERT_FILE=/certs/ca.pem TELCO_BASE_URL=https://telco-mock:8443
+
+--tls makes a CA for this run, writes its certificate to --ca-file once the
+mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
+::1, this host's name and each --tls-host.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
-				return usagef("mock: give both --account-sid and --token, or neither")
+				return usagef("mock: give both --account-sid and --token (or TELCO_MOCK_ACCOUNT_SID and TELCO_MOCK_TOKEN), or neither")
 			}
 			if err := checkListenAddr(addr); err != nil {
+				return err
+			}
+			ciOpts, err := ci.serverOptions(a, addr)
+			if err != nil {
 				return err
 			}
 			defer func() {
@@ -90,7 +113,7 @@ CLI accepts, and warns: anyone who can reach the port can use the fake.`,
 					err = fmt.Errorf("mock: %v", r)
 				}
 			}()
-			opts := []telcotest.ServerOption{telcotest.WithAddr(addr)}
+			opts := append([]telcotest.ServerOption{telcotest.WithAddr(addr)}, ciOpts...)
 			if sid != "" {
 				opts = append(opts, telcotest.WithCredentials(sid, token))
 			}
@@ -103,12 +126,15 @@ CLI accepts, and warns: anyone who can reach the port can use the fake.`,
 				c.To, c.Endpoint = strings.TrimPrefix(mockNumber, "+"), "61400000000"
 				srv.AddCall(srv.PropertySid, c)
 			}
+			if err := ci.writeCA(); err != nil {
+				return err
+			}
 			url, all := loopbackURL(srv.URL)
 			if all {
 				fmt.Fprintf(a.stderr, "telco: mock: warning: listening on every interface (%s): anyone who can reach this port can use the fake with the printed token; the URL printed is the loopback one\n", addr)
 			}
 			line, _ := json.Marshal(mockInfo{URL: url, AccountSid: srv.AccountSid, Token: srv.Token,
-				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID})
+				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID, CAFile: ci.caFile})
 			line = append(line, '\n')
 			if infoFile != "" {
 				if err := writeFileAtomic(infoFile, line); err != nil {
@@ -123,11 +149,12 @@ CLI accepts, and warns: anyone who can reach the port can use the fake.`,
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
 	c.Flags().StringVar(&infoFile, "info-file", "", "also write the JSON line to this file, atomically, once ready")
+	ci.flags(c)
 	// The global --account-sid and --token name the credentials the fake
 	// accepts here; they are read from the flags only, never the
 	// environment, so that a real account's credentials are not reused.
 	c.PreRunE = func(cmd *cobra.Command, _ []string) error {
-		sid, token = a.accountSid, a.token
+		sid, token = a.mockCredentials()
 		return nil
 	}
 	return c

@@ -120,9 +120,16 @@ func (a *app) getClient() (*telco.Client, error) {
 		// or a message's text.
 		opts = append(opts, telco.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
+	insecure, err := a.allowInsecureHTTP()
+	if err != nil {
+		return nil, err
+	}
+	if insecure {
+		opts = append(opts, telco.WithInsecureHTTP())
+	}
 	c, err := telco.NewClient(sid, token, opts...)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, &usageError{insecureHint(err)}
 	}
 	a.client = c
 	return c, nil

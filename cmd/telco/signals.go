@@ -29,7 +29,7 @@ func newInterrupts(cancel context.CancelFunc) *interrupts {
 // listen delivers the process's signals until ctx ends. SIGPIPE is
 // caught too, so that a write to a closed pipe (the reader of a batch's
 // output hung up) fails with an error the batch handles (it stops after the
-// chunk in flight, journal written) instead of killing the process.
+// chunks in flight, journal written) instead of killing the process.
 func (in *interrupts) listen(ctx context.Context) {
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)

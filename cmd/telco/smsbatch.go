@@ -23,12 +23,17 @@ import (
 // batchOpts are the flags of sms batch.
 type batchOpts struct {
 	prop, format, journal    string
-	chunk                    int
+	chunk, parallel          int
 	noJournal, force, dryRun bool
 }
 
 // journalSuffix names the default journal, beside the input.
 const journalSuffix = ".telco-journal"
+
+// maxParallel bounds --parallel: past a handful of requests in flight a
+// batch gains little (the service, not the client, sets the pace), and
+// every chunk in flight is one a kill leaves to be looked up on resume.
+const maxParallel = 16
 
 func (a *app) smsBatchCmd() *cobra.Command {
 	var o batchOpts
@@ -59,13 +64,15 @@ lines that may have been sent are looked up by ExternalId before anything
 is resent, the rest is sent. A finished batch sends nothing again unless
 --force. --dry-run checks every line and prints what would be sent.
 
-Messages go in chunks of --chunk-size; each chunk's results are printed as
-it finishes (table rows, or one JSON object per line with -o json), with
-the lines settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM
-finish the chunk in flight, write the journal and the output, and exit
-129, 130 or 143; a second signal stops at once (the journal still says
-which lines may have been sent). A progress bar is drawn on standard error
-when it is a terminal.
+Messages go in chunks of --chunk-size, up to --parallel chunks in flight
+at once (default 1, at most 16). Results are printed chunk by chunk in the
+order of the input (table rows, or one JSON object per line with -o json),
+a chunk that finishes early waiting for those before it, with the lines
+settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM finish the
+chunks in flight, write the journal and the output, and exit 129, 130 or
+143; a second signal stops at once (the journal still says which lines may
+have been sent). A progress bar is drawn on standard error when it is a
+terminal.
 
 Exit status: 0 every line sent; 1 some line refused by the service, or
 left uncertain, or a failure; 2 every line refused before sending (nothing
@@ -84,6 +91,9 @@ was sent), or a usage error.`,
 			}
 			if o.chunk < 1 {
 				return usagef("--chunk-size must be at least 1")
+			}
+			if o.parallel < 1 || o.parallel > maxParallel {
+				return usagef("--parallel must be from 1 to %d (not %d)", maxParallel, o.parallel)
 			}
 			if o.noJournal && o.journal != "" {
 				return usagef("give --journal or --no-journal, not both")
@@ -114,6 +124,7 @@ was sent), or a usage error.`,
 	a.propertyFlag(fs, &o.prop)
 	fs.StringVar(&o.format, "format", "", "csv or jsonl (default: from the extension or the content)")
 	fs.IntVar(&o.chunk, "chunk-size", 100, "messages per request")
+	fs.IntVar(&o.parallel, "parallel", 1, fmt.Sprintf("chunks in flight at once, 1 to %d; results stay in input order", maxParallel))
 	fs.StringVar(&o.journal, "journal", "", "journal file (default FILE"+journalSuffix+"; none for standard input)")
 	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: an interrupted batch cannot be resumed")
 	fs.BoolVar(&o.force, "force", false, "send a batch the journal says is finished again, as a new batch")
@@ -163,6 +174,7 @@ type batchRow struct {
 	Err     *rowError      `json:",omitempty"`
 	Resolve string         `json:",omitempty"`
 	to      string
+	idx     int // index in the input
 }
 
 // rowError is a line's rejection: the service's code, message and fields
@@ -293,7 +305,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		r := b.recs[i]
 		switch r.State {
 		case stateSent, stateRefused:
-			settledRows = append(settledRows, batchRow{Line: l.line, ExternalID: b.ids[i], State: r.State, Earlier: true,
+			settledRows = append(settledRows, batchRow{idx: i, Line: l.line, ExternalID: b.ids[i], State: r.State, Earlier: true,
 				Message: r.Message, Err: rowErr(r.Err), to: l.p.To})
 			if r.State == stateSent {
 				b.stats.earlier++
@@ -312,7 +324,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		b.out.bar = a.newProgress("sending", n)
 	}
 	b.out.header()
-	b.out.rows(settledRows)
+	b.out.put(settledRows...)
 
 	if complete {
 		b.out.finish()
@@ -330,21 +342,7 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 		sort.Ints(pending)
 	}
 
-	var failed error
-	interrupted := false
-	for start := 0; start < len(pending); start += b.o.chunk {
-		if a.intr.stopping() || b.out.err != nil {
-			interrupted = true
-			break
-		}
-		part := pending[start:min(start+b.o.chunk, len(pending))]
-		if failed = b.sendChunk(ctx, c, part); failed != nil {
-			break
-		}
-	}
-	if a.intr.stopping() {
-		interrupted = true
-	}
+	failed, interrupted := b.sendChunks(ctx, c, pending)
 	b.out.finish()
 	if b.out.err != nil && failed == nil {
 		failed = fmt.Errorf("writing the results: %w; the journal holds them: re-run the same command to print them", b.out.err)
@@ -352,94 +350,218 @@ func (b *batch) send(c *telco.Client, complete bool) error {
 	return b.status(failed, interrupted)
 }
 
-// sendChunk sends the lines part in one request, journalled before and
-// after, and prints their results in the order of the input. Lines that
-// break the SDK's rules are refused without being sent.
-func (b *batch) sendChunk(ctx context.Context, c *telco.Client, part []int) error {
-	now := time.Now()
-	before := make(map[int]lineRecord, len(part))
-	var msgs []telco.SendMessageParams
-	at := make(map[int]int, len(part)) // index in msgs of each line sent
+// chunkRun is one chunk of a batch: its lines, what the journal was told
+// before its request, what came back, and what is printed of it.
+type chunkRun struct {
+	k      int   // its place among the chunks
+	part   []int // indexes in b.lines
+	now    time.Time
+	before map[int]lineRecord
+	msgs   []telco.SendMessageParams
+	at     map[int]int // index in msgs of each line sent
+	res    []telco.BatchResult
+	err    error // the request's
+	jerr   error // writing the journal before the request failed: nothing sent
+	done   bool  // the request is over (set by sendChunks only)
+
+	rows   []batchRow // its results, once settled
+	unsure []string   // ExternalIds that may have been sent
+}
+
+// sendChunks sends pending in chunks of --chunk-size, up to --parallel
+// requests in flight. Requests start in input order, each once the
+// journal holds its lines as "sending"; a finished chunk waits until the
+// chunks before it are finished too, so the journal's results, the
+// output and the progress bar advance in input order whatever the order
+// the answers come in. The window of chunks started but not yet written
+// out is at most --parallel, so a slow chunk holds back new ones rather
+// than letting finished ones pile up, and a kill leaves at most that many
+// chunks in doubt. Each step writes the journal once: the results of the
+// chunks just finished with the "sending" records of those about to
+// start, half the synced commits of one before and one after each
+// request, which on a slow disk would set the batch's pace. A failed
+// chunk, a signal or an output failure starts nothing more; the chunks
+// in flight are finished and written first. It returns the first failure
+// in input order and whether the batch was cut short.
+func (b *batch) sendChunks(ctx context.Context, c *telco.Client, pending []int) (failed error, interrupted bool) {
+	var chunks [][]int
+	for start := 0; start < len(pending); start += b.o.chunk {
+		chunks = append(chunks, pending[start:min(start+b.o.chunk, len(pending))])
+	}
+	par := max(b.o.parallel, 1)
+	runs := make([]*chunkRun, len(chunks))
+	finished := make(chan int, len(chunks)) // room for every chunk: a request never waits to report
+	next, flushed := 0, 0                   // chunks started; chunks settled
+	halt := false
+	for {
+		recs := map[int]lineRecord{}
+		var ready []*chunkRun
+		for ; flushed < next && runs[flushed].done; flushed++ {
+			r := runs[flushed]
+			ready = append(ready, r)
+			if r.jerr == nil {
+				b.settleChunk(r, recs)
+			}
+		}
+		if !halt && next < len(chunks) && (b.a.intr.stopping() || b.out.err != nil) {
+			halt, interrupted = true, true
+		}
+		var started []*chunkRun
+		for ; !halt && next < len(chunks) && next-flushed < par; next++ {
+			r := b.startChunk(chunks[next])
+			r.k = next
+			runs[next] = r
+			started = append(started, r)
+			for i, rec := range r.before {
+				recs[i] = rec
+			}
+		}
+		jerr := b.j.put(recs)
+		for _, r := range ready {
+			if err := b.reportChunk(r, jerr, runs[next-1], next == len(chunks)); err != nil && failed == nil {
+				failed = err
+			}
+		}
+		for _, r := range started {
+			switch {
+			case jerr != nil:
+				r.jerr, r.done, halt = jerr, true, true
+			case len(r.msgs) == 0: // every line refused before sending
+				r.done = true
+			default:
+				go func() {
+					r.res, r.err = c.Messages.SendBatchOnce(ctx, b.prop, r.msgs)
+					finished <- r.k
+				}()
+			}
+		}
+		if flushed < next && runs[flushed].done {
+			continue
+		}
+		if flushed == next {
+			break
+		}
+		k := <-finished
+		runs[k].done = true
+		if runs[k].err != nil {
+			halt = true
+		}
+	}
+	if b.a.intr.stopping() {
+		interrupted = true
+	}
+	return failed, interrupted
+}
+
+// startChunk prepares the lines part for their request: the records that
+// say they are being sent. Lines that break the SDK's rules are not sent.
+func (b *batch) startChunk(part []int) *chunkRun {
+	r := &chunkRun{part: part, now: time.Now(), before: make(map[int]lineRecord, len(part)), at: make(map[int]int, len(part))}
 	for _, i := range part {
 		if b.local[i] != nil {
 			continue
 		}
-		before[i] = lineRecord{State: stateSending, Line: b.lines[i].line, ExternalID: b.ids[i], Attempt: now.UnixMilli()}
-		at[i] = len(msgs)
-		msgs = append(msgs, b.lines[i].p)
+		r.before[i] = lineRecord{State: stateSending, Line: b.lines[i].line, ExternalID: b.ids[i], Attempt: r.now.UnixMilli()}
+		r.at[i] = len(r.msgs)
+		r.msgs = append(r.msgs, b.lines[i].p)
 	}
-	if err := b.j.put(before); err != nil {
-		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, err, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
-	}
-	var res []telco.BatchResult
-	var err error
-	if len(msgs) > 0 {
-		res, err = c.Messages.SendBatchOnce(ctx, b.prop, msgs)
-	}
-	after := make(map[int]lineRecord, len(part))
-	rows := make([]batchRow, 0, len(part))
-	var unsure []string
-	for _, i := range part {
-		row := batchRow{Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
+	return r
+}
+
+// settleChunk turns the answer to the chunk r into each line's record
+// (added to recs, for the journal) and row, and counts them.
+func (b *batch) settleChunk(r *chunkRun, recs map[int]lineRecord) {
+	r.rows = make([]batchRow, 0, len(r.part))
+	for _, i := range r.part {
+		row := batchRow{idx: i, Line: b.lines[i].line, ExternalID: b.ids[i], to: b.lines[i].p.To}
 		if e := b.local[i]; e != nil {
-			after[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
+			recs[i] = lineRecord{State: stateRefused, Line: row.Line, ExternalID: row.ExternalID, Err: e}
 			row.State, row.Err = stateRefused, rowErr(e)
-			rows = append(rows, row)
+			r.rows = append(r.rows, row)
 			b.stats.refused++
 			b.stats.localRefused++
 			b.out.bar.refuse(1)
 			continue
 		}
-		var r telco.BatchResult
-		if k := at[i]; k < len(res) {
-			r = res[k]
+		var br telco.BatchResult
+		if k := r.at[i]; k < len(r.res) {
+			br = r.res[k]
 		}
-		rec := before[i]
+		rec := r.before[i]
 		switch {
-		case r.Message != nil:
-			rec.State, rec.Message = stateSent, r.Message
+		case br.Message != nil:
+			rec.State, rec.Message = stateSent, br.Message
 			b.stats.sent++
-		case r.Err != nil:
-			rec.State, rec.Err = stateRefused, r.Err
+		case br.Err != nil:
+			rec.State, rec.Err = stateRefused, br.Err
 			b.stats.refused++
 			b.out.bar.refuse(1)
-		case err != nil && errors.Is(err, telco.ErrMaybeSent):
+		case r.err != nil && errors.Is(r.err, telco.ErrMaybeSent):
 			rec.State = stateUncertain
 			b.stats.uncertain++
-			unsure = append(unsure, rec.ExternalID)
+			r.unsure = append(r.unsure, rec.ExternalID)
 		default:
 			rec.State = statePending // not sent: the request failed before reaching a decision
 		}
-		after[i] = rec
+		recs[i] = rec
 		if rec.State != statePending {
 			row.State, row.Message, row.Err = rec.State, rec.Message, rowErr(rec.Err)
-			rows = append(rows, row)
+			r.rows = append(r.rows, row)
 		}
 	}
-	jerr := b.j.put(after)
-	if len(unsure) > 0 {
-		hint := findCommand(b.prop, now.Add(-time.Minute), unsure)
-		for k := range rows {
-			if rows[k].State == stateUncertain {
-				rows[k].Resolve = hint
+}
+
+// reportChunk prints the rows of the settled chunk r, once the journal
+// has been written (jerr is how that went), and says what failed. final
+// is the last chunk started and all says whether every chunk was:
+// together they say which later lines a failure of r left unsent.
+func (b *batch) reportChunk(r *chunkRun, jerr error, final *chunkRun, all bool) error {
+	first, end := b.lines[r.part[0]].line, b.lines[r.part[len(r.part)-1]].line
+	if r.jerr != nil {
+		return fmt.Errorf("journal %s: %w (lines %d to %d not sent)", b.j.path, r.jerr, first, end)
+	}
+	if len(r.unsure) > 0 {
+		hint := findCommand(b.prop, r.now.Add(-time.Minute), r.unsure)
+		for k := range r.rows {
+			if r.rows[k].State == stateUncertain {
+				r.rows[k].Resolve = hint
 			}
 		}
 	}
-	b.out.rows(rows)
-	b.out.bar.add(len(rows))
+	shown := map[int]bool{}
+	for _, row := range r.rows {
+		shown[row.idx] = true
+	}
+	for _, i := range r.part {
+		if !shown[i] {
+			b.out.pass(i)
+		}
+	}
+	b.out.put(r.rows...)
+	b.out.bar.add(len(r.rows))
 	if jerr != nil {
 		return fmt.Errorf("journal %s: %w (lines %d to %d may have been sent: re-run the same command to look them up)",
-			b.j.path, jerr, b.lines[part[0]].line, b.lines[part[len(part)-1]].line)
+			b.j.path, jerr, first, end)
 	}
-	if err != nil {
-		first, last := b.lines[part[0]].line, b.lines[part[len(part)-1]].line
-		if len(unsure) > 0 {
-			return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s); later lines were not sent: %w",
-				first, last, len(unsure), findCommand(b.prop, now.Add(-time.Minute), unsure), err)
+	err := r.err
+	if err == nil {
+		return nil
+	}
+	// Chunks already in flight when r failed were finished, and their lines
+	// are in the output: only the lines of chunks never started are unsent.
+	later, and := "; later lines were not sent", " and later"
+	if r != final {
+		finalEnd := b.lines[final.part[len(final.part)-1]].line
+		later, and = fmt.Sprintf("; lines after %d were not sent", finalEnd), fmt.Sprintf(", and the lines after %d,", finalEnd)
+		if all {
+			later, and = "", ""
 		}
-		return fmt.Errorf("lines %d to %d and later were not sent: %w", first, last, err)
 	}
-	return nil
+	if len(r.unsure) > 0 {
+		return fmt.Errorf("lines %d to %d: %d may have been sent (re-run the same command to look them up, or: %s)%s: %w",
+			first, end, len(r.unsure), findCommand(b.prop, r.now.Add(-time.Minute), r.unsure), later, err)
+	}
+	return fmt.Errorf("lines %d to %d%s were not sent: %w", first, end, and, err)
 }
 
 // reconcile looks up the lines the journal says may have been sent, by
@@ -489,13 +611,13 @@ func (b *batch) reconcile(c *telco.Client, doubt []int) ([]int, error) {
 		r := b.recs[i]
 		r.State, r.Message = stateSent, &m
 		recs[i] = r
-		rows = append(rows, batchRow{Line: r.Line, ExternalID: r.ExternalID, State: stateSent, Found: true, Message: &m, to: b.lines[i].p.To})
+		rows = append(rows, batchRow{idx: i, Line: r.Line, ExternalID: r.ExternalID, State: stateSent, Found: true, Message: &m, to: b.lines[i].p.To})
 		b.stats.found++
 	}
 	if err := b.j.put(recs); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", b.j.path, err)
 	}
-	b.out.rows(rows)
+	b.out.put(rows...)
 	b.out.bar.add(len(rows))
 	return left, nil
 }
@@ -646,14 +768,22 @@ func refusal(e *rowError) string {
 
 // batchOutput prints a batch's rows as they come: a table whose columns
 // are sized up front from the input (so that rows printed chunk by chunk
-// stay aligned), or one JSON object per line. It clears the progress bar
-// before writing and redraws it after. A failed write is kept in err: the
-// batch then stops after the chunk in flight.
+// stay aligned), or one JSON object per line. Rows are printed in input
+// order: a row waits until every line before it is printed or known to
+// have none in this run (put, pass), so a resumed run, whose settled,
+// found and newly sent lines come at different times, still prints one
+// ordered record. It clears the progress bar before writing and redraws
+// it after. A failed write is kept in err: the batch then stops after the
+// chunks in flight.
 type batchOutput struct {
 	a      *app
 	bar    *progress
 	widths []int
 	err    error
+
+	next int              // the first line not yet printed or passed
+	held map[int]batchRow // rows waiting for the lines before them
+	none map[int]bool     // lines after next that have no row in this run
 }
 
 var batchHeader = []string{"LINE", "TO", "MESSAGE SID", "EXTERNAL ID", "RESULT"}
@@ -674,7 +804,54 @@ func newBatchOutput(a *app, lines []batchLine, ids []string) *batchOutput {
 		fitWidths(all, a.width)
 		w = all[:len(w)]
 	}
-	return &batchOutput{a: a, widths: w}
+	return &batchOutput{a: a, widths: w, held: map[int]batchRow{}, none: map[int]bool{}}
+}
+
+// put queues rows and prints those whose predecessors are all settled.
+func (o *batchOutput) put(rows ...batchRow) {
+	for _, r := range rows {
+		o.held[r.idx] = r
+	}
+	o.advance()
+}
+
+// pass says that line i has no row in this run (it was not sent).
+func (o *batchOutput) pass(i int) {
+	o.none[i] = true
+	o.advance()
+}
+
+// advance prints the held rows that come next in input order.
+func (o *batchOutput) advance() {
+	var ready []batchRow
+	for {
+		if r, ok := o.held[o.next]; ok {
+			ready = append(ready, r)
+			delete(o.held, o.next)
+		} else if o.none[o.next] {
+			delete(o.none, o.next)
+		} else {
+			break
+		}
+		o.next++
+	}
+	o.rows(ready)
+}
+
+// drain prints every row still held, in input order, past the lines that
+// got none (those not sent when the batch stopped).
+func (o *batchOutput) drain() {
+	idx := make([]int, 0, len(o.held))
+	for i := range o.held {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	rows := make([]batchRow, len(idx))
+	for k, i := range idx {
+		rows[k] = o.held[i]
+	}
+	clear(o.held)
+	o.rows(rows)
 }
 
 func (o *batchOutput) header() {
@@ -756,7 +933,11 @@ func (o *batchOutput) write(s string) {
 	o.bar.redraw()
 }
 
-func (o *batchOutput) finish() { o.bar.finish() }
+// finish prints the rows still held and ends the progress bar.
+func (o *batchOutput) finish() {
+	o.drain()
+	o.bar.finish()
+}
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
