@@ -19,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/telcosdk/telco"
 )
 
 // specFile is the contract under test.
@@ -114,7 +115,7 @@ func (e exchange) String() string {
 
 // checker is an http.RoundTripper that sends through next and checks each
 // request and each answer against the contract: the route (method and
-// path), the query (every parameter declared, each value of its schema),
+// path, and that its operationId is the SDK's name for the call), the query (every parameter declared, each value of its schema),
 // the body, the status, the content type and the answer's body. It
 // records what it saw; the test reads it with take.
 type checker struct {
@@ -168,6 +169,13 @@ func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		ex.request = append(ex.request, "route: "+err.Error())
 	} else {
 		ex.op = route.Operation.OperationID
+		// The SDK names the operation of every attempt (CallInfo): it must
+		// be the one the contract routes the request to.
+		if info, ok := telco.CallInfo(req.Context()); !ok {
+			ex.request = append(ex.request, "the request carries no telco.CallInfo")
+		} else if info.Op != ex.op {
+			ex.request = append(ex.request, fmt.Sprintf("the SDK calls it %s, the contract routes it to %s", info.Op, ex.op))
+		}
 		in = &openapi3filter.RequestValidationInput{Request: creq, PathParams: pathParams, Route: route,
 			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth}}
 		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {

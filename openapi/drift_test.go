@@ -170,6 +170,16 @@ func TestContractCatchesDrift(t *testing.T) {
 		assert.Contains(t, got, `"Results_Count" is not declared`)
 	})
 
+	t.Run("an operation the contract names otherwise", func(t *testing.T) {
+		// The SDK names each call (CallInfo); the contract's route for it
+		// must carry the same operationId.
+		doc := strictContract(t)
+		doc.Paths.Value("/v2/Messages/{MessageSid}").Get.OperationID = "Messages.Read"
+		e, chk := newEnvWith(t, doc, base)
+		_, _ = e.c.Messages.Get(e.ctx, "MG1")
+		assert.Contains(t, problems(chk.take(), false), "the SDK calls it Messages.Get, the contract routes it to Messages.Read")
+	})
+
 	t.Run("a path the contract does not know", func(t *testing.T) {
 		// The contract's Messages.Get moved: the SDK's path matches no
 		// route any more.
