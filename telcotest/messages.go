@@ -421,10 +421,10 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 	})
 }
 
-// batchError is a rejected element of a batch answer.
+// batchError is a rejected element of a batch answer: ErrorCode, Message
+// and Errors[].FieldName, the fields the interface document shows, and no
+// others (openapi/telco.yaml checks it).
 type batchError struct {
-	To        string       `json:"To,omitempty"`
-	Text      string       `json:"Text,omitempty"`
 	ErrorCode string       `json:"ErrorCode"`
 	Message   string       `json:"Message"`
 	Errors    []fieldNames `json:"Errors,omitempty"`
@@ -459,7 +459,7 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 				err = s.st.senderRefusal(prop, p, s.now())
 			}
 			if err != nil {
-				out[i] = elementError(p, err)
+				out[i] = elementError(err)
 				continue
 			}
 			m := s.accept(prop, p)
@@ -470,8 +470,8 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 	})
 }
 
-func elementError(p *telco.SendMessageParams, err error) batchError {
-	be := batchError{To: p.To, Text: p.Text, ErrorCode: telco.ErrorCode(err), Message: err.Error()}
+func elementError(err error) batchError {
+	be := batchError{ErrorCode: telco.ErrorCode(err), Message: err.Error()}
 	if ve, ok := err.(*telco.ValidationError); ok {
 		be.Message = ve.Fields[0].Message
 		for _, f := range ve.Fields {

@@ -1,0 +1,275 @@
+package openapi_test
+
+// The contract's machinery: load telco.yaml, make its answer schemas
+// strict, and a RoundTripper that checks every exchange against it.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/telcosdk/telco"
+)
+
+// specFile is the contract under test.
+const specFile = "telco.yaml"
+
+// loadContract loads and validates the contract. Each call returns a
+// document of its own, so that a test may alter it.
+func loadContract(t testing.TB) *openapi3.T {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile(specFile)
+	if err != nil {
+		t.Fatalf("loading %s: %v", specFile, err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("%s is not a valid OpenAPI document: %v", specFile, err)
+	}
+	return doc
+}
+
+// strict closes every object schema of the contract that lists its
+// properties and leaves additionalProperties unsaid. The contract keeps
+// answers open, since the service may add fields and the SDK ignores
+// unknown ones; the fake and the SDK, though, must use only the names the
+// contract declares. Without this a field renamed in an answer (ExternalId
+// written as ExternalID) would pass, and the SDK would silently read it as
+// empty.
+func strict(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(ref *openapi3.SchemaRef)
+	walkAll := func(refs openapi3.SchemaRefs) {
+		for _, r := range refs {
+			walk(r)
+		}
+	}
+	walk = func(ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] {
+			return
+		}
+		s := ref.Value
+		seen[s] = true
+		if len(s.Properties) > 0 && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+			closed := false
+			s.AdditionalProperties.Has = &closed
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties.Schema)
+		walkAll(s.AnyOf)
+		walkAll(s.OneOf)
+		walkAll(s.AllOf)
+	}
+	for _, s := range doc.Components.Schemas {
+		walk(s)
+	}
+	for _, r := range doc.Components.Responses {
+		for _, mt := range r.Value.Content {
+			walk(mt.Schema)
+		}
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					walk(mt.Schema)
+				}
+			}
+			for _, r := range op.Responses.Map() {
+				for _, mt := range r.Value.Content {
+					walk(mt.Schema)
+				}
+			}
+		}
+	}
+}
+
+// exchange is one request the SDK sent and the answer it got, checked.
+type exchange struct {
+	op     string // the contract's operationId, "" when no route matched
+	method string
+	path   string
+	status int // 0 when no answer came (a dropped connection)
+	// request lists how the request breaks the contract, answer how the
+	// answer does.
+	request, answer []string
+}
+
+func (e exchange) String() string {
+	return fmt.Sprintf("%s %s -> %d (%s)", e.method, e.path, e.status, e.op)
+}
+
+// checker is an http.RoundTripper that sends through next and checks each
+// request and each answer against the contract: the route (method and
+// path, and that its operationId is the SDK's name for the call), the query (every parameter declared, each value of its schema),
+// the body, the status, the content type and the answer's body. It
+// records what it saw; the test reads it with take.
+type checker struct {
+	next    http.RoundTripper
+	router  routers.Router
+	secrets []string // replaced in problems: validator messages quote values
+
+	mu   sync.Mutex
+	seen []exchange
+}
+
+// newChecker checks against doc (made strict by the caller, as a rule).
+// The router is built for the contract's own server, and requests are
+// matched as if sent there.
+func newChecker(t testing.TB, doc *openapi3.T, next http.RoundTripper, secrets ...string) *checker {
+	t.Helper()
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatalf("building the router: %v", err)
+	}
+	return &checker{next: next, router: router, secrets: secrets}
+}
+
+// contractHost is where the contract's server is; requests are matched as
+// if sent there.
+var contractHost = func() *url.URL {
+	u, _ := url.Parse("https://api.fonedynamics.com")
+	return u
+}()
+
+func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		_ = req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		reqBody = b
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	ex := exchange{method: req.Method, path: req.URL.EscapedPath()}
+
+	// The request as the contract sees it: at the contract's host.
+	creq := req.Clone(context.Background())
+	creq.URL.Scheme, creq.URL.Host, creq.Host = contractHost.Scheme, contractHost.Host, contractHost.Host
+	creq.Body = io.NopCloser(bytes.NewReader(reqBody))
+	route, pathParams, err := c.router.FindRoute(creq)
+	var in *openapi3filter.RequestValidationInput
+	if err != nil {
+		ex.request = append(ex.request, "route: "+err.Error())
+	} else {
+		ex.op = route.Operation.OperationID
+		// The SDK names the operation of every attempt (CallInfo): it must
+		// be the one the contract routes the request to.
+		if info, ok := telco.CallInfo(req.Context()); !ok {
+			ex.request = append(ex.request, "the request carries no telco.CallInfo")
+		} else if info.Op != ex.op {
+			ex.request = append(ex.request, fmt.Sprintf("the SDK calls it %s, the contract routes it to %s", info.Op, ex.op))
+		}
+		in = &openapi3filter.RequestValidationInput{Request: creq, PathParams: pathParams, Route: route,
+			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth}}
+		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+			ex.request = append(ex.request, err.Error())
+		}
+		ex.request = append(ex.request, undeclaredQuery(route, req.URL.Query())...)
+	}
+
+	resp, rerr := c.next.RoundTrip(req)
+	if rerr == nil && in != nil {
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if err != nil {
+			ex.answer = append(ex.answer, "reading the answer: "+err.Error())
+		} else {
+			ex.answer = append(ex.answer, checkAnswer(in, resp, body)...)
+		}
+	}
+	if rerr == nil {
+		ex.status = resp.StatusCode
+	}
+	for _, ps := range [][]string{ex.request, ex.answer} {
+		for i := range ps {
+			ps[i] = c.scrub(ps[i])
+		}
+	}
+	c.mu.Lock()
+	c.seen = append(c.seen, ex)
+	c.mu.Unlock()
+	return resp, rerr
+}
+
+// checkAnswer checks an answer to a request that matched a route.
+func checkAnswer(in *openapi3filter.RequestValidationInput, resp *http.Response, body []byte) []string {
+	out := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in,
+		Status:                 resp.StatusCode,
+		Header:                 resp.Header,
+		Body:                   io.NopCloser(bytes.NewReader(body)),
+		Options:                &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		return []string{fmt.Sprintf("answer %d: %v", resp.StatusCode, err)}
+	}
+	return nil
+}
+
+// basicAuth accepts the contract's security scheme when the request
+// carries HTTP Basic credentials, both parts given.
+func basicAuth(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	user, pass, ok := in.RequestValidationInput.Request.BasicAuth()
+	if !ok || user == "" || pass == "" {
+		return fmt.Errorf("no HTTP Basic credentials")
+	}
+	return nil
+}
+
+// undeclaredQuery lists query parameters the operation does not declare:
+// kin-openapi checks those declared, and would let a misspelt name pass.
+func undeclaredQuery(route *routers.Route, q url.Values) []string {
+	declared := map[string]bool{}
+	for _, ps := range []openapi3.Parameters{route.PathItem.Parameters, route.Operation.Parameters} {
+		for _, p := range ps {
+			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
+				declared[p.Value.Name] = true
+			}
+		}
+	}
+	var out []string
+	for k := range q {
+		if !declared[k] {
+			out = append(out, fmt.Sprintf("query parameter %q is not declared by %s", k, route.Operation.OperationID))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scrub hides the secrets in a validator's message.
+func (c *checker) scrub(s string) string {
+	for _, sec := range c.secrets {
+		if sec != "" {
+			s = strings.ReplaceAll(s, sec, "[REDACTED]")
+		}
+	}
+	return s
+}
+
+// take returns the exchanges seen since the last take.
+func (c *checker) take() []exchange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.seen
+	c.seen = nil
+	return out
+}
