@@ -48,29 +48,59 @@ type NumberDetail struct {
 // UnmarshalJSON reads e164 as a number or, tolerantly, a numeric string
 // (with or without +).
 func (d *NumberDetail) UnmarshalJSON(b []byte) error {
-	type plain NumberDetail
-	var w struct {
-		plain
-		E164 json.RawMessage `json:"e164"`
-	}
+	var w wireNumberDetail
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*d = NumberDetail(w.plain)
-	if raw := bytes.TrimSpace(w.E164); len(raw) > 0 && string(raw) != "null" {
-		s := strings.TrimPrefix(strings.Trim(string(raw), `"`), "+")
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
-		}
-		d.E164 = n
+	*d = w.detail()
+	return nil
+}
+
+// wireNumberDetail is a NumberDetail as it travels. A lookup answer is
+// decoded into these, in one pass: NumberDetail's own UnmarshalJSON would
+// have encoding/json scan every element twice and allocate for each e164.
+type wireNumberDetail struct {
+	E164                  e164Value `json:"e164"`
+	AssignedCarrier       Carrier   `json:"assignedCarrier"`
+	CurrentCarrier        Carrier   `json:"currentCarrier"`
+	NumberingArea         string    `json:"numberingArea"`
+	PortedActionIndicator string    `json:"portedActionIndicator"`
+	ThirdParty            bool      `json:"thirdParty"`
+	AlreadyPorting        int       `json:"alreadyPorting"`
+	Reason                string    `json:"reason"`
+}
+
+func (w *wireNumberDetail) detail() NumberDetail {
+	return NumberDetail{E164: int64(w.E164), AssignedCarrier: w.AssignedCarrier, CurrentCarrier: w.CurrentCarrier,
+		NumberingArea: w.NumberingArea, PortedActionIndicator: w.PortedActionIndicator, ThirdParty: w.ThirdParty,
+		AlreadyPorting: w.AlreadyPorting, Reason: w.Reason}
+}
+
+// e164Value reads e164 as a number or a numeric string, with or without
+// +; null leaves it 0. The common forms are read without allocating.
+type e164Value int64
+
+func (v *e164Value) UnmarshalJSON(b []byte) error {
+	raw := bytes.TrimSpace(b)
+	if string(raw) == "null" {
+		return nil
 	}
+	digits := bytes.TrimPrefix(bytes.Trim(raw, `"`), []byte("+"))
+	if n, ok := fastInt(digits); ok {
+		*v = e164Value(n)
+		return nil
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64) // a sign or 19 digits
+	if err != nil {
+		return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
+	}
+	*v = e164Value(n)
 	return nil
 }
 
 // numberDetailsList is the answer of a lookup: the results under numbers,
 // or a bare array.
-var numberDetailsList = listOf[NumberDetail]("numbers")
+var numberDetailsList = listOf[wireNumberDetail]("numbers")
 
 // lookupBatch is how many numbers go in one request. The service does not
 // state a limit; 100 keeps the query string short.
@@ -96,7 +126,9 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, page.Items...)
+		for i := range page.Items {
+			out = append(out, page.Items[i].detail())
+		}
 	}
 	return out, nil
 }
