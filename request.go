@@ -231,7 +231,7 @@ func getOne[T any](ctx context.Context, c *Client, r *call, shape *resourceShape
 	if !out.ok {
 		return nil, missing(r, shape.keys[0])
 	}
-	return &out.val, nil
+	return out.val, nil
 }
 
 // getList runs r and returns the page its answer holds; a listing without
