@@ -122,7 +122,7 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	for start := 0; start < len(numbers); start += lookupBatch {
 		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
 		page, err := getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, numberDetailsList)
+			path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(chunk, ","))}, numberDetailsList)
 		if err != nil {
 			return nil, err
 		}
@@ -132,6 +132,12 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	}
 	return out, nil
 }
+
+// lookupQuery is the query of a lookup, Numbers=a,b,c, encoded as
+// url.Values would encode it without building one.
+type lookupQuery string
+
+func (q lookupQuery) encodeQuery() string { return "Numbers=" + url.QueryEscape(string(q)) }
 
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the
