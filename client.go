@@ -63,8 +63,10 @@ type Client struct {
 	validate  bool
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
-	rc        *retryablehttp.Client
-	once      *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	// lookupInFlight bounds the requests of one Lookup.NumberDetails call.
+	lookupInFlight int
+	rc             *retryablehttp.Client
+	once           *onceState // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -91,6 +93,7 @@ type clientConfig struct {
 	attemptTimeout time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
+	lookupInFlight int
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -135,6 +138,12 @@ func WithAttemptTimeout(d time.Duration) Option {
 // ErrResponseTooLarge, and ErrMaybeSent too for a non-idempotent call.
 func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
 
+// WithLookupConcurrency bounds how many requests of one
+// Lookup.NumberDetails call are in flight at once (default
+// DefaultLookupConcurrency); 1 sends them one after another. It must be at
+// least 1.
+func WithLookupConcurrency(n int) Option { return func(c *clientConfig) { c.lookupInFlight = n } }
+
 // DefaultMaxResponseBytes is the success-body cap without
 // WithMaxResponseBytes: far above any listing page the service sends, far
 // below what would hurt a process.
@@ -148,7 +157,8 @@ func Ptr[T any](v T) *T { return &v }
 // token, a base URL that is not absolute, and plain http to a host that is
 // not loopback.
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
-	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true, maxBody: DefaultMaxResponseBytes}
+	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true, maxBody: DefaultMaxResponseBytes,
+		lookupInFlight: DefaultLookupConcurrency}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -174,6 +184,9 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.maxBody <= 0 {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
 	}
+	if cfg.lookupInFlight < 1 {
+		return nil, errors.New("telco: NewClient: WithLookupConcurrency needs at least 1")
+	}
 	once, err := newOnceState(cfg.reconcile)
 	if err != nil {
 		return nil, err
@@ -184,15 +197,16 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		ua += " " + s
 	}
 	c := &Client{
-		baseURL:    base,
-		accountSid: accountSid,
-		auth:       basicAuth(accountSid, token),
-		userAgent:  ua,
-		logger:     cfg.logger,
-		validate:   cfg.validate,
-		retry:      rp,
-		maxBody:    cfg.maxBody,
-		once:       once,
+		baseURL:        base,
+		accountSid:     accountSid,
+		auth:           basicAuth(accountSid, token),
+		userAgent:      ua,
+		logger:         cfg.logger,
+		validate:       cfg.validate,
+		retry:          rp,
+		maxBody:        cfg.maxBody,
+		lookupInFlight: cfg.lookupInFlight,
+		once:           once,
 	}
 	c.rc = c.newRetryClient(sendingClient(cfg.httpClient, cfg.attemptTimeout))
 	c.common.client = c

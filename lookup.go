@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/telcosdk/telco/internal/rules"
 )
@@ -106,10 +108,18 @@ var numberDetailsList = listOf[wireNumberDetail]("numbers")
 // state a limit; 100 keeps the query string short.
 const lookupBatch = 100
 
+// DefaultLookupConcurrency is how many requests of one NumberDetails call
+// are in flight at once without WithLookupConcurrency.
+const DefaultLookupConcurrency = 4
+
 // NumberDetails looks up numbers, each in local form (digits) or E.164 with
 // +, in order (operation 9): GET /v2/Numbers/Details?Numbers=a,b,c. More
-// than 100 numbers are split into several requests, one after another, and
-// the results joined in request order.
+// than 100 numbers are split into requests of 100, up to
+// WithLookupConcurrency of them (default 4) in flight at once, and the
+// results returned in the order of numbers. The first request to fail
+// cancels the others, and its error is returned, with no results. Each
+// answer must hold one result per number asked; a short or long one is an
+// *APIError, since the results could not be matched to their numbers.
 func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([]NumberDetail, error) {
 	const op = "Lookup.NumberDetails"
 	if len(numbers) == 0 {
@@ -118,19 +128,85 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	if err := s.client.validateParams(op, func() fieldErrs { return lookupCheck(numbers) }); err != nil {
 		return nil, err
 	}
-	out := make([]NumberDetail, 0, len(numbers))
-	for start := 0; start < len(numbers); start += lookupBatch {
-		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
-		page, err := getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-			path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(chunk, ","))}, numberDetailsList)
-		if err != nil {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out := make([]NumberDetail, len(numbers))
+	chunks := (len(numbers) + lookupBatch - 1) / lookupBatch
+	if chunks == 1 {
+		if err := s.lookupChunk(ctx, op, numbers, out, 0, 1); err != nil {
 			return nil, err
 		}
-		for i := range page.Items {
-			out = append(out, page.Items[i].detail())
+		return out, nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next  atomic.Int64 // the next chunk to send
+		mu    sync.Mutex
+		first error // the first failure; the cancellations it causes are not errors of their own
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+			cancel()
 		}
+		mu.Unlock()
+	}
+	for range min(s.client.lookupInFlight, chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= chunks {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					// Another chunk failed (first is set) or the caller gave up.
+					fail(fmt.Errorf("telco: %s: %w", op, context.Cause(ctx)))
+					return
+				}
+				start := i * lookupBatch
+				end := min(start+lookupBatch, len(numbers))
+				if err := s.lookupChunk(ctx, op, numbers[start:end], out[start:end], i, chunks); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
+}
+
+// lookupChunk looks up one request's numbers into out, which has room for
+// exactly one result each. It is request i (0-based) of n.
+func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []string, out []NumberDetail, i, n int) error {
+	r := &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(numbers, ","))}
+	page, err := getList(ctx, s.client, r, numberDetailsList)
+	if err != nil {
+		return err
+	}
+	if len(page.Items) != len(numbers) {
+		// The results carry no reliable key back to the numbers asked (a
+		// local number comes back in E.164), so a short answer would shift
+		// every later result onto the wrong number.
+		return &APIError{Op: op, StatusCode: http.StatusOK, Message: fmt.Sprintf(
+			"%d results for %d numbers in request %d of %d (numbers %s to %s)",
+			len(page.Items), len(numbers), i+1, n, numbers[0], numbers[len(numbers)-1])}
+	}
+	for j := range page.Items {
+		out[j] = page.Items[j].detail()
+	}
+	return nil
 }
 
 // lookupQuery is the query of a lookup, Numbers=a,b,c, encoded as
