@@ -46,8 +46,8 @@ const (
 // send, a create, a porting submission) failed after its request may have
 // reached the service: a timeout or broken connection after the request was
 // written, or a 5xx answer. The operation may or may not have taken effect;
-// check (for example with Messages.Find and an ExternalID) before sending
-// again.
+// check before sending again: [MessagesService.SendOnce] and
+// [MessagesService.SendBatchOnce] do that for SMS by ExternalID.
 var ErrMaybeSent = errors.New("request may have reached the service")
 
 // ErrResponseTooLarge is matched by errors.Is when a success body was

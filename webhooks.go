@@ -3,6 +3,8 @@ package telco
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,15 +12,22 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultMaxWebhookBody is the largest callback body WebhookHandler reads
 // when MaxBodyBytes is 0. A callback is one resource: a few hundred bytes,
 // a few KiB for a porting request with many numbers.
 const DefaultMaxWebhookBody = 64 << 10
+
+// DefaultWebhookReadTimeout bounds reading a callback's body when
+// WebhookHandler.ReadTimeout is 0. A callback is a few KiB: a sender that
+// needs longer is broken or is holding the handler on purpose.
+const DefaultWebhookReadTimeout = 10 * time.Second
 
 // WebhookKind is the kind of a callback.
 type WebhookKind int
@@ -95,10 +104,12 @@ type PortingEvent struct {
 // They may arrive as a GET query string, a JSON object POSTed (with
 // Content-Type application/json, or none), or a form POSTed with
 // application/x-www-form-urlencoded (a POST with an empty body is read from
-// its query string). Names match without regard to case,
-// as encoding/json matches them; when several keys differ only in case
-// (Text and text), the one spelled as the field is read, else the first in
-// sorted order. Unknown fields are ignored; an empty or null value counts
+// its query string). A key given more than once counts once, at its first
+// occurrence, in a JSON body, a form and a query alike (as url.Values.Get
+// reads them): a parameter appended after the fields cannot replace one.
+// Names match without regard to case, as encoding/json matches them; when
+// several keys differ only in case (Text and text), the one spelled as the
+// field is read, else the first in sorted order. Unknown fields are ignored; an empty or null value counts
 // as absent (a string of spaces is kept: it is a real SMS text); Status
 // and Direction are given as the SDK's constants when they match one
 // without regard to case ("delivered" is MessageDelivered); numbers and
@@ -117,8 +128,14 @@ type PortingEvent struct {
 // Give inbound messages and lease responses URLs of their own (with
 // InboundMessageHandler and LeaseResponseHandler) when you need both.
 //
+// The service signs nothing, so anyone who learns a callback URL can call
+// it: set Authorize (WebhookQuerySecret checks a secret you put in the
+// URLs you configure). Authorize runs first, before the body is read.
+//
 // Answers: 204 when the function returned nil; 500 with a body that gives
-// no detail when it returned an error (the error goes to OnError); 404 when
+// no detail when it returned an error or panicked (the error goes to
+// OnError); 401 when Authorize refused the call; 408 when the body did not
+// arrive within ReadTimeout; 404 when
 // no function is set for the callback's kind, so that a callback sent to
 // the wrong URL shows as failed instead of being dropped quietly; 400 for a
 // body or query that cannot be decoded or a callback of no known kind; 405
@@ -144,6 +161,25 @@ type WebhookHandler struct {
 	// MaxBodyBytes caps the body (and the query string of a GET); 0 means
 	// DefaultMaxWebhookBody.
 	MaxBodyBytes int64
+
+	// ReadTimeout bounds reading the body, from the moment the handler
+	// starts, so that a sender trickling bytes cannot hold a handler; 0
+	// means DefaultWebhookReadTimeout, a negative value sets no deadline of
+	// the handler's own. It is set with http.ResponseController, which
+	// net/http's own ResponseWriter supports (and wrappers with an Unwrap
+	// method); a shorter ReadTimeout of the server's is kept, and the
+	// deadline is cleared once the body is read, so that a slow function
+	// is not cut off.
+	// Set the server's ReadHeaderTimeout too: headers arrive before any
+	// handler runs.
+	ReadTimeout time.Duration
+
+	// Authorize, when set, decides whether to take the callback. It runs
+	// before anything is read or decoded; false answers 401. It gets the
+	// handler's own shallow copy of the request, whose URL it may change
+	// (WebhookQuerySecret removes the secret), and the functions' events
+	// carry that copy. Compare secrets in constant time.
+	Authorize func(*http.Request) bool
 
 	// OnError, when set, is told of every callback not answered 2xx: the
 	// status given and why (the function's own error for a 500). Use it to
@@ -180,6 +216,74 @@ func PortingUpdateHandler(f func(context.Context, *PortingEvent) error) *Webhook
 	return &WebhookHandler{PortingUpdate: f, only: WebhookPortingUpdate}
 }
 
+// WebhookQuerySecret returns a function for WebhookHandler.Authorize that
+// takes a callback whose URL query carries one of secrets under the
+// parameter param ("secret" when empty): put
+// ?secret=<long random value> in every callback URL you configure. During
+// a rotation pass the new secret and the old one, configure the new one
+// everywhere, then drop the old. Empty secrets are ignored; with none
+// left, every call is refused.
+//
+// Only the first value of param counts, as with any other key. Each
+// comparison takes the same time whatever the value sent, and every secret
+// is compared, so timing does not tell which matched or how much of one.
+// The parameter is removed from the request's URL (RawQuery and
+// RequestURI) whether it matched or not, so that the events and OnError
+// never show it.
+func WebhookQuerySecret(param string, secrets ...string) func(*http.Request) bool {
+	if param == "" {
+		param = "secret"
+	}
+	var sums [][sha256.Size]byte
+	for _, s := range secrets {
+		if s != "" {
+			sums = append(sums, sha256.Sum256([]byte(s)))
+		}
+	}
+	return func(r *http.Request) bool {
+		got, found := stripQueryParam(r, param)
+		// Hashes have one length, so the comparison does not end early on
+		// a length that differs.
+		sum := sha256.Sum256([]byte(got))
+		ok := 0
+		for i := range sums {
+			ok |= subtle.ConstantTimeCompare(sum[:], sums[i][:])
+		}
+		return found && ok == 1
+	}
+}
+
+// stripQueryParam removes every occurrence of param from r's query and
+// returns the first one's value, leaving the rest of the query as sent.
+func stripQueryParam(r *http.Request, param string) (string, bool) {
+	if r.URL == nil || r.URL.RawQuery == "" {
+		return "", false
+	}
+	var first string
+	found := false
+	parts := strings.Split(r.URL.RawQuery, "&")
+	kept := parts[:0]
+	for _, part := range parts {
+		k, v, _ := strings.Cut(part, "=")
+		if key, err := url.QueryUnescape(k); err != nil || key != param {
+			kept = append(kept, part)
+			continue
+		}
+		if !found {
+			first, _ = url.QueryUnescape(v)
+			found = true
+		}
+	}
+	if found {
+		r.URL.RawQuery = strings.Join(kept, "&")
+		r.URL.ForceQuery = false
+		if r.RequestURI != "" {
+			r.RequestURI = r.URL.RequestURI()
+		}
+	}
+	return first, found
+}
+
 // webhookError is a rejected callback: the status to answer and why.
 type webhookError struct {
 	status int
@@ -195,24 +299,48 @@ func reject(status int, format string, args ...any) *webhookError {
 // ServeHTTP decodes the callback, calls the function for its kind and
 // answers as WebhookHandler describes.
 func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if werr := h.serve(w, r); werr != nil {
-		if h.OnError != nil {
-			h.OnError(r, werr.status, werr.err)
-		}
-		if werr.status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", "GET, POST")
-		}
-		msg := http.StatusText(werr.status)
-		if werr.status != http.StatusInternalServerError {
-			msg = werr.err.Error() // about the request, never about the user's code
-		}
-		http.Error(w, msg, werr.status)
+	// A copy whose URL Authorize may change without touching the server's
+	// request (handlers must not modify it).
+	r2 := *r
+	u := *r.URL
+	r2.URL = &u
+	werr := h.serveRecovering(w, &r2)
+	if werr == nil {
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	if werr.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", "GET, POST")
+	}
+	msg := http.StatusText(werr.status)
+	if werr.status != http.StatusInternalServerError {
+		msg = werr.err.Error() // about the request, never about the user's code
+	}
+	http.Error(w, msg, werr.status)
+	if h.OnError != nil { // after the answer, which a panic here cannot take back
+		h.OnError(&r2, werr.status, werr.err)
+	}
+}
+
+// serveRecovering is serve, with a panic in the user's code (or ours)
+// answered 500 instead of dropping the connection without an answer.
+// http.ErrAbortHandler, the sanctioned way to abort, is let through.
+func (h *WebhookHandler) serveRecovering(w http.ResponseWriter, r *http.Request) (werr *webhookError) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			werr = &webhookError{http.StatusInternalServerError, fmt.Errorf("telco: webhook: panic: %v", v)}
+		}
+	}()
+	return h.serve(w, r)
 }
 
 func (h *WebhookHandler) serve(w http.ResponseWriter, r *http.Request) *webhookError {
+	if h.Authorize != nil && !h.Authorize(r) {
+		return reject(http.StatusUnauthorized, "callback not authorized")
+	}
 	fields, werr := h.readFields(w, r)
 	if werr != nil {
 		return werr
@@ -297,13 +425,14 @@ func (h *WebhookHandler) readFields(w http.ResponseWriter, r *http.Request) (map
 		return nil, reject(http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}
 
-	// With w, the server closes the connection after an oversized body
-	// instead of reading the rest of it.
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	body, err := h.readBody(w, r, max)
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		switch {
+		case errors.As(err, &tooBig):
 			return nil, reject(http.StatusRequestEntityTooLarge, "body over %d bytes", max)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, reject(http.StatusRequestTimeout, "body not read in time")
 		}
 		return nil, reject(http.StatusBadRequest, "reading body: %v", err)
 	}
@@ -338,10 +467,73 @@ func (h *WebhookHandler) readFields(w http.ResponseWriter, r *http.Request) (map
 		}
 		return formFields(q), nil
 	}
-	var fields map[string]json.RawMessage
+	return jsonFields(body)
+}
+
+func (h *WebhookHandler) readTimeout() time.Duration {
+	if h.ReadTimeout == 0 {
+		return DefaultWebhookReadTimeout
+	}
+	return h.ReadTimeout
+}
+
+// readBody reads the body up to max bytes within the read timeout.
+func (h *WebhookHandler) readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	deadline := false
+	rc := http.NewResponseController(w)
+	if d := h.readTimeout(); d > 0 {
+		// Never later than the server's own ReadTimeout would end the
+		// read (counted from now, which is after the headers came).
+		if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
+			d = min(d, srv.ReadTimeout)
+		}
+		// Not supported (a ResponseRecorder, a wrapper without Unwrap):
+		// the server's own deadlines are all there is.
+		deadline = rc.SetReadDeadline(time.Now().Add(d)) == nil
+	}
+	// With w, the server closes the connection after an oversized body
+	// instead of reading the rest of it.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if deadline && err == nil {
+		// Cleared once the body is in: net/http keeps reading the
+		// connection in the background while the handler runs, and a
+		// deadline passing then would cancel the request's context under
+		// the user's function. After a failed read it stays, so that the
+		// server does not go on reading the rest of a trickled body.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	return body, err
+}
+
+// jsonFields reads one JSON object's members, each as raw JSON. A member
+// given twice counts at its first occurrence, as in a form or a query
+// (encoding/json alone would keep the last).
+func jsonFields(body []byte) (map[string]json.RawMessage, *webhookError) {
+	notObject := reject(http.StatusBadRequest, "body is not one JSON object")
 	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&fields); err != nil || fields == nil {
-		return nil, reject(http.StatusBadRequest, "body is not one JSON object")
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, notObject
+	}
+	fields := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, notObject
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, notObject
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, notObject
+		}
+		if _, dup := fields[key]; !dup {
+			fields[key] = v
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, notObject
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, reject(http.StatusBadRequest, "data after the JSON object")
@@ -350,7 +542,7 @@ func (h *WebhookHandler) readFields(w http.ResponseWriter, r *http.Request) (map
 }
 
 // formFields turns query or form values into JSON strings, the first value
-// of each key.
+// of each key (url.ParseQuery keeps them in order of appearance).
 func formFields(q url.Values) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, len(q))
 	for k, v := range q {

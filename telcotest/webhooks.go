@@ -35,8 +35,67 @@ const (
 	CallbackPortingStatus CallbackKind = "PortingStatus"
 )
 
-// CallbackTimeout bounds each webhook request the fake makes.
+// CallbackTimeout bounds each webhook request the fake makes, unless
+// CallbackLimits.Timeout says otherwise.
 const CallbackTimeout = 5 * time.Second
+
+// Defaults of CallbackLimits.
+const (
+	// DefaultCallbackWorkers is how many webhooks the fake has in flight
+	// at once.
+	DefaultCallbackWorkers = 16
+	// DefaultCallbackQueue is how many webhooks may wait for a worker.
+	DefaultCallbackQueue = 10000
+	// DefaultCallbackHistory is how many finished webhooks Callbacks
+	// keeps, the most recent.
+	DefaultCallbackHistory = 1000
+)
+
+// CallbackLimits bounds what the fake's webhooks cost, so that a receiver
+// that is slow or never answers cannot make the fake hold an unbounded
+// number of goroutines, connections and records. Zero fields take the
+// defaults.
+type CallbackLimits struct {
+	// Workers is how many webhooks are in flight at once (each one
+	// goroutine and at most one connection); 0 means
+	// DefaultCallbackWorkers. The rest wait in a queue, in order.
+	Workers int
+	// Queue is how many webhooks may wait for a worker; 0 means
+	// DefaultCallbackQueue. A webhook that finds the queue full is not
+	// sent: Callbacks lists it as failed, with Status 0.
+	Queue int
+	// History is how many finished webhooks Callbacks keeps, the most
+	// recent; 0 means DefaultCallbackHistory, a negative value keeps
+	// none. Each costs about 1 KiB: its JSON body and its record.
+	History int
+	// Timeout bounds each webhook request; 0 means CallbackTimeout.
+	Timeout time.Duration
+}
+
+// WithCallbackLimits sets the bounds of the fake's webhooks (see
+// CallbackLimits).
+func WithCallbackLimits(l CallbackLimits) ServerOption {
+	return func(c *serverConfig) { c.callbacks = l }
+}
+
+func (l CallbackLimits) withDefaults() CallbackLimits {
+	if l.Workers <= 0 {
+		l.Workers = DefaultCallbackWorkers
+	}
+	if l.Queue <= 0 {
+		l.Queue = DefaultCallbackQueue
+	}
+	switch {
+	case l.History == 0:
+		l.History = DefaultCallbackHistory
+	case l.History < 0:
+		l.History = 0
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = CallbackTimeout
+	}
+	return l
+}
 
 // Callback is one webhook request the fake made, and how it went.
 type Callback struct {
@@ -48,67 +107,121 @@ type Callback struct {
 	Body []byte
 	// Status is the receiver's answer, 0 when there was none.
 	Status int
-	// Err says why the request failed (no answer, or a non-2xx one); empty
-	// on success. Failed callbacks are not retried.
+	// Err says why the request failed (no answer, or a non-2xx one, or
+	// the queue was full); empty on success. Failed callbacks are not
+	// retried.
 	Err string
 }
 
 // OK reports whether the receiver answered 2xx.
 func (c Callback) OK() bool { return c.Err == "" }
 
-// hooks sends webhooks in the background and remembers each one.
+// queued is a webhook waiting for a worker: its record, and the JSON of
+// its fields.
+type queued struct {
+	cb   Callback
+	body []byte
+}
+
+// hooks sends webhooks in the background, at most limits.Workers at a
+// time from a bounded queue, and remembers the most recent ones. Workers
+// start when there is work and end when the queue is empty, so an idle
+// fake holds no goroutine for them.
 type hooks struct {
 	client *http.Client
 	ctx    context.Context
 	cancel context.CancelFunc
+	limits CallbackLimits
 
-	mu       sync.Mutex
-	idle     *sync.Cond // signalled when inflight drops to 0
-	inflight int
-	closed   bool
-	done     []Callback
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when pending drops to 0
+	queue   []queued   // FIFO; queue[head:] wait
+	head    int
+	workers int // running
+	pending int // queued or in flight
+	closed  bool
+	done    []Callback // finished, oldest first; the last limits.History count
 }
 
-func newHooks() *hooks {
+func newHooks(l CallbackLimits) *hooks {
+	l = l.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &hooks{client: &http.Client{Timeout: CallbackTimeout}, ctx: ctx, cancel: cancel}
+	h := &hooks{client: &http.Client{Timeout: l.Timeout}, ctx: ctx, cancel: cancel, limits: l}
 	h.idle = sync.NewCond(&h.mu)
 	return h
 }
 
-// send invokes rawURL with method ("" and anything but GET mean POST)
-// and the fields of v: a JSON body for POST, a query for GET. It returns at
-// once; flush waits.
+// send queues a call of rawURL with method ("" and anything but GET mean
+// POST) and the fields of v: a JSON body for POST, a query for GET. It
+// never blocks (the caller holds the store's lock); flush waits.
 func (h *hooks) send(kind CallbackKind, rawURL, method string, v any) {
 	if rawURL == "" {
 		return
 	}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return
-	}
-	h.inflight++
-	h.mu.Unlock()
-	body, err := json.Marshal(v)
 	cb := Callback{Kind: kind, Method: http.MethodPost, URL: rawURL}
 	if strings.EqualFold(method, http.MethodGet) {
 		cb.Method = http.MethodGet
 	}
-	go func() {
-		if err == nil {
-			err = h.do(&cb, body)
+	body, err := json.Marshal(v)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closed:
+		return
+	case err != nil:
+		cb.Err = err.Error()
+		h.record(cb)
+		return
+	case len(h.queue)-h.head >= h.limits.Queue:
+		cb.Err = fmt.Sprintf("telcotest: callback queue full (%d waiting); not sent", h.limits.Queue)
+		h.record(cb)
+		return
+	}
+	h.queue = append(h.queue, queued{cb, body})
+	h.pending++
+	if h.workers < h.limits.Workers {
+		h.workers++
+		go h.work()
+	}
+}
+
+// work sends queued webhooks until none is left.
+func (h *hooks) work() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.head < len(h.queue) {
+		q := h.queue[h.head]
+		h.queue[h.head] = queued{} // let the body go
+		h.head++
+		if h.head == len(h.queue) { // empty: reuse the array from the start
+			h.queue, h.head = h.queue[:0], 0
 		}
-		if err != nil {
-			cb.Err = err.Error()
+		h.mu.Unlock()
+		if err := h.do(&q.cb, q.body); err != nil {
+			q.cb.Err = err.Error()
 		}
 		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.done = append(h.done, cb)
-		if h.inflight--; h.inflight == 0 {
+		h.record(q.cb)
+		if h.pending--; h.pending == 0 {
 			h.idle.Broadcast()
 		}
-	}()
+	}
+	h.workers--
+}
+
+// record keeps a finished webhook, dropping the oldest past
+// limits.History. The caller holds h.mu.
+func (h *hooks) record(cb Callback) {
+	max := h.limits.History
+	if max == 0 {
+		return
+	}
+	h.done = append(h.done, cb)
+	if len(h.done) >= 2*max { // amortised: one copy per max records
+		n := copy(h.done, h.done[len(h.done)-max:])
+		clear(h.done[n:])
+		h.done = h.done[:n]
+	}
 }
 
 func (h *hooks) do(cb *Callback, body []byte) error {
@@ -171,38 +284,44 @@ func addQuery(q url.Values, body []byte) error {
 	return nil
 }
 
-// flush waits until no callback is in flight. Unlike a WaitGroup's Wait
-// it may run while new callbacks start.
+// flush waits until no callback is queued or in flight. Unlike a
+// WaitGroup's Wait it may run while new callbacks start.
 func (h *hooks) flush() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for h.inflight > 0 {
+	for h.pending > 0 {
 		h.idle.Wait()
 	}
 }
 
-// close refuses new callbacks and waits for those in flight.
+// close refuses new callbacks and waits for those queued and in flight,
+// at most limits.Timeout in all: those unfinished by then are cancelled
+// and recorded as failed.
 func (h *hooks) close() {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
+	stop := time.AfterFunc(h.limits.Timeout, h.cancel)
 	h.flush()
+	stop.Stop()
 	h.cancel()
 }
 
 func (h *hooks) list() []Callback {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]Callback(nil), h.done...)
+	from := max(0, len(h.done)-h.limits.History)
+	return append([]Callback(nil), h.done[from:]...)
 }
 
-// Flush waits until every webhook the fake has started has finished,
+// Flush waits until every webhook the fake has queued has finished,
 // so that a test can then assert what its receiver got, or read
 // Callbacks.
 func (s *Server) Flush() { s.hooks.flush() }
 
 // Callbacks returns the webhooks finished so far, in the order they
-// finished. Call Flush first to include those in flight.
+// finished: the most recent CallbackLimits.History of them (1,000 by
+// default). Call Flush first to include those queued or in flight.
 func (s *Server) Callbacks() []Callback { return s.hooks.list() }
 
 // Delivery-receipt targets of a sent message: its own, else its From

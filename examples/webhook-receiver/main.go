@@ -8,7 +8,13 @@
 // which look like inbound SMS on the wire, have their own URL,
 // /webhooks/lease. The service does not sign callbacks: set WEBHOOK_SECRET
 // and put ?secret=... in the URLs you configure, and the receiver answers
-// 403 to any call without it.
+// 401 to any call without it, before reading its body. To rotate the
+// secret, set the new one in WEBHOOK_SECRET and the old one in
+// WEBHOOK_SECRET_PREVIOUS, reconfigure the URLs, then drop the old one.
+//
+// The server bounds every phase of a request (headers, body, answer, idle
+// keep-alive), so that senders that trickle bytes or never read cannot
+// hold its connections.
 //
 // With no TELCO_ACCOUNT_SID/TELCO_TOKEN it also starts telcotest, the
 // in-memory fake of the service, sends an SMS asking for a delivery receipt
@@ -28,14 +34,15 @@ package main
 
 import (
 	"context"
-	"crypto/subtle"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,13 +66,13 @@ func main() {
 // fake service when env has no credentials.
 func run(ctx context.Context, addr string, env func(string) string, logger *slog.Logger) error {
 	events := make(chan telco.WebhookKind, 16)
-	handler := newHandler(logger, env("WEBHOOK_SECRET"), events)
+	handler := newHandler(logger, events, env("WEBHOOK_SECRET"), env("WEBHOOK_SECRET_PREVIOUS"))
 
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(handler)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
@@ -94,9 +101,26 @@ func run(ctx context.Context, addr string, env func(string) string, logger *slog
 	return srv.Shutdown(shutdown)
 }
 
+// newServer serves handler with a limit on every phase of a request: a
+// callback is a few KiB, answered at once, so a sender needing more time
+// is broken or hostile. Without ReadTimeout and WriteTimeout a sender
+// trickling its body, or never reading the answer, would keep a
+// connection and a goroutine for as long as it liked.
+func newServer(handler http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second, // the handler's own body deadline (10 s) comes first
+		WriteTimeout:      30 * time.Second, // includes your functions' time
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+	}
+}
+
 // newHandler routes the callbacks and logs each event. events, when not
-// nil, is told of each event's kind without blocking.
-func newHandler(logger *slog.Logger, secret string, events chan<- telco.WebhookKind) http.Handler {
+// nil, is told of each event's kind without blocking. With any secret set,
+// a callback must carry one of them as ?secret=...
+func newHandler(logger *slog.Logger, events chan<- telco.WebhookKind, secrets ...string) http.Handler {
 	notify := func(k telco.WebhookKind) {
 		select {
 		case events <- k:
@@ -127,20 +151,17 @@ func newHandler(logger *slog.Logger, secret string, events chan<- telco.WebhookK
 	}
 	lease := telco.LeaseResponseHandler(onMessage)
 	lease.OnError = onError
+	if strings.Join(secrets, "") != "" {
+		// Checked before the body is read; the secret is removed from
+		// the URL that the events and the logs see.
+		all.Authorize = telco.WebhookQuerySecret("secret", secrets...)
+		lease.Authorize = all.Authorize
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/webhooks", all)
 	mux.Handle("/webhooks/lease", lease)
-	if secret == "" {
-		return mux
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("secret")), []byte(secret)) != 1 {
-			http.Error(w, "forbidden", http.StatusForbidden)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
+	return mux
 }
 
 // demo makes the fake service produce a delivery receipt and an inbound
@@ -152,7 +173,7 @@ func demo(ctx context.Context, base, secret string, logger *slog.Logger, events 
 	client := fake.Client()
 	hook := base + "/webhooks"
 	if secret != "" {
-		hook += "?secret=" + secret
+		hook += "?secret=" + url.QueryEscape(secret)
 	}
 	logger.Info("no TELCO_ACCOUNT_SID/TELCO_TOKEN: started the fake service", "url", fake.URL)
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -38,7 +41,7 @@ func (l *logBuffer) String() string {
 func TestSampleCallbacks(t *testing.T) {
 	var logs logBuffer
 	events := make(chan telco.WebhookKind, 16)
-	srv := httptest.NewServer(newHandler(slog.New(slog.NewTextHandler(&logs, nil)), "", events))
+	srv := httptest.NewServer(newHandler(slog.New(slog.NewTextHandler(&logs, nil)), events))
 	defer srv.Close()
 
 	cases := []struct {
@@ -81,20 +84,77 @@ func TestSampleCallbacks(t *testing.T) {
 }
 
 func TestSecretIsRequiredWhenSet(t *testing.T) {
-	srv := httptest.NewServer(newHandler(slog.New(slog.NewTextHandler(&logBuffer{}, nil)), "s3cret", nil))
+	var logs logBuffer
+	srv := httptest.NewServer(newHandler(slog.New(slog.NewTextHandler(&logs, nil)), nil, "s3cret-new", "s3cret-old"))
 	defer srv.Close()
 	body := `{"MessageSid":"MG1","Direction":"Transmit","Status":"Delivered"}`
 	for target, want := range map[string]int{
-		"/webhooks":                403,
-		"/webhooks?secret=wrong":   403,
-		"/webhooks?secret=s3cret":  204,
-		"/webhooks/lease?secret=x": 403,
+		"/webhooks":                    401,
+		"/webhooks?secret=wrong":       401,
+		"/webhooks?secret=s3cret-new":  204,
+		"/webhooks?secret=s3cret-old":  204, // during a rotation
+		"/webhooks/lease?secret=x":     401,
+		"/webhooks/lease?secret=s3cre": 401,
 	} {
 		resp, err := http.Post(srv.URL+target, "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		resp.Body.Close()
 		assert.Equal(t, want, resp.StatusCode, target)
 	}
+	assert.Contains(t, logs.String(), "status=401")
+	assert.NotContains(t, logs.String(), "s3cret", "the logs never show a secret")
+}
+
+// The server limits every phase of a request, not only the headers: a
+// sender trickling its body or never reading the answer must not keep a
+// connection for as long as it likes.
+func TestServerTimeouts(t *testing.T) {
+	srv := newServer(http.NotFoundHandler())
+	assert.Positive(t, srv.ReadHeaderTimeout)
+	assert.Positive(t, srv.ReadTimeout)
+	assert.Positive(t, srv.WriteTimeout)
+	assert.Positive(t, srv.IdleTimeout)
+	assert.Positive(t, srv.MaxHeaderBytes)
+	assert.LessOrEqual(t, srv.ReadHeaderTimeout, srv.ReadTimeout)
+}
+
+// A sender trickling its body is answered 408 and let go: the server's
+// ReadTimeout (shortened here, for the test) bounds the body, and the
+// handler's own deadline does not loosen it.
+func TestTricklingSenderIsCutOff(t *testing.T) {
+	h := newHandler(slog.New(slog.NewTextHandler(&logBuffer{}, nil)), nil)
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config = newServer(h)
+	ts.Config.ReadTimeout = 600 * time.Millisecond // short, for the test
+	ts.Start()
+	defer ts.Close()
+
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	_ = conn.SetReadDeadline(start.Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "answered before the 50 s the body would take")
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+	assert.Less(t, time.Since(start), 3*time.Second)
 }
 
 // TestDemoWithoutCredentials runs what `go run ./examples/webhook-receiver`
