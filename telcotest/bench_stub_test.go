@@ -187,13 +187,16 @@ func BenchmarkStub(b *testing.B) {
 
 // BenchmarkStubRatio alternates fake and stub call by call (fake first on
 // even rounds, stub first on odd) and reports "fake/stub": the stub's time
-// over the fake's, the fake's throughput as a fraction of the stub's.
+// over the fake's, the fake's throughput as a fraction of the stub's, and
+// "fake/stub-cpu", the same in the process's CPU time (client, fake and
+// stub together), which waiting for a busy core does not inflate.
 func BenchmarkStubRatio(b *testing.B) {
 	for _, tc := range stubCases() {
 		b.Run("op="+tc.name, func(b *testing.B) {
 			call, fake, stub := stubPair(b, tc)
 			clients := [2]*telco.Client{fake, stub}
-			var wall [2]time.Duration
+			var wall, cpu [2]time.Duration
+			cpuOK := true
 			for _, c := range clients {
 				if err := call(c); err != nil {
 					b.Fatal(err)
@@ -203,16 +206,23 @@ func BenchmarkStubRatio(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for k := 0; k < 2; k++ {
 					side := k ^ (i & 1)
+					c0, ok0 := processCPU()
 					t0 := time.Now()
 					if err := call(clients[side]); err != nil {
 						b.Fatal(err)
 					}
 					wall[side] += time.Since(t0)
+					c1, ok1 := processCPU()
+					cpu[side] += c1 - c0
+					cpuOK = cpuOK && ok0 && ok1
 				}
 			}
 			b.StopTimer()
 			if wall[0] > 0 {
 				b.ReportMetric(float64(wall[1])/float64(wall[0]), "fake/stub")
+			}
+			if cpuOK && cpu[0] > 0 {
+				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "fake/stub-cpu")
 			}
 		})
 	}
