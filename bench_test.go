@@ -6,12 +6,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // The call benchmarks compare the SDK with a hand-written net/http +
@@ -24,19 +29,33 @@ import (
 // scripts/bench.sh runs the whole set and writes BENCHMARKS.md's figures.
 
 // benchServer answers every request with body, after reading the request.
-func benchServer(b *testing.B, body []byte) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// It counts the connections clients open to it (conns), so a test can
+// check that every side keeps its connection between calls.
+type benchServer struct {
+	*httptest.Server
+	conns atomic.Int64
+}
+
+func newBenchServer(b testing.TB, body []byte) *benchServer {
+	bs := &benchServer{}
+	bs.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
 	}))
-	b.Cleanup(srv.Close)
-	return srv
+	bs.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			bs.conns.Add(1)
+		}
+	}
+	bs.Start()
+	b.Cleanup(bs.Close)
+	return bs
 }
 
 // benchClient is an SDK client for srv with the default transport and
 // retry policy, as an application would have it.
-func benchClient(b *testing.B, srv *httptest.Server) *Client {
+func benchClient(b testing.TB, srv *benchServer) *Client {
 	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL))
 	if err != nil {
 		b.Fatal(err)
@@ -50,8 +69,43 @@ func baselineClient() *http.Client {
 }
 
 // baselineDo sends a request as a careful hand-written client would (Basic
-// auth, Accept, Content-Type for a body) and decodes a 200 answer into out.
-func baselineDo(b *testing.B, hc *http.Client, method, u string, body []byte, out any) {
+// auth, Accept, Content-Type for a body), decodes a 200 answer into out as
+// most code does, with json.NewDecoder on the body, then drains the body so
+// that the connection is reused: a decoder stops at the end of the value,
+// and closing a body with bytes left in it closes the connection.
+func baselineDo(b testing.TB, hc *http.Client, method, u string, body []byte, out any) {
+	resp := baselineSend(b, hc, method, u, body)
+	err := json.NewDecoder(resp.Body).Decode(out)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatal("baseline:", resp.StatusCode, err)
+	}
+}
+
+// baselineBuffers are the pooled side's reusable body buffers.
+var baselineBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// baselinePooledDo is the best hand-written client we know: the body read
+// to its end into a pooled buffer, then one json.Unmarshal, which decodes
+// faster than a streaming decoder and leaves the connection reusable.
+func baselinePooledDo(b testing.TB, hc *http.Client, method, u string, body []byte, out any) {
+	resp := baselineSend(b, hc, method, u, body)
+	buf := baselineBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	_, err := buf.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if err == nil {
+		err = json.Unmarshal(buf.Bytes(), out)
+	}
+	baselineBuffers.Put(buf)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatal("baseline:", resp.StatusCode, err)
+	}
+}
+
+// baselineSend sends the request of either hand-written side.
+func baselineSend(b testing.TB, hc *http.Client, method, u string, body []byte) *http.Response {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -69,11 +123,7 @@ func baselineDo(b *testing.B, hc *http.Client, method, u string, body []byte, ou
 	if err != nil {
 		b.Fatal(err)
 	}
-	err = json.NewDecoder(resp.Body).Decode(out)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		b.Fatal("baseline:", resp.StatusCode, err)
-	}
+	return resp
 }
 
 func benchMessage(i int) Message {
@@ -86,7 +136,7 @@ func benchMessage(i int) Message {
 	}
 }
 
-func mustJSON(b *testing.B, v any) []byte {
+func mustJSON(b testing.TB, v any) []byte {
 	data, err := json.Marshal(v)
 	if err != nil {
 		b.Fatal(err)
@@ -94,37 +144,66 @@ func mustJSON(b *testing.B, v any) []byte {
 	return data
 }
 
-// callCase is one operation done both ways. Each function makes one call
-// and fails the benchmark if the answer is not the expected one.
+// callCase is one operation done three ways: by hand with a streaming
+// decoder (baseline), by hand with a pooled buffer (pooled), and by the
+// SDK. Each function makes one call and fails the benchmark if the answer
+// is not the expected one. do is the hand-written call, baselineDo or
+// baselinePooledDo; srv is the case's server.
 type callCase struct {
-	name          string
-	baseline, sdk func(b *testing.B)
+	name string
+	hand func(b testing.TB, hc *http.Client, do handDo)
+	sdk  func(b testing.TB)
+	srv  *benchServer
+	hcs  [2]*http.Client // the baseline's and the pooled side's
 }
 
-// callCases builds the servers and both sides of every call benchmark.
-func callCases(b *testing.B) []callCase {
+func newCallCase(srv *benchServer, name string, hand func(testing.TB, *http.Client, handDo), sdk func(testing.TB)) callCase {
+	return callCase{name: name, hand: hand, sdk: sdk, srv: srv, hcs: [2]*http.Client{baselineClient(), baselineClient()}}
+}
+
+// handDo is one of the two hand-written ways to make a call.
+type handDo func(b testing.TB, hc *http.Client, method, u string, body []byte, out any)
+
+// sides are the three ways to make a case's call, in the order of
+// BenchmarkCalls' impl values.
+func (c callCase) sides() []benchSide {
+	return []benchSide{
+		{"baseline", func(b testing.TB) { c.hand(b, c.hcs[0], baselineDo) }},
+		{"pooled", func(b testing.TB) { c.hand(b, c.hcs[1], baselinePooledDo) }},
+		{"sdk", c.sdk},
+	}
+}
+
+type benchSide struct {
+	impl string
+	call func(b testing.TB)
+}
+
+// callCases builds the servers and every side of every call benchmark.
+// Each hand-written side has its own connections, as the SDK has.
+func callCases(b testing.TB) []callCase {
 	ctx := context.Background()
 	var cases []callCase
 
 	// The small call: one project, about 300 bytes.
 	{
-		srv := benchServer(b, fixture(b, "get_property.json"))
-		hc, c := baselineClient(), benchClient(b, srv)
+		srv := newBenchServer(b, fixture(b, "get_property.json"))
+		c := benchClient(b, srv)
 		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp)
-		cases = append(cases, callCase{"PropertiesGet",
-			func(b *testing.B) {
+		cases = append(cases, newCallCase(srv, "PropertiesGet",
+			func(b testing.TB, hc *http.Client, do handDo) {
 				var out struct{ Property Property }
-				baselineDo(b, hc, http.MethodGet, u, nil, &out)
+				do(b, hc, http.MethodGet, u, nil, &out)
 				if out.Property.PropertySid == "" {
 					b.Fatal("no property")
 				}
 			},
-			func(b *testing.B) {
+			func(b testing.TB) {
 				p, err := c.Properties.Get(ctx, testProp)
 				if err != nil || p.PropertySid == "" {
 					b.Fatal(err)
 				}
-			}})
+			}))
 	}
 
 	// One page of 200 messages, about 90 kB.
@@ -133,28 +212,28 @@ func callCases(b *testing.B) []callCase {
 		for i := range msgs {
 			msgs[i] = benchMessage(i)
 		}
-		srv := benchServer(b, mustJSON(b, map[string]any{"Messages": msgs}))
-		hc, c := baselineClient(), benchClient(b, srv)
+		srv := newBenchServer(b, mustJSON(b, map[string]any{"Messages": msgs}))
+		c := benchClient(b, srv)
 		from, to := time.Unix(1577836800, 0), time.Unix(1577836800+86400, 0)
 		p := &FindMessagesParams{DateFrom: from, DateTo: to, ListParams: ListParams{Count: 200}}
-		cases = append(cases, callCase{"MessagesFind200",
-			func(b *testing.B) {
+		cases = append(cases, newCallCase(srv, "MessagesFind200",
+			func(b testing.TB, hc *http.Client, do handDo) {
 				q := url.Values{}
 				q.Set("Date_From", strconv.FormatInt(from.Unix(), 10))
 				q.Set("Date_To", strconv.FormatInt(to.Unix(), 10))
 				q.Set("Results_Count", "200")
 				var out struct{ Messages []Message }
-				baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/Messages?"+q.Encode(), nil, &out)
+				do(b, hc, http.MethodGet, srv.URL+"/v2/Properties/"+url.PathEscape(testProp)+"/Messages?"+q.Encode(), nil, &out)
 				if len(out.Messages) != 200 {
 					b.Fatal("short page")
 				}
 			},
-			func(b *testing.B) {
+			func(b testing.TB) {
 				page, err := c.Messages.Find(ctx, testProp, p)
 				if err != nil || len(page.Items) != 200 {
 					b.Fatal(err)
 				}
-			}})
+			}))
 	}
 
 	// 1,000 messages in one request, and their 1,000 results: the request
@@ -168,11 +247,11 @@ func callCases(b *testing.B) []callCase {
 			params[i] = SendMessageParams{From: m.From, To: m.To, Text: m.Text, ExternalID: m.ExternalID}
 			answer[i] = m
 		}
-		srv := benchServer(b, mustJSON(b, answer))
-		hc, c := baselineClient(), benchClient(b, srv)
+		srv := newBenchServer(b, mustJSON(b, answer))
+		c := benchClient(b, srv)
 		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp) + "/BatchMessages"
-		cases = append(cases, callCase{"SendBatch1000",
-			func(b *testing.B) {
+		cases = append(cases, newCallCase(srv, "SendBatch1000",
+			func(b testing.TB, hc *http.Client, do handDo) {
 				wire := make([]baselineWire, len(params))
 				for j, p := range params {
 					wire[j] = baselineWire{From: p.From, To: p.To, Text: p.Text, ExternalID: p.ExternalID}
@@ -182,42 +261,42 @@ func callCases(b *testing.B) []callCase {
 					b.Fatal(err)
 				}
 				var out []Message
-				baselineDo(b, hc, http.MethodPost, u, body, &out)
+				do(b, hc, http.MethodPost, u, body, &out)
 				if len(out) != n {
 					b.Fatal("short answer")
 				}
 			},
-			func(b *testing.B) {
+			func(b testing.TB) {
 				res, err := c.Messages.SendBatch(ctx, testProp, params)
 				if err != nil || len(res) != n || res[n-1].Message == nil {
 					b.Fatal(err)
 				}
-			}})
+			}))
 	}
 
 	// One SMS, a small POST.
 	{
-		srv := benchServer(b, fixture(b, "send_message.json"))
-		hc, c := baselineClient(), benchClient(b, srv)
+		srv := newBenchServer(b, fixture(b, "send_message.json"))
+		c := benchClient(b, srv)
 		params := &SendMessageParams{From: "Acme", To: "+61499999999", Text: "Your order has shipped", ExternalID: "order-1042"}
 		u := srv.URL + "/v2/Properties/" + url.PathEscape(testProp) + "/Messages"
-		cases = append(cases, callCase{"MessagesSend",
-			func(b *testing.B) {
+		cases = append(cases, newCallCase(srv, "MessagesSend",
+			func(b testing.TB, hc *http.Client, do handDo) {
 				body, err := json.Marshal(baselineWire{From: params.From, To: params.To, Text: params.Text, ExternalID: params.ExternalID})
 				if err != nil {
 					b.Fatal(err)
 				}
 				var out struct{ Message Message }
-				baselineDo(b, hc, http.MethodPost, u, body, &out)
+				do(b, hc, http.MethodPost, u, body, &out)
 				if out.Message.MessageSid == "" {
 					b.Fatal("no message")
 				}
 			},
-			func(b *testing.B) {
+			func(b testing.TB) {
 				if _, err := c.Messages.Send(ctx, testProp, params); err != nil {
 					b.Fatal(err)
 				}
-			}})
+			}))
 	}
 
 	// One page of 50 projects.
@@ -231,71 +310,90 @@ func callCases(b *testing.B) []callCase {
 			fmt.Fprintf(&buf, `{"AccountSid":"%s","PropertySid":"PR%030d","Name":"Project %d","MainDomain":"p%d.example.com","TimeZone":"AUS Eastern Standard Time","SmsEnabled":true,"Active":true}`, testSid, i, i, i)
 		}
 		buf.WriteString(`],"TotalCount":50,"NextPageToken":null}`)
-		srv := benchServer(b, buf.Bytes())
-		hc, c := baselineClient(), benchClient(b, srv)
-		cases = append(cases, callCase{"PropertiesList50",
-			func(b *testing.B) {
+		srv := newBenchServer(b, buf.Bytes())
+		c := benchClient(b, srv)
+		cases = append(cases, newCallCase(srv, "PropertiesList50",
+			func(b testing.TB, hc *http.Client, do handDo) {
 				var out struct {
 					Properties []Property
 					TotalCount int
 				}
-				baselineDo(b, hc, http.MethodGet, srv.URL+"/v2/Properties?Results_Count=50", nil, &out)
+				do(b, hc, http.MethodGet, srv.URL+"/v2/Properties?Results_Count=50", nil, &out)
 				if len(out.Properties) != 50 {
 					b.Fatal("short page")
 				}
 			},
-			func(b *testing.B) {
+			func(b testing.TB) {
 				page, err := c.Properties.List(ctx, &ListParams{Count: 50})
 				if err != nil || len(page.Items) != 50 {
 					b.Fatal(err)
 				}
-			}})
+			}))
 	}
 	return cases
 }
 
-// BenchmarkCalls measures each call both ways, baseline first: time,
-// bytes and allocations per call (the server's, in the same process, are
-// counted on both sides alike).
+// BenchmarkCalls measures each call every way, the hand-written sides
+// first: time, bytes and allocations per call (the server's, in the same
+// process, are counted on every side alike). scripts/bench.sh runs one
+// sub-benchmark per process, sides alternating, and takes the median of
+// the per-pair ratios.
 func BenchmarkCalls(b *testing.B) {
 	for _, c := range callCases(b) {
-		for _, side := range []struct {
-			impl string
-			call func(b *testing.B)
-		}{{"baseline", c.baseline}, {"sdk", c.sdk}} {
+		for _, side := range c.sides() {
 			b.Run("call="+c.name+"/impl="+side.impl, func(b *testing.B) {
 				side.call(b) // warm the connection outside the timing
 				b.ReportAllocs()
 				b.ResetTimer()
+				c0, ok0 := processCPU()
 				for i := 0; i < b.N; i++ {
 					side.call(b)
 				}
+				reportCPU(b, c0, ok0)
 			})
 		}
 	}
 }
 
-// BenchmarkRatio makes each call both ways alternately, in the order
-// baseline, sdk, sdk, baseline so that a drift in the machine's speed
-// weighs on both alike, and reports the ratio of the SDK's cost to the
-// baseline's: "sdk/base" in elapsed time and, where the OS reports it,
-// "sdk/base-cpu" in the process's CPU time, which waiting for a busy core
-// does not inflate. ns/op is the time of one pair.
+// reportCPU reports "cpu-ns/op", the process's CPU time per op since c0
+// (client and in-process server together): unlike ns/op, it does not grow
+// while the benchmark waits for a core other work holds, which makes it
+// the steadier figure on a shared machine.
+func reportCPU(b *testing.B, c0 time.Duration, ok0 bool) {
+	c1, ok1 := processCPU()
+	if ok0 && ok1 && b.N > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkRatio makes each call every way in turn within one loop, the
+// order rotating each round so that a drift in the machine's speed weighs
+// on all alike, and reports the ratio of the SDK's cost to each
+// hand-written side's: "sdk/base" and "sdk/pooled" in elapsed time and,
+// where the OS reports it, "sdk/base-cpu" and "sdk/pooled-cpu" in the
+// process's CPU time, which waiting for a busy core does not inflate.
+// ns/op is the time of one round.
 func BenchmarkRatio(b *testing.B) {
 	for _, c := range callCases(b) {
 		b.Run("call="+c.name, func(b *testing.B) {
-			c.baseline(b)
-			c.sdk(b)
-			var wall, cpu [2]time.Duration // [0] baseline, [1] sdk
+			sides := c.sides()
+			for _, s := range sides {
+				s.call(b)
+			}
+			n := len(sides)
+			wall, cpu := make([]time.Duration, n), make([]time.Duration, n)
 			cpuOK := true
-			sides := [2]func(*testing.B){c.baseline, c.sdk}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for k := 0; k < 2; k++ {
-					side := k ^ (i & 1) // baseline first on even rounds, sdk first on odd
+				for k := 0; k < n; k++ {
+					// Rotate the start and reverse the direction on odd rounds.
+					side := (i + k) % n
+					if i&1 == 1 {
+						side = (i + n - k) % n
+					}
 					c0, ok0 := processCPU()
 					t0 := time.Now()
-					sides[side](b)
+					sides[side].call(b)
 					wall[side] += time.Since(t0)
 					c1, ok1 := processCPU()
 					cpu[side] += c1 - c0
@@ -303,13 +401,31 @@ func BenchmarkRatio(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			if wall[0] > 0 {
-				b.ReportMetric(float64(wall[1])/float64(wall[0]), "sdk/base")
-			}
-			if cpuOK && cpu[0] > 0 {
-				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "sdk/base-cpu")
+			for k, name := range []string{"base", "pooled"} {
+				if wall[k] > 0 {
+					b.ReportMetric(float64(wall[2])/float64(wall[k]), "sdk/"+name)
+				}
+				if cpuOK && cpu[k] > 0 {
+					b.ReportMetric(float64(cpu[2])/float64(cpu[k]), "sdk/"+name+"-cpu")
+				}
 			}
 		})
+	}
+}
+
+// TestBenchCallsKeepConnections checks that every side of every call
+// benchmark keeps its connection between calls: a side that opened one per
+// call would pay for connecting, and its ratio to the others would mislead.
+// (It measures no time.)
+func TestBenchCallsKeepConnections(t *testing.T) {
+	for _, c := range callCases(t) {
+		for _, side := range c.sides() {
+			before := c.srv.conns.Load()
+			for i := 0; i < 4; i++ {
+				side.call(t)
+			}
+			assert.Equal(t, int64(1), c.srv.conns.Load()-before, "%s/%s: new connections for 4 calls", c.name, side.impl)
+		}
 	}
 }
 

@@ -65,10 +65,12 @@ type Client struct {
 	validate  bool
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
-	rc        *retryablehttp.Client
-	pool      *http.Client // whose transport holds the connections (CloseIdleConnections)
-	once      *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
-	limiter   RateLimiter  // WithRateLimiter; nil for none (seams.go)
+	// lookupInFlight bounds the requests of one Lookup.NumberDetails call.
+	lookupInFlight int
+	rc             *retryablehttp.Client
+	pool           *http.Client // whose transport holds the connections (CloseIdleConnections)
+	once           *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
+	limiter        RateLimiter  // WithRateLimiter; nil for none (seams.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -101,6 +103,7 @@ type clientConfig struct {
 	limiter        RateLimiter
 	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (observe.go)
 	insecureHTTP   bool                                      // WithInsecureHTTP (observe.go)
+	lookupInFlight int
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -156,6 +159,12 @@ const DefaultAttemptTimeout = 60 * time.Second
 // ErrResponseTooLarge, and ErrMaybeSent too for a non-idempotent call.
 func WithMaxResponseBytes(n int64) Option { return func(c *clientConfig) { c.maxBody = n } }
 
+// WithLookupConcurrency bounds how many requests of one
+// Lookup.NumberDetails call are in flight at once (default
+// DefaultLookupConcurrency); 1 sends them one after another. It must be at
+// least 1.
+func WithLookupConcurrency(n int) Option { return func(c *clientConfig) { c.lookupInFlight = n } }
+
 // DefaultMaxResponseBytes is the success-body cap without
 // WithMaxResponseBytes, 16 MiB, counted after decompression; a call holds
 // at most about that much of an answer. The largest page the service sends
@@ -176,7 +185,7 @@ func Ptr[T any](v T) *T { return &v }
 // not loopback (unless WithInsecureHTTP).
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true,
-		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout}
+		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout, lookupInFlight: DefaultLookupConcurrency}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -205,6 +214,9 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.maxBody <= 0 {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
 	}
+	if cfg.lookupInFlight < 1 {
+		return nil, errors.New("telco: NewClient: WithLookupConcurrency needs at least 1")
+	}
 	once, err := newOnceState(cfg.reconcile)
 	if err != nil {
 		return nil, err
@@ -220,17 +232,18 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		ua += " " + s
 	}
 	c := &Client{
-		baseURL:    base,
-		accountSid: accountSid,
-		auth:       basicAuth(accountSid, token),
-		userAgent:  ua,
-		logger:     cfg.logger,
-		validate:   cfg.validate,
-		retry:      rp,
-		maxBody:    cfg.maxBody,
-		once:       once,
-		pool:       pool,
-		limiter:    cfg.limiter,
+		baseURL:        base,
+		accountSid:     accountSid,
+		auth:           basicAuth(accountSid, token),
+		userAgent:      ua,
+		logger:         cfg.logger,
+		validate:       cfg.validate,
+		retry:          rp,
+		maxBody:        cfg.maxBody,
+		lookupInFlight: cfg.lookupInFlight,
+		once:           once,
+		pool:           pool,
+		limiter:        cfg.limiter,
 	}
 	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c

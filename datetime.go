@@ -326,11 +326,13 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 		*t = Timestamp(n)
 		return nil
 	}
-	s := string(data)
-	if s == "null" {
+	// Unset times come as null, often several to a message: compared
+	// before the bytes become a string, which would allocate.
+	if string(data) == "null" {
 		*t = 0
 		return nil
 	}
+	s := string(data)
 	if len(s) >= 2 && s[0] == '"' {
 		if err := json.Unmarshal(data, &s); err != nil {
 			return fmt.Errorf("telco: Timestamp: bad string %.40q", data)

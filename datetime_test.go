@@ -323,6 +323,12 @@ func TestDateTimeDecodingDoesNotAllocate(t *testing.T) {
 	data := []byte("1577836800")
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = ts.UnmarshalJSON(data) }))
 	assert.EqualValues(t, 1577836800, ts)
+	// null, the unset time, several to a message not yet delivered.
+	for _, in := range []string{"null", " null "} {
+		null := []byte(in)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { ts = 5; _ = ts.UnmarshalJSON(null) }), in)
+		assert.Zero(t, ts, "null is unset")
+	}
 }
 
 func TestFixedZoneIsSharedAndNamed(t *testing.T) {

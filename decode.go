@@ -115,10 +115,12 @@ func envelopeType(t reflect.Type, keys []string, extra []reflect.StructField) re
 	return reflect.StructOf(append(fields, extra...))
 }
 
-// one decodes a single resource.
+// one decodes a single resource. val is the value encoding/json allocated
+// for the envelope's field, handed to the caller as it is: copying it out
+// would cost a copy of the resource and a second allocation.
 type one[T any] struct {
 	shape *resourceShape[T]
-	val   T
+	val   *T // non-nil when ok
 	ok    bool
 }
 
@@ -140,7 +142,7 @@ func (o *one[T]) decodeFast(b []byte) bool {
 	e := env.Elem()
 	for i := range o.shape.keys {
 		if v, _ := e.Field(i).Interface().(*T); v != nil {
-			o.val, o.ok = *v, true
+			o.val, o.ok = v, true
 			return true
 		}
 	}
@@ -156,13 +158,13 @@ func (o *one[T]) decodeSlow(b []byte) error {
 		// Only an object is an envelope: a bare number configuration has a
 		// string field named Number, its own envelope key.
 		if raw, ok := field(m, k); ok && isObject(raw) {
-			o.ok = true
-			return json.Unmarshal(raw, &o.val)
+			o.val, o.ok = new(T), true
+			return json.Unmarshal(raw, o.val)
 		}
 	}
 	if raw, ok := field(m, o.shape.id); o.shape.id != "" && ok && !isNull(raw) {
-		o.ok = true
-		return json.Unmarshal(b, &o.val)
+		o.val, o.ok = new(T), true
+		return json.Unmarshal(b, o.val)
 	}
 	return refusedIn(b)
 }

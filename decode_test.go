@@ -74,7 +74,12 @@ func TestOneDecodeShapes(t *testing.T) {
 			o := one[NumberConfig]{shape: numberShape}
 			require.NoError(t, o.decodeBody([]byte(tc.body)))
 			assert.Equal(t, tc.ok, o.ok)
-			assert.Equal(t, tc.want, o.val.Friendly)
+			var friendly string
+			if o.val != nil {
+				friendly = o.val.Friendly
+			}
+			assert.Equal(t, tc.want, friendly)
+			assert.Equal(t, tc.ok, o.val != nil, "a resource exactly when found")
 		})
 	}
 	o := one[Message]{shape: messageShape}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -123,7 +124,7 @@ var listDecoders = []func(b []byte) (n int, err error){
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[NumberDetail]{shape: numberDetailsList}
+		l := list[wireNumberDetail]{shape: numberDetailsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
@@ -449,6 +450,30 @@ func FuzzRedactForm(f *testing.F) {
 		}
 		if bytes.Contains(out, []byte(echo)) {
 			t.Fatalf("an encoded echo is left")
+		}
+	})
+}
+
+// FuzzE164: the allocation-free e164 reader accepts and reads exactly what
+// the general one (trim the quotes and a +, then strconv.ParseInt) does.
+func FuzzE164(f *testing.F) {
+	for _, s := range []string{`61299999999`, `"+61299999999"`, `"61299999999"`, `null`, ` 6 `, `-5`, `"++6"`,
+		`9223372036854775807`, `9223372036854775808`, `"+"`, `1e3`, `true`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var v e164Value
+		err := v.UnmarshalJSON(b)
+		raw := bytes.TrimSpace(b)
+		if string(raw) == "null" {
+			if err != nil || v != 0 {
+				t.Fatalf("null: %d, %v", v, err)
+			}
+			return
+		}
+		want, werr := strconv.ParseInt(strings.TrimPrefix(strings.Trim(string(raw), `"`), "+"), 10, 64)
+		if (err != nil) != (werr != nil) || (err == nil && int64(v) != want) {
+			t.Fatalf("%q: got %d, %v; general %d, %v", b, v, err, want, werr)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/telcosdk/telco/internal/rules"
 )
@@ -48,38 +50,76 @@ type NumberDetail struct {
 // UnmarshalJSON reads e164 as a number or, tolerantly, a numeric string
 // (with or without +).
 func (d *NumberDetail) UnmarshalJSON(b []byte) error {
-	type plain NumberDetail
-	var w struct {
-		plain
-		E164 json.RawMessage `json:"e164"`
-	}
+	var w wireNumberDetail
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*d = NumberDetail(w.plain)
-	if raw := bytes.TrimSpace(w.E164); len(raw) > 0 && string(raw) != "null" {
-		s := strings.TrimPrefix(strings.Trim(string(raw), `"`), "+")
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
-		}
-		d.E164 = n
+	*d = w.detail()
+	return nil
+}
+
+// wireNumberDetail is a NumberDetail as it travels. A lookup answer is
+// decoded into these, in one pass: NumberDetail's own UnmarshalJSON would
+// have encoding/json scan every element twice and allocate for each e164.
+type wireNumberDetail struct {
+	E164                  e164Value `json:"e164"`
+	AssignedCarrier       Carrier   `json:"assignedCarrier"`
+	CurrentCarrier        Carrier   `json:"currentCarrier"`
+	NumberingArea         string    `json:"numberingArea"`
+	PortedActionIndicator string    `json:"portedActionIndicator"`
+	ThirdParty            bool      `json:"thirdParty"`
+	AlreadyPorting        int       `json:"alreadyPorting"`
+	Reason                string    `json:"reason"`
+}
+
+func (w *wireNumberDetail) detail() NumberDetail {
+	return NumberDetail{E164: int64(w.E164), AssignedCarrier: w.AssignedCarrier, CurrentCarrier: w.CurrentCarrier,
+		NumberingArea: w.NumberingArea, PortedActionIndicator: w.PortedActionIndicator, ThirdParty: w.ThirdParty,
+		AlreadyPorting: w.AlreadyPorting, Reason: w.Reason}
+}
+
+// e164Value reads e164 as a number or a numeric string, with or without
+// +; null leaves it 0. The common forms are read without allocating.
+type e164Value int64
+
+func (v *e164Value) UnmarshalJSON(b []byte) error {
+	raw := bytes.TrimSpace(b)
+	if string(raw) == "null" {
+		return nil
 	}
+	digits := bytes.TrimPrefix(bytes.Trim(raw, `"`), []byte("+"))
+	if n, ok := fastInt(digits); ok {
+		*v = e164Value(n)
+		return nil
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64) // a sign or 19 digits
+	if err != nil {
+		return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
+	}
+	*v = e164Value(n)
 	return nil
 }
 
 // numberDetailsList is the answer of a lookup: the results under numbers,
 // or a bare array.
-var numberDetailsList = listOf[NumberDetail]("numbers")
+var numberDetailsList = listOf[wireNumberDetail]("numbers")
 
 // lookupBatch is how many numbers go in one request. The service does not
 // state a limit; 100 keeps the query string short.
 const lookupBatch = 100
 
+// DefaultLookupConcurrency is how many requests of one NumberDetails call
+// are in flight at once without WithLookupConcurrency.
+const DefaultLookupConcurrency = 4
+
 // NumberDetails looks up numbers, each in local form (digits) or E.164 with
 // +, in order (operation 9): GET /v2/Numbers/Details?Numbers=a,b,c. More
-// than 100 numbers are split into several requests, one after another, and
-// the results joined in request order.
+// than 100 numbers are split into requests of 100, up to
+// WithLookupConcurrency of them (default 4) in flight at once, and the
+// results returned in the order of numbers. The first request to fail
+// cancels the others, and its error is returned, with no results. Each
+// answer must hold one result per number asked; a short or long one is an
+// *APIError, since the results could not be matched to their numbers.
 func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([]NumberDetail, error) {
 	const op = "Lookup.NumberDetails"
 	if len(numbers) == 0 {
@@ -88,18 +128,92 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 	if err := s.client.validateParams(op, func() fieldErrs { return lookupCheck(numbers) }); err != nil {
 		return nil, err
 	}
-	out := make([]NumberDetail, 0, len(numbers))
-	for start := 0; start < len(numbers); start += lookupBatch {
-		chunk := numbers[start:min(start+lookupBatch, len(numbers))]
-		page, err := getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-			path: "/v2/Numbers/Details", query: url.Values{"Numbers": {strings.Join(chunk, ",")}}}, numberDetailsList)
-		if err != nil {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out := make([]NumberDetail, len(numbers))
+	chunks := (len(numbers) + lookupBatch - 1) / lookupBatch
+	if chunks == 1 {
+		if err := s.lookupChunk(ctx, op, numbers, out, 0, 1); err != nil {
 			return nil, err
 		}
-		out = append(out, page.Items...)
+		return out, nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next  atomic.Int64 // the next chunk to send
+		mu    sync.Mutex
+		first error // the first failure; the cancellations it causes are not errors of their own
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+			cancel()
+		}
+		mu.Unlock()
+	}
+	for range min(s.client.lookupInFlight, chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= chunks {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					// Another chunk failed (first is set) or the caller gave up.
+					fail(fmt.Errorf("telco: %s: %w", op, context.Cause(ctx)))
+					return
+				}
+				start := i * lookupBatch
+				end := min(start+lookupBatch, len(numbers))
+				if err := s.lookupChunk(ctx, op, numbers[start:end], out[start:end], i, chunks); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }
+
+// lookupChunk looks up one request's numbers into out, which has room for
+// exactly one result each. It is request i (0-based) of n.
+func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []string, out []NumberDetail, i, n int) error {
+	r := &call{op: op, method: http.MethodGet, idempotent: true,
+		path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(numbers, ","))}
+	page, err := getList(ctx, s.client, r, numberDetailsList)
+	if err != nil {
+		return err
+	}
+	if len(page.Items) != len(numbers) {
+		// The results carry no reliable key back to the numbers asked (a
+		// local number comes back in E.164), so a short answer would shift
+		// every later result onto the wrong number.
+		return &APIError{Op: op, StatusCode: http.StatusOK, Message: fmt.Sprintf(
+			"%d results for %d numbers in request %d of %d (numbers %s to %s)",
+			len(page.Items), len(numbers), i+1, n, numbers[0], numbers[len(numbers)-1])}
+	}
+	for j := range page.Items {
+		out[j] = page.Items[j].detail()
+	}
+	return nil
+}
+
+// lookupQuery is the query of a lookup, Numbers=a,b,c, encoded as
+// url.Values would encode it without building one.
+type lookupQuery string
+
+func (q lookupQuery) encodeQuery() string { return "Numbers=" + url.QueryEscape(string(q)) }
 
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the

@@ -1,6 +1,7 @@
 package telco
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -211,16 +213,16 @@ func TestLookupNumberDetailsBoundariesPass(t *testing.T) {
 
 func TestLookupNumberDetailsValidationOffSendsBadNumber(t *testing.T) {
 	c, mt := newMockClient(t, WithClientValidation(false))
-	got := reply(mt, "GET", lookupPath, 200, []byte(`{"numbers":[]}`))
+	got := reply(mt, "GET", lookupPath, 200, []byte(`{"numbers":[{"e164":0,"reason":"Invalid number"}]}`))
 	details, err := c.Lookup.NumberDetails(bg, "04-1234")
 	require.NoError(t, err)
-	assert.Empty(t, details)
+	assert.Equal(t, []NumberDetail{{Reason: "Invalid number"}}, details)
 	assert.Equal(t, 1, mt.GetTotalCallCount())
 	assert.Equal(t, "04-1234", got.Query.Get("Numbers"))
 }
 
 func TestLookupNumberDetailsBatches(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := newMockClient(t, WithLookupConcurrency(1)) // one at a time: the requests' order is known
 	seenNumbers := lookupEcho(mt, 0)
 	nums := lookupNumbers(250)
 	details, err := c.Lookup.NumberDetails(bg, nums...)
@@ -268,13 +270,13 @@ func TestLookupNumberDetailsBatchEdges(t *testing.T) {
 			for i, q := range *seenNumbers {
 				sizes[i] = len(strings.Split(q, ","))
 			}
-			assert.Equal(t, tc.sizes, sizes)
+			assert.ElementsMatch(t, tc.sizes, sizes, "sent concurrently, in any order")
 		})
 	}
 }
 
 func TestLookupNumberDetailsBatchError(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := newMockClient(t, WithLookupConcurrency(1))
 	seenNumbers := lookupEcho(mt, 2)
 	details, err := c.Lookup.NumberDetails(bg, lookupNumbers(250)...)
 	assert.Nil(t, details, "no partial results")
@@ -301,4 +303,169 @@ func TestLookupNumberDetailsRetriedOn503(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, details, 2)
 	assert.Equal(t, int32(2), n.Load(), "a lookup is idempotent and retried")
+}
+
+// lookupBlocking answers lookups as lookupEcho does, but holds the first
+// wait requests until that many are in flight at once (so a test sees the
+// bound reached, whatever the scheduling), and records the most seen in
+// flight. A request whose Numbers hold fail is answered 400 at once; with
+// hangAll, every other request waits for its context to end.
+type lookupBlocking struct {
+	mu             sync.Mutex
+	inFlight, most int
+	requests       int
+	wait           int
+	ready          chan struct{}
+	opened         bool
+	fail           string
+	hangAll        bool
+	cancelledByCtx int
+}
+
+func (lb *lookupBlocking) register(t *testing.T, mt *httpmock.MockTransport) {
+	lb.ready = make(chan struct{})
+	mt.RegisterResponder("GET", testBase+lookupPath, func(r *http.Request) (*http.Response, error) {
+		q := r.URL.Query().Get("Numbers")
+		lb.mu.Lock()
+		lb.requests++
+		lb.inFlight++
+		lb.most = max(lb.most, lb.inFlight)
+		if lb.inFlight == lb.wait && !lb.opened {
+			lb.opened = true
+			close(lb.ready)
+		}
+		lb.mu.Unlock()
+		defer func() { lb.mu.Lock(); lb.inFlight--; lb.mu.Unlock() }()
+		switch {
+		case lb.fail != "" && strings.Contains(q, lb.fail):
+			return httpmock.NewStringResponse(400, `{"ResponseStatus":{"ErrorCode":"INVALID_PHONENUMBER_FORMAT","Message":"bad number"}}`), nil
+		case lb.hangAll:
+			select {
+			case <-r.Context().Done():
+				lb.mu.Lock()
+				lb.cancelledByCtx++
+				lb.mu.Unlock()
+				return nil, r.Context().Err()
+			case <-time.After(10 * time.Second):
+				t.Error("a hanging request was never cancelled")
+				return nil, fmt.Errorf("not cancelled")
+			}
+		}
+		select {
+		case <-lb.ready:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%d requests never were in flight at once", lb.wait)
+		}
+		var items []string
+		for _, n := range strings.Split(q, ",") {
+			items = append(items, fmt.Sprintf(`{"e164":%s,"reason":"echo"}`, strings.TrimPrefix(n, "+")))
+		}
+		return httpmock.NewStringResponse(200, `{"numbers":[`+strings.Join(items, ",")+`]}`), nil
+	})
+}
+
+func TestLookupNumberDetailsConcurrent(t *testing.T) {
+	for _, inFlight := range []int{2, 3, DefaultLookupConcurrency} {
+		t.Run(strconv.Itoa(inFlight), func(t *testing.T) {
+			c, mt := newMockClient(t, WithLookupConcurrency(inFlight))
+			lb := &lookupBlocking{wait: inFlight}
+			lb.register(t, mt)
+			nums := lookupNumbers(1050)
+			details, err := c.Lookup.NumberDetails(bg, nums...)
+			require.NoError(t, err)
+			assert.Equal(t, 11, lb.requests)
+			assert.Equal(t, inFlight, lb.most, "requests in flight at once")
+			require.Len(t, details, len(nums))
+			for i, d := range details {
+				want, _ := strconv.ParseInt(strings.TrimPrefix(nums[i], "+"), 10, 64)
+				require.Equal(t, want, d.E164, "result %d is in the order of the numbers", i)
+			}
+		})
+	}
+}
+
+func TestLookupNumberDetailsFirstErrorCancelsTheRest(t *testing.T) {
+	c, mt := newMockClient(t, WithLookupConcurrency(3))
+	nums := lookupNumbers(2000) // 20 requests
+	// The second request fails at once, every other hangs until cancelled.
+	lb := &lookupBlocking{wait: 1, hangAll: true, fail: nums[100]}
+	lb.register(t, mt)
+	details, err := c.Lookup.NumberDetails(bg, nums...)
+	assert.Nil(t, details, "no partial results")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae, "the failure, not the cancellation it caused")
+	assert.Equal(t, 400, ae.StatusCode)
+	assert.Equal(t, CodeInvalidPhoneNumberFormat, ErrorCode(err))
+	assert.NotErrorIs(t, err, context.Canceled)
+	// The mock may let the call return before its responders do.
+	require.Eventually(t, func() bool { lb.mu.Lock(); defer lb.mu.Unlock(); return lb.inFlight == 0 },
+		10*time.Second, time.Millisecond, "every responder returned")
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	assert.LessOrEqual(t, lb.requests, 3, "no request is sent after the failure")
+	assert.Equal(t, lb.requests-1, lb.cancelledByCtx, "every request in flight was cancelled")
+}
+
+func TestLookupNumberDetailsCallerCancels(t *testing.T) {
+	for _, n := range []int{5, 500} {
+		c, mt := newMockClient(t)
+		lookupEcho(mt, 0)
+		ctx, cancel := context.WithCancel(bg)
+		cancel()
+		details, err := c.Lookup.NumberDetails(ctx, lookupNumbers(n)...)
+		assert.Nil(t, details)
+		assert.ErrorIs(t, err, context.Canceled, "%d numbers", n)
+		assert.Contains(t, err.Error(), "Lookup.NumberDetails")
+	}
+}
+
+func TestLookupNumberDetailsWrongCount(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		results int
+		want    string
+	}{
+		{"short", 99, "99 results for 100 numbers in request 2 of 3 (numbers +61400000100 to +61400000199)"},
+		{"long", 101, "101 results for 100 numbers in request 2 of 3"},
+		{"empty", 0, "0 results for 100 numbers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder("GET", testBase+lookupPath, func(r *http.Request) (*http.Response, error) {
+				nums := strings.Split(r.URL.Query().Get("Numbers"), ",")
+				n := len(nums)
+				if nums[0] == "+61400000100" {
+					n = tc.results
+				}
+				items := make([]string, n)
+				for i := range items {
+					items[i] = `{"e164":1}`
+				}
+				return httpmock.NewStringResponse(200, `{"numbers":[`+strings.Join(items, ",")+`]}`), nil
+			})
+			details, err := c.Lookup.NumberDetails(bg, lookupNumbers(250)...)
+			assert.Nil(t, details)
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, "Lookup.NumberDetails", ae.Op)
+			assert.Equal(t, 200, ae.StatusCode)
+			assert.Contains(t, ae.Message, tc.want)
+			assert.NotErrorIs(t, err, ErrMaybeSent, "a lookup changes nothing")
+		})
+	}
+	// One request: the same check.
+	c, mt := newMockClient(t)
+	reply(mt, "GET", lookupPath, 200, []byte(`{"numbers":[{"e164":61299999999}]}`))
+	_, err := c.Lookup.NumberDetails(bg, "0299999999", "0412345678")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Contains(t, ae.Message, "1 results for 2 numbers in request 1 of 1")
+}
+
+func TestWithLookupConcurrencyNeedsOne(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		_, err := NewClient(testSid, testToken, WithLookupConcurrency(n))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "WithLookupConcurrency")
+	}
 }

@@ -92,15 +92,20 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	u := c.baseURL + r.path
+	var q string
 	if r.query != nil {
-		q, err := encodeQuery(r.query)
-		if err != nil {
+		var err error
+		if q, err = encodeQuery(r.query); err != nil {
 			return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
 		}
-		if q != "" {
-			u += "?" + q
-		}
+	}
+	// The URL is built in one concatenation, one allocation: a listing
+	// walks its pages with a query each time.
+	var u string
+	if q == "" {
+		u = c.baseURL + r.path
+	} else {
+		u = c.baseURL + r.path + "?" + q
 	}
 	var body any // untyped nil when there is none, so GETs carry no body
 	if r.body != nil {
@@ -241,7 +246,7 @@ func getOne[T any](ctx context.Context, c *Client, r *call, shape *resourceShape
 	if !out.ok {
 		return nil, missing(r, shape.keys[0])
 	}
-	return &out.val, nil
+	return out.val, nil
 }
 
 // getList runs r and returns the page its answer holds; a listing without

@@ -38,6 +38,7 @@ type propMessages struct {
 // and in the project's Find index.
 func (st *store) addMessage(m *messageRec) {
 	st.messages = append(st.messages, m)
+	st.indexMessage(m)
 	ix := &st.find
 	if ix.byProp == nil {
 		ix.byProp = map[string]*propMessages{}

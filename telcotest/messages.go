@@ -32,13 +32,38 @@ type wireMessage struct {
 // messageOut is a message as the service writes it, in answers and
 // callbacks alike: ErrorCode is always there, "" when nothing failed (the
 // spec: "empty string otherwise"), where telco.Message's omitempty would
-// leave it out. The outer field hides the embedded one when encoding.
+// leave it out. It spells out telco.Message's fields, in their order with
+// ErrorCode last, rather than embedding it: telco.Timestamp has a
+// MarshalJSON, which encoding/json calls and then re-validates for every
+// timestamp, a fifth of the time a page of messages took to encode; plain
+// integers encode to the same bytes (TestMessageOutMatchesMessage).
 type messageOut struct {
-	telco.Message
-	ErrorCode string `json:"ErrorCode"`
+	MessageSid      string              `json:"MessageSid"`
+	AccountSid      string              `json:"AccountSid,omitempty"`
+	PropertySid     string              `json:"PropertySid,omitempty"`
+	From            string              `json:"From,omitempty"`
+	To              string              `json:"To,omitempty"`
+	Text            string              `json:"Text,omitempty"`
+	DeliveryReceipt bool                `json:"DeliveryReceipt"`
+	NumSegments     int                 `json:"NumSegments,omitempty"`
+	Status          telco.MessageStatus `json:"Status,omitempty"`
+	Direction       telco.Direction     `json:"Direction,omitempty"`
+	Scheduled       int64               `json:"Scheduled,omitempty"`
+	Created         int64               `json:"Created,omitempty"`
+	Submitted       int64               `json:"Submitted,omitempty"`
+	Delivered       int64               `json:"Delivered,omitempty"`
+	Received        int64               `json:"Received,omitempty"`
+	ExternalID      string              `json:"ExternalId,omitempty"`
+	ErrorCode       string              `json:"ErrorCode"`
 }
 
-func wireOut(m telco.Message) messageOut { return messageOut{Message: m, ErrorCode: m.ErrorCode} }
+func wireOut(m telco.Message) messageOut {
+	return messageOut{MessageSid: m.MessageSid, AccountSid: m.AccountSid, PropertySid: m.PropertySid,
+		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt, NumSegments: m.NumSegments,
+		Status: m.Status, Direction: m.Direction, Scheduled: int64(m.Scheduled), Created: int64(m.Created),
+		Submitted: int64(m.Submitted), Delivered: int64(m.Delivered), Received: int64(m.Received),
+		ExternalID: m.ExternalID, ErrorCode: m.ErrorCode}
+}
 
 func (m *wireMessage) params() *telco.SendMessageParams {
 	p := &telco.SendMessageParams{
@@ -191,7 +216,7 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 		m.leaseURL, m.leaseMethod = p.WebhookURI, p.WebhookMethod
 	}
 	st.addMessage(m)
-	st.pending = append(st.pending, m)
+	st.pending.push(m)
 	s.arm(now)
 	return m
 }
@@ -314,21 +339,23 @@ func (m *messageRec) due() time.Time {
 	return m.sendAt.Add(SubmitDelay + DeliverDelay)
 }
 
-// advanceAll moves every pending message to its status at now and sends
-// the delivery receipts that calls for. The caller holds s.mu.
+// advanceAll moves every pending message that is due to its status at now,
+// earliest due first, and sends the delivery receipts that calls for. The
+// caller holds s.mu.
 func (s *Server) advanceAll(now time.Time) {
-	kept := s.st.pending[:0]
-	for _, m := range s.st.pending {
+	var again []*messageRec // stepped but not final: due again later
+	for m := s.st.pending.popDue(now); m != nil; m = s.st.pending.popDue(now) {
 		if s.st.step(m, now) {
 			u, method := s.st.receiptTarget(m)
 			s.hooks.send(CallbackDeliveryReceipt, u, method, wireOut(m.Message))
 		}
 		if !m.final {
-			kept = append(kept, m)
+			again = append(again, m)
 		}
 	}
-	clear(s.st.pending[len(kept):])
-	s.st.pending = kept
+	for _, m := range again {
+		s.st.pending.push(m)
+	}
 	s.arm(now)
 }
 
@@ -349,12 +376,7 @@ func (s *Server) arm(now time.Time) {
 	if s.clock != nil || s.closed {
 		return
 	}
-	var next time.Time
-	for _, m := range s.st.pending {
-		if d := m.due(); next.IsZero() || d.Before(next) {
-			next = d
-		}
-	}
+	next := s.st.pending.next()
 	if next.IsZero() || next.Equal(s.timerAt) {
 		return
 	}
@@ -484,16 +506,14 @@ func elementError(err error) batchError {
 func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, m := range s.st.messages {
-		if m.MessageSid == pp["MessageSid"] {
-			if m.AccountSid != caller(r) {
-				forbidden(w, "message")
-				return
-			}
-			s.advanceAll(s.now())
-			writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
-			return
-		}
+	m := s.st.message(pp["MessageSid"])
+	switch {
+	case m == nil:
+		notFound(w, "message")
+	case m.AccountSid != caller(r):
+		forbidden(w, "message")
+	default:
+		s.advanceAll(s.now())
+		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
 	}
-	notFound(w, "message")
 }

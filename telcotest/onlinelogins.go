@@ -70,17 +70,17 @@ func (s *Server) getOnlineLogin(w http.ResponseWriter, r *http.Request, pp pathP
 func (s *Server) listOnlineLogins(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := []telco.OnlineLogin{}
+	all := []*telco.OnlineLogin{} // only the page is copied
 	for _, l := range s.st.logins {
 		if s.loginOwner(l) == caller(r) {
-			all = append(all, *l)
+			all = append(all, l)
 		}
 	}
 	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, listing("OnlineLogins", page, len(all), next))
+	writeJSON(w, http.StatusOK, listing("OnlineLogins", copyPage(page), len(all), next))
 }
 
 // loginOwner is the account of the project a login was created on, which

@@ -139,7 +139,7 @@ func (s *Server) portingStatus(w http.ResponseWriter, r *http.Request, propertyS
 	if propertySid != "" && s.ownProperty(w, r, propertySid) == nil {
 		return
 	}
-	var found []telco.PortingRequest
+	var found []*telco.PortingRequest // only the page is copied
 	for _, rec := range s.st.porting {
 		if rec.req.AccountSid != caller(r) || (propertySid != "" && rec.req.PropertySid != propertySid) {
 			continue
@@ -150,13 +150,13 @@ func (s *Server) portingStatus(w http.ResponseWriter, r *http.Request, propertyS
 		if len(p.PortingRequestNumbers) > 0 && !contains(p.PortingRequestNumbers, rec.req.PortingNo) {
 			continue
 		}
-		found = append(found, rec.req)
+		found = append(found, &rec.req)
 	}
 	page, next, ok := skipPage(w, q, found, 20)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, listing("PortingRequests", page, len(found), next))
+	writeJSON(w, http.StatusOK, listing("PortingRequests", copyPage(page), len(found), next))
 }
 
 func contains(list []string, v string) bool {

@@ -67,7 +67,7 @@ func (s *Server) createProperty(w http.ResponseWriter, r *http.Request, _ pathPa
 		IntegrationsEnabled: p.IntegrationsEnabled, Active: active,
 	}
 	s.mu.Lock()
-	s.st.properties = append(s.st.properties, prop)
+	s.st.addProperty(prop)
 	out := *prop
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"Property": out})
@@ -82,17 +82,12 @@ func (s *Server) getProperty(w http.ResponseWriter, r *http.Request, pp pathPara
 func (s *Server) listProperties(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := []telco.Property{}
-	for _, p := range s.st.properties {
-		if p.AccountSid == caller(r) {
-			all = append(all, *p)
-		}
-	}
+	all := s.st.accountProperties(caller(r))
 	page, next, ok := skipPage(w, r.URL.Query(), all, 50)
 	if !ok {
 		return
 	}
-	env := listing("Properties", page, len(all), next)
+	env := listing("Properties", copyPage(page), len(all), next)
 	if next == "" {
 		env["NextPageToken"] = nil // op 11 alone types it "string or null"
 	}

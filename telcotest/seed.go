@@ -20,7 +20,7 @@ func (s *Server) SeedProperties(n int) []string {
 			AccountSid: s.AccountSid, PropertySid: newSid("PR"), Name: "Seeded project " + strconv.Itoa(i),
 			MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
 		}
-		s.st.properties = append(s.st.properties, p)
+		s.st.addProperty(p)
 		sids = append(sids, p.PropertySid)
 	}
 	return sids

@@ -377,9 +377,29 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// into memory, and the answer goes out once they have let go of it.
 	// Written straight to the connection, a large page a client did not
 	// read would hold the lock, and every other request, until it did.
-	ans := answer{header: w.Header()}
-	rt.handle(s, &ans, r, params)
+	ans := answers.Get().(*answer)
+	ans.header = w.Header()
+	rt.handle(s, ans, r, params)
 	ans.writeTo(w)
+	ans.release()
+}
+
+// answers are reused: a page of 200 messages is about 90 kB, which a new
+// buffer would grow to in a dozen steps on every request.
+var answers = sync.Pool{New: func() any { return new(answer) }}
+
+// maxPooledAnswer is the largest body buffer kept for reuse, so that one
+// very large answer does not stay pinned in the pool.
+const maxPooledAnswer = 1 << 20
+
+// release returns a to the pool once its answer is written.
+func (a *answer) release() {
+	if a.body.Cap() > maxPooledAnswer {
+		return
+	}
+	a.header, a.status = nil, 0
+	a.body.Reset()
+	answers.Put(a)
 }
 
 // answer is a ResponseWriter that keeps the status and body in memory

@@ -25,7 +25,7 @@ type store struct {
 	properties []*telco.Property
 	messages   []*messageRec
 	find       findIndex              // messages per project in Created order, for Find (findindex.go)
-	pending    []*messageRec          // sent messages whose status will still change
+	pending    pendingQueue           // sent messages whose status will still change, earliest due first (pending.go)
 	leases     map[string][]*leaseRec // recipient -> its leases, oldest first
 	leased     map[string]bool        // every sender ever leased, so none serves two recipients
 	failTo     map[string]bool        // recipients whose messages fail
@@ -42,6 +42,7 @@ type store struct {
 	calls      []*callRec      // in the order they were written (calls.go)
 	callSeq    int64           // the last call's seq: the Token cursor's clock
 	nextID     int
+	ix         storeIndex // by SID and by account (index.go)
 }
 
 type messageRec struct {
@@ -100,7 +101,7 @@ func (st *store) addAccount(sid, token string) *Account {
 		AccountSid: sid, PropertySid: newSid("PR"), Name: "Default project",
 		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
 	}
-	st.properties = append(st.properties, p)
+	st.addProperty(p)
 	a := &Account{AccountSid: sid, Token: token, PropertySid: p.PropertySid}
 	st.accounts[sid] = a
 	return a
@@ -116,18 +117,11 @@ func (st *store) ensureProperty(sid string) *telco.Property {
 		AccountSid: st.accountSid, PropertySid: sid, Name: "Project " + sid,
 		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
 	}
-	st.properties = append(st.properties, p)
+	st.addProperty(p)
 	return p
 }
 
-func (st *store) property(sid string) *telco.Property {
-	for _, p := range st.properties {
-		if p.PropertySid == sid {
-			return p
-		}
-	}
-	return nil
-}
+func (st *store) property(sid string) *telco.Property { return st.ix.propBySid[sid] }
 
 func (st *store) id() int {
 	st.nextID++
