@@ -115,7 +115,7 @@ func readmeSource(pkg string, b readmeBlock) (name, src string) {
 }
 
 // readmeDocs are the Markdown files whose Go blocks must compile.
-var readmeDocs = []string{"README.md", "RELIABILITY.md", "SECURITY.md", "CONTRIBUTING.md"}
+var readmeDocs = []string{"README.md", "RELIABILITY.md", "SECURITY.md", "CONTRIBUTING.md", "TESTING.md"}
 
 // TestReadmeGoBlocksCompile type-checks and vets every ```go block of
 // README.md and the documents beside it against this module, so that they
