@@ -149,6 +149,15 @@ func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, clock *
 		}
 		fmt.Fprintf(out, "found %s %s %s %q\n", m.Direction, m.Status, m.To, m.Text)
 	}
+	// SendOnce settles a send whose answer was lost by looking its ExternalId
+	// up before any resend: the message is sent once, whatever the network did.
+	once, err := c.Messages.SendOnce(ctx, prop.PropertySid, &telco.SendMessageParams{
+		From: "Acme", To: "+61499999999", Text: "Your order #4712 has shipped", ExternalID: "order-4712",
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "sent once %s for %s\n", once.MessageSid, once.ExternalID)
 
 	step("NumberBlocks: search")
 	srv.AddNumberBlock(prop.PropertySid, telco.NumberBlock{Number: "6129999XXXX", Name: "Sydney sales", BlockSize: 10000,
@@ -238,6 +247,31 @@ func tourFake(ctx context.Context, out io.Writer, srv *telcotest.Server, clock *
 	}
 	for _, r := range status.Items {
 		fmt.Fprintf(out, "porting %s is %s (%d status changes)\n", r.PortingNo, r.Status, len(r.PortingNumbers[0].StatusHistory))
+	}
+
+	step("Flows, Numbers and Calls: buy a number, route it to a flow, follow its calls")
+	bought, err := c.Numbers.Purchase(ctx, prop.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990042"})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "bought %s: %s\n", bought.Number, bought.Status)
+	flows, err := c.Flows.List(ctx, prop.PropertySid, nil)
+	if err != nil {
+		return err
+	}
+	flow := flows.Items[0]
+	if _, err := c.Numbers.Configure(ctx, bought.Number, &telco.NumberConfigParams{
+		RoutingMethod: telco.RoutingFlow, Flow: flow.ConfigID}); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "number %s routes to flow %q (%s)\n", bought.Number, flow.Name, flow.ConfigID)
+	srv.AddCall(prop.PropertySid, telco.Call{From: "+61412345678", To: "61299990042"}) // a call arrives
+	feed := telco.NewCallFeed(c.Calls.ListByProperty, prop.PropertySid, nil)
+	for call, err := range feed.All(ctx) {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "call %s from %s: %s\n", call.CallSid, call.From, call.Disposition)
 	}
 
 	step("Lookup: number details")

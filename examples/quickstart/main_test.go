@@ -21,7 +21,8 @@ func TestTourWithoutCredentials(t *testing.T) {
 	s := out.String()
 	for _, want := range []string{
 		"== Properties", "== Messages", "== NumberBlocks", "== Addresses and Numbers", "== OnlineLogins",
-		"== SipTrunks", "== Porting", "== Lookup", "== Errors",
+		"== SipTrunks", "== Porting", "== Flows, Numbers and Calls", "== Lookup", "== Errors",
+		"sent once ", "routes to flow", "call CA",
 		"batch 1 rejected: INVALID_PHONENUMBER_FORMAT (To)",
 		"250ms later, message", "is Submitted", "is Delivered",
 		"found Receive Received +614",
