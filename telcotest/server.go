@@ -491,12 +491,15 @@ func (a *answer) Write(p []byte) (int, error) {
 }
 
 // writeTo sends the answer; a handler that wrote nothing leaves w alone,
-// as net/http would.
+// as net/http would. A body that fits net/http's buffer before chunking
+// (2 KiB) gets its Content-Length from net/http, which adds it without
+// allocating when the handler returns; a larger one gets it here, so that
+// it is not chunked.
 func (a *answer) writeTo(w http.ResponseWriter) {
 	if a.status == 0 {
 		return
 	}
-	if a.body.Len() > 0 && w.Header().Get("Content-Length") == "" {
+	if a.body.Len() > 2048 && w.Header().Get("Content-Length") == "" {
 		w.Header().Set("Content-Length", strconv.Itoa(a.body.Len()))
 	}
 	w.WriteHeader(a.status)
