@@ -439,8 +439,14 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		}
 		m := s.accept(prop, p)
 		s.hideNew(r, m)
-		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
+		writeJSON(w, http.StatusOK, sentAnswer{wireOut(m.Message)})
 	})
+}
+
+// sentAnswer is Send's answer: the message under "Message" (a struct
+// rather than a map, which would cost the encoder several allocations).
+type sentAnswer struct {
+	Message messageOut `json:"Message"`
 }
 
 // batchError is a rejected element of a batch answer: ErrorCode, Message

@@ -124,15 +124,19 @@ func moreSpecific(a, b []string) bool {
 
 // candidates are the routes of the most specific patterns that fit the
 // path, whatever their methods.
-func candidates(segs []string) []route {
-	var best []route
+func candidates(segs []string) []route { return appendCandidates(nil, segs) }
+
+// appendCandidates is candidates appended to best[:0], so that the router
+// can gather them in an array on its stack.
+func appendCandidates(best []route, segs []string) []route {
+	best = best[:0]
 	for _, rt := range routes {
 		if !pathMatches(rt.segs, segs) {
 			continue
 		}
 		switch {
 		case len(best) == 0 || moreSpecific(rt.segs, best[0].segs):
-			best = append(best[:0:0], rt)
+			best = append(best[:0], rt)
 		case !moreSpecific(best[0].segs, rt.segs):
 			best = append(best, rt)
 		}
@@ -143,7 +147,8 @@ func candidates(segs []string) []route {
 // match finds the route for a request. A path that fits no pattern is 404;
 // one whose pattern takes other methods only is 405.
 func match(method string, segs []string) (route, pathParams, int) {
-	cands := candidates(segs)
+	var buf [8]route
+	cands := appendCandidates(buf[:0], segs)
 	if len(cands) == 0 {
 		return route{}, nil, http.StatusNotFound
 	}
