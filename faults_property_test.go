@@ -46,6 +46,21 @@ func randomFaults(rng *rand.Rand, rate float64, delay time.Duration) func(method
 	}
 }
 
+// faultSeed is the seed of a test's random faults: TELCO_FAULT_SEED when
+// set, to replay a failing run's faults (not its interleaving), else the
+// clock. It is logged so that a failure can be replayed.
+func faultSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("TELCO_FAULT_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		require.NoError(t, err, "TELCO_FAULT_SEED")
+		seed = v
+	}
+	t.Logf("seed %d (rerun with TELCO_FAULT_SEED=%d)", seed, seed)
+	return seed
+}
+
 // TestSendsUnderRandomFaults: thousands of sends and batch sends under
 // random faults. Afterwards every message the fake stored is accounted for
 // by a success or an ErrMaybeSent error, none is stored twice, no success
@@ -55,13 +70,7 @@ func randomFaults(rng *rand.Rand, rate float64, delay time.Duration) func(method
 // faults (the interleaving of the concurrent workers may still differ).
 func TestSendsUnderRandomFaults(t *testing.T) {
 	t.Parallel()
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("TELCO_FAULT_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		require.NoError(t, err, "TELCO_FAULT_SEED")
-		seed = v
-	}
-	t.Logf("seed %d (rerun with TELCO_FAULT_SEED=%d)", seed, seed)
+	seed := faultSeed(t)
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 
 	sends, batches, batchSize, workers := 2000, 200, 5, 8

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -137,13 +136,8 @@ func (l *loadLedger) anySid(rng *rand.Rand) string {
 func TestLoad(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	goroutines, calls, budget := loadSize(t)
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("TELCO_FAULT_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		require.NoError(t, err, "TELCO_FAULT_SEED")
-		seed = v
-	}
-	t.Logf("seed %d (rerun with TELCO_FAULT_SEED=%d); %d goroutines x %d calls", seed, seed, goroutines, calls)
+	seed := faultSeed(t)
+	t.Logf("%d goroutines x %d calls", goroutines, calls)
 
 	hooks := newReceiptCounter()
 	defer hooks.Close()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,13 +153,7 @@ func (p *sendOnceFaults) policy(method, path string) *telcotest.Fault {
 // of faults (the interleaving of the workers may still differ).
 func TestSendOnceUnderRandomFaults(t *testing.T) {
 	t.Parallel()
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("TELCO_FAULT_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		require.NoError(t, err, "TELCO_FAULT_SEED")
-		seed = v
-	}
-	t.Logf("seed %d (rerun with TELCO_FAULT_SEED=%d)", seed, seed)
+	seed := faultSeed(t)
 
 	singles, batches, batchSize, workers := 5000, 500, 10, 64
 	if raceBuild || testing.Short() {
