@@ -181,7 +181,7 @@ func (p *ListCallsParams) query() url.Values {
 		v.Set("Date_From", strconv.FormatInt(p.DateFrom.Unix(), 10))
 	}
 	if !p.DateTo.IsZero() {
-		v.Set("Date_To", strconv.FormatInt(p.DateTo.Unix(), 10))
+		v.Set("Date_To", strconv.FormatInt(ceilUnix(p.DateTo), 10)) // exclusive: rounded up, as for messages
 	}
 	set("Token", p.Token)
 	ds := make([]string, len(p.Dispositions))

@@ -70,7 +70,9 @@ type Client struct {
 	rc             *retryablehttp.Client
 	pool           *http.Client // whose transport holds the connections (CloseIdleConnections)
 	once           *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
-	limiter        RateLimiter  // WithRateLimiter; nil for none (seams.go)
+	ledger         Ledger       // SendOnce's records (ledger.go)
+	attemptTimeout time.Duration
+	limiter        RateLimiter // WithRateLimiter; nil for none (seams.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -100,6 +102,7 @@ type clientConfig struct {
 	defaultAttempt time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
+	ledger         Ledger // WithLedger; nil for a memory ledger of the Client's own
 	limiter        RateLimiter
 	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (observe.go)
 	insecureHTTP   bool                                      // WithInsecureHTTP (observe.go)
@@ -242,8 +245,13 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		maxBody:        cfg.maxBody,
 		lookupInFlight: cfg.lookupInFlight,
 		once:           once,
+		ledger:         cfg.ledger,
+		attemptTimeout: cfg.attemptTimeout,
 		pool:           pool,
 		limiter:        cfg.limiter,
+	}
+	if c.ledger == nil {
+		c.ledger = NewMemoryLedger()
 	}
 	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c

@@ -28,6 +28,7 @@ type MessagesAPI interface {
 	SendOnce(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error)
 	SendBatchOnce(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error)
 	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error)
+	ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error)
 }
 
 var _ MessagesAPI = (*MessagesService)(nil)
@@ -175,7 +176,12 @@ func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendM
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
 	}
-	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost,
+	return s.send(ctx, propertySid, p)
+}
+
+// send is Send once its params are checked; SendOnce calls it too.
+func (s *MessagesService) send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
+	return getOne(ctx, s.client, &call{op: "Messages.Send", method: http.MethodPost,
 		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), body: p.wire()}, messageShape)
 }
 
@@ -292,9 +298,21 @@ type wireFindMessages struct {
 	ListParams
 }
 
+// wire sends DateFrom rounded down to its second and DateTo, exclusive,
+// rounded up: a message created in the second of time.Now() is before a
+// DateTo of time.Now(), and truncating would leave it out.
 func (p *FindMessagesParams) wire() *wireFindMessages {
-	return &wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: p.DateTo.Unix(),
+	return &wireFindMessages{DateFrom: p.DateFrom.Unix(), DateTo: ceilUnix(p.DateTo),
 		Status: p.Status, Direction: p.Direction, ListParams: p.ListParams}
+}
+
+// ceilUnix is t in Unix seconds, rounded up.
+func ceilUnix(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
 }
 
 // encodeQuery encodes a message search as go-querystring and

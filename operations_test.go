@@ -185,6 +185,15 @@ func operations() []operation {
 				_, err := c.Messages.FindByExternalID(bg, testProp, time.Time{}, "x1")
 				return err
 			}, badField: "since", badCode: CodeParameterRequired},
+		{op: "Messages.ListByExternalID", ids: []string{"PropertySid"},
+			call: func(c *Client, id []string, n bool) error {
+				_, err := c.Messages.ListByExternalID(bg, id[0], from, "x1")
+				return err
+			},
+			bad: func(c *Client) error {
+				_, err := c.Messages.ListByExternalID(bg, testProp, from)
+				return err
+			}, badField: "ExternalId", badCode: CodeParameterRequired},
 		{op: "Messages.Find", ids: []string{"PropertySid"},
 			call: func(c *Client, id []string, n bool) error {
 				_, err := c.Messages.Find(bg, id[0], pick(n, &FindMessagesParams{DateFrom: from, DateTo: to}))

@@ -1,5 +1,28 @@
 package telco
 
+// Effectively-once sending: the one reconcile protocol behind SendOnce and
+// SendBatchOnce, and through them the CLI and contrib/riversend, each of
+// which only supplies where its records live (a Ledger).
+//
+// For each message the protocol works from its ledger record:
+//
+//  1. claim: in one ledger update for all the messages, a message already
+//     sent is answered from the record; one held by a live attempt of
+//     another caller is waited for; one in doubt is left for a look-up;
+//     any other is claimed (LedgerSending, with the attempt's times) before
+//     its request, so that every attempt that may reach the service,
+//     whoever makes it, is on record;
+//  2. send the claimed ones in one request and record each outcome: sent,
+//     refused, not sent, or in doubt;
+//  3. look up the messages in doubt, once SettleTime has passed since the
+//     later of the start and the end of their last attempt, in one scan
+//     from their first attempt; found ones are sent, missing ones are
+//     cleared for sending again, except that when a look-up finds part of
+//     one request's messages the rest is given another settle round (the
+//     service is still storing it);
+//  4. repeat until every message is settled, the look-ups run out
+//     (MaxRounds) or ctx ends.
+
 import (
 	"context"
 	"errors"
@@ -14,45 +37,52 @@ import (
 
 // ReconcilePolicy governs how SendOnce and SendBatchOnce settle a send
 // whose outcome is unknown (an error matching ErrMaybeSent): wait
-// SettleTime, look the ExternalIds up with one scan of Find over a window
-// a few seconds wide, and send again only what was not found, for at most
-// MaxRounds look-ups. Zero fields take the defaults of
-// DefaultReconcilePolicy; negative ones make NewClient fail.
+// SettleTime, look the ExternalIds up with one scan of Find, and send
+// again only what was not found, for at most MaxRounds look-ups. Zero
+// fields take the defaults of DefaultReconcilePolicy; negative ones make
+// NewClient fail.
 type ReconcilePolicy struct {
-	// SettleTime is how long to wait after an ambiguous failure before
-	// looking: a request the service is still processing when the window
-	// is read is not found, and its message would be sent a second time.
-	// The wait should exceed the longest time the service takes to store
-	// a message it has accepted. Default 2s.
+	// SettleTime is how long after an attempt that may have reached the
+	// service its message is looked up, counted from the later of the
+	// attempt's start and its end (when known): it should exceed the
+	// longest time the service takes to show a message it accepted in a
+	// search, processing after a client hung up included. A message still
+	// being stored when the window is read is not found, and is sent a
+	// second time. Default 5s.
 	SettleTime time.Duration
-	// MaxRounds bounds the look-ups after ambiguous failures, and with
-	// them the sends: a message is sent again only when a look-up found
-	// it missing and another look-up may follow the new send. Default 3.
+	// MaxRounds bounds the look-ups of one call, and with them the sends:
+	// a message is sent again only when a look-up found it missing and
+	// another look-up may follow the new send. Default 3.
 	MaxRounds int
-	// ClockSkew widens the window on both sides, for the difference
-	// between the clock that writes the service's Date header (which
-	// places the window) and the one that stamps a message's Created, and
-	// for drift since the last answer. Default 1s.
+	// ClockSkew widens the search window on both sides, for the
+	// difference between the clock that writes the service's Date header
+	// (which places the window) and the one that stamps a message's
+	// Created, and for drift since the last answer. Default 30s: real
+	// gateways and their back ends disagree by seconds, and a wider
+	// window costs only a few more messages scanned.
 	ClockSkew time.Duration
 }
 
 // DefaultReconcilePolicy returns the policy a Client uses without
-// WithReconcilePolicy: settle 2s, 3 rounds, 1s of clock skew.
+// WithReconcilePolicy: settle 5s, 3 rounds, 30s of clock skew.
 func DefaultReconcilePolicy() ReconcilePolicy {
-	return ReconcilePolicy{SettleTime: 2 * time.Second, MaxRounds: 3, ClockSkew: time.Second}
+	return ReconcilePolicy{SettleTime: 5 * time.Second, MaxRounds: 3, ClockSkew: 30 * time.Second}
 }
 
 // WithReconcilePolicy replaces DefaultReconcilePolicy for SendOnce,
-// SendBatchOnce and FindByExternalID.
+// SendBatchOnce, FindByExternalID and ListByExternalID.
 func WithReconcilePolicy(p ReconcilePolicy) Option {
 	return func(c *clientConfig) { c.reconcile = p }
 }
 
 // UnresolvedError is returned by SendOnce and SendBatchOnce when they
 // could not tell whether messages were sent: the rounds of the
-// ReconcilePolicy ran out, a look-up kept failing, or the context ended
-// while waiting. It matches ErrMaybeSent, and through Unwrap the last
-// failure (errors.Is(err, context.Canceled) holds after a cancellation).
+// ReconcilePolicy ran out, a look-up kept failing, another caller's
+// attempt was still in flight, or the context ended while waiting. The
+// ledger keeps the messages in doubt, so that the next call for them
+// looks them up before sending. It matches ErrMaybeSent, and through
+// Unwrap the last failure (errors.Is(err, context.Canceled) holds after a
+// cancellation).
 type UnresolvedError struct {
 	Op          string   // "Messages.SendOnce" or "Messages.SendBatchOnce"
 	ExternalIDs []string // the messages whose fate is unknown, in input order
@@ -91,84 +121,82 @@ func (e *UnresolvedError) Unwrap() error { return e.Err }
 // Is reports that an UnresolvedError always matches ErrMaybeSent.
 func (e *UnresolvedError) Is(target error) bool { return target == ErrMaybeSent }
 
-// SendOnce sends one SMS at most once in effect, even when the connection
-// fails after the service acted. p.ExternalID is required (a
-// *ValidationError without it, before any request) and should be unique
-// to this message: it is how the message is found again.
+// SendOnce sends one SMS at most once in effect: across failures after
+// the service acted, and across calls that share the Client's Ledger (a
+// memory ledger of its own without WithLedger), so that a caller's own
+// retry, a job redelivered or a second run of a program with a shared
+// ledger does not send it twice. p.ExternalID is required, without
+// leading or trailing blanks (a *ValidationError otherwise, before any
+// request), and should be unique to this message within the project: it
+// is how the message is found again.
 //
-// SendOnce calls Send. When that fails in a way that matches ErrMaybeSent,
-// it waits ReconcilePolicy.SettleTime, looks the ExternalId up among the
-// project's messages sent since the call began (FindByExternalID), and
-// returns the stored message with a nil error when it is there; when it is
-// not, it sends again, for at most MaxRounds look-ups. Sends are never
-// retried blindly, whatever RetryPolicy.RetryUnsafe says. Any other error
-// of Send (a rejection, a failure before the request left) is returned
-// as is. The result is uncertain only when the rounds run out, a look-up
-// keeps failing or ctx ends: the error is then an *UnresolvedError that
-// matches ErrMaybeSent and names the ExternalId.
+// With a record on file, a message already sent is returned without a
+// request; one whose earlier attempt may have reached the service is
+// looked up before anything is sent; and the same ExternalId with another
+// To, From, Text or Schedule is refused with an error matching
+// ErrExternalIDReused, nothing sent. Otherwise SendOnce records the
+// attempt and calls Send. When that fails in a way that matches
+// ErrMaybeSent, it waits ReconcilePolicy.SettleTime, looks the ExternalId
+// up among the project's messages since the first attempt and returns the
+// stored message when it is there; when it is not, it sends again, for at
+// most MaxRounds look-ups. Sends are never retried blindly, whatever
+// RetryPolicy.RetryUnsafe says. Any other error of Send (a rejection, a
+// failure before the request left) is returned as is. The result is
+// uncertain only when the rounds run out, a look-up keeps failing or ctx
+// ends: the error is then an *UnresolvedError that matches ErrMaybeSent
+// and names the ExternalId.
 func (s *MessagesService) SendOnce(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
 	const op = "Messages.SendOnce"
 	// Checked here, not only in Send, so a refusal names this method.
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
 	}
-	if p.ExternalID == "" {
-		return nil, &ValidationError{Op: op, Fields: []FieldError{{Code: CodeParameterRequired, FieldName: "ExternalId",
-			Message: "ExternalId is required: it is how a message that may have been sent is found again"}}}
+	var fe fieldErrs
+	checkExternalID(&fe, "ExternalId", p.ExternalID)
+	if err := fe.err(op); err != nil {
+		return nil, err
 	}
-	ctx = withoutUnsafeRetry(ctx)
-	since := time.Now()
-	pol := s.client.once.policy
-	m, err := s.Send(ctx, propertySid, p)
-	for rounds := 0; ; {
-		if err == nil {
-			return m, nil
-		}
-		if !errors.Is(err, ErrMaybeSent) {
-			return nil, err
-		}
-		// In doubt: settle, then look, until found, resent or out of rounds.
-		if rounds == pol.MaxRounds {
-			return nil, &UnresolvedError{Op: op, ExternalIDs: []string{p.ExternalID}, Rounds: rounds, Err: err}
-		}
-		if werr := sleepCtx(ctx, pol.SettleTime); werr != nil {
-			return nil, &UnresolvedError{Op: op, ExternalIDs: []string{p.ExternalID}, Rounds: rounds, Err: werr}
-		}
-		rounds++
-		found, lerr := s.client.once.lookup(ctx, s, propertySid, since, []string{p.ExternalID})
-		switch {
-		case lerr != nil:
-			if ctx.Err() != nil {
-				return nil, &UnresolvedError{Op: op, ExternalIDs: []string{p.ExternalID}, Rounds: rounds, Err: lerr}
-			}
-			err = &lookupError{op: op, err: lerr} // still in doubt: look again next round
-		case len(found) > 0:
-			msg := found[p.ExternalID]
-			return &msg, nil
-		case rounds == pol.MaxRounds:
-			// Not found, but a new send could not be checked again.
-			return nil, &UnresolvedError{Op: op, ExternalIDs: []string{p.ExternalID}, Rounds: rounds,
-				Err: fmt.Errorf("not found after the last look-up, not sent again: %w", err)}
-		default:
-			m, err = s.Send(ctx, propertySid, p)
-		}
+	res, err := s.sendOnce(ctx, op, propertySid, []SendMessageParams{*p}, true)
+	if err != nil {
+		return nil, err
+	}
+	if res[0].Err != nil {
+		return nil, res[0].Err
+	}
+	return res[0].Message, nil
+}
+
+// checkExternalID applies the rules of an ExternalId that a message is
+// found again by: present, and without leading or trailing blanks, which
+// a service that trims them would not match.
+func checkExternalID(fe *fieldErrs, name, id string) {
+	switch {
+	case id == "":
+		fe.add(CodeParameterRequired, name, name+" is required: it is how a message that may have been sent is found again")
+	case strings.TrimSpace(id) != id:
+		fe.invalid(name, name+" has leading or trailing blanks, which the service may trim: the message could not be found again by it")
 	}
 }
 
 // SendBatchOnce is SendOnce for a batch: every element needs an
-// ExternalID, distinct within the batch (a *ValidationError otherwise,
-// before any request). It calls SendBatch; after a failure of the whole
-// batch that matches ErrMaybeSent, it settles, finds all the batch's
-// ExternalIds in one scan, and sends again, in one batch, only the
-// elements not found. The results align with msgs as SendBatch's do:
-// elements found carry the stored message, elements the service rejected
-// their *APIError.
+// ExternalID, distinct within the batch and without leading or trailing
+// blanks (a *ValidationError otherwise, before any request). Elements the
+// ledger holds as sent are answered from it; the others are claimed and
+// sent in one SendBatch; after a failure of the whole batch that matches
+// ErrMaybeSent, it settles, finds the batch's ExternalIds in one scan,
+// and sends again, in one batch, only the elements not found (when a
+// look-up finds part of the batch, the rest is given another settle
+// round first: the service may still be storing it). The results align
+// with msgs as SendBatch's do: elements found carry the stored message,
+// elements the service rejected their *APIError.
 //
 // When err is not nil, the results are returned all the same, aligned with
 // msgs: an element with neither Message nor Err was not confirmed. The
 // error is an *UnresolvedError naming those ExternalIds when their fate is
-// unknown, or the failure of a send that reached no decision on them
-// (such as a whole-batch rejection).
+// unknown, an error matching ErrExternalIDReused when an ExternalId the
+// ledger holds comes with a different message (nothing sent), or the
+// failure of a send that reached no decision on them (such as a
+// whole-batch rejection).
 func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error) {
 	const op = "Messages.SendBatchOnce"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
@@ -183,8 +211,8 @@ func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string,
 	for i := range msgs {
 		id := msgs[i].ExternalID
 		name := "Messages[" + strconv.Itoa(i) + "].ExternalId"
-		if id == "" {
-			fe.add(CodeParameterRequired, name, name+" is required: it is how a message that may have been sent is found again")
+		n := len(fe)
+		if checkExternalID(&fe, name, id); len(fe) > n {
 			continue
 		}
 		if j, dup := first[id]; dup {
@@ -196,83 +224,441 @@ func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string,
 	if err := fe.err(op); err != nil {
 		return nil, err
 	}
+	return s.sendOnce(ctx, op, propertySid, msgs, false)
+}
 
-	ctx = withoutUnsafeRetry(ctx)
-	since := time.Now()
-	pol := s.client.once.policy
-	results := make([]BatchResult, len(msgs))
-	todo := make([]int, len(msgs)) // indices of msgs not settled yet
-	for i := range todo {
-		todo[i] = i
+// sendOnce runs the protocol for msgs, whose ExternalIds are checked;
+// single sends with Send rather than SendBatch.
+func (s *MessagesService) sendOnce(ctx context.Context, op, propertySid string, msgs []SendMessageParams, single bool) ([]BatchResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	send := func() error {
-		batch := make([]SendMessageParams, len(todo))
-		for j, i := range todo {
-			batch[j] = msgs[i]
+	r := &onceRun{s: s, op: op, prop: propertySid, msgs: msgs, single: single,
+		pol: s.client.once.policy, ledger: s.client.ledger,
+		ids: make([]string, len(msgs)), digests: make([]string, len(msgs)),
+		results: make([]BatchResult, len(msgs)), done: make([]bool, len(msgs)), seen: make([]LedgerRecord, len(msgs))}
+	for i := range msgs {
+		r.ids[i] = msgs[i].ExternalID
+		r.digests[i] = messageDigest(&msgs[i])
+	}
+	return r.run(withoutUnsafeRetry(ctx))
+}
+
+// onceRun is one call of SendOnce or SendBatchOnce.
+type onceRun struct {
+	s       *MessagesService
+	op      string
+	prop    string
+	msgs    []SendMessageParams
+	single  bool
+	pol     ReconcilePolicy
+	ledger  Ledger
+	ids     []string
+	digests []string
+
+	results []BatchResult
+	done    []bool         // results[i] is final
+	seen    []LedgerRecord // each message's record as the last claim read it
+	rounds  int            // look-ups made
+	lastErr error          // the last failure that left a message in doubt
+	// doubtAt is when this call last saw an attempt end in doubt: settle
+	// counts from then for its messages.
+	doubtAt time.Time
+	// grew says, per request (by its start, Last), whether the last
+	// look-up found more of its messages: the rest are still coming.
+	grew map[int64]bool
+}
+
+// Waits for a message another caller holds: polled, from the first to the
+// last, doubling.
+const (
+	holdPollMin = 10 * time.Millisecond
+	holdPollMax = 500 * time.Millisecond
+)
+
+// outcomeTimeout bounds the ledger write of an outcome, which runs even
+// after ctx ended: a message sent as the caller gave up is still worth
+// recording.
+const outcomeTimeout = 10 * time.Second
+
+func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
+	poll := holdPollMin
+	for {
+		open := r.open()
+		if len(open) == 0 {
+			return r.results, nil
 		}
-		res, err := s.SendBatch(ctx, propertySid, batch)
+		send, look, held, err := r.claim(ctx, open)
 		if err != nil {
-			return err
+			return r.fail(err)
 		}
-		for j, i := range todo {
-			results[i] = res[j]
-		}
-		todo = todo[:0]
-		return nil
-	}
-	pendingIDs := func() []string {
-		ids := make([]string, len(todo))
-		for j, i := range todo {
-			ids[j] = msgs[i].ExternalID
-		}
-		return ids
-	}
-	unresolved := func(rounds int, err error) ([]BatchResult, error) {
-		return results, &UnresolvedError{Op: op, ExternalIDs: pendingIDs(), Rounds: rounds, Err: err}
-	}
-
-	err := send()
-	for rounds := 0; ; {
-		if err == nil {
-			return results, nil
-		}
-		if !errors.Is(err, ErrMaybeSent) {
-			return results, err
-		}
-		if rounds == pol.MaxRounds {
-			return unresolved(rounds, err)
-		}
-		if werr := sleepCtx(ctx, pol.SettleTime); werr != nil {
-			return unresolved(rounds, werr)
-		}
-		rounds++
-		found, lerr := s.client.once.lookup(ctx, s, propertySid, since, pendingIDs())
-		if lerr != nil {
-			if ctx.Err() != nil {
-				return unresolved(rounds, lerr)
-			}
-			err = &lookupError{op: op, err: lerr}
-			continue
-		}
-		left := todo[:0]
-		for _, i := range todo {
-			if m, ok := found[msgs[i].ExternalID]; ok {
-				results[i] = BatchResult{Message: &m}
-			} else {
-				left = append(left, i)
-			}
-		}
-		todo = left
 		switch {
-		case len(todo) == 0:
-			return results, nil
-		case rounds == pol.MaxRounds:
-			return unresolved(rounds, fmt.Errorf("not found after the last look-up, not sent again: %w", err))
+		case len(send) > 0:
+			if err := r.send(ctx, send); err != nil {
+				return r.results, err
+			}
+		case len(look) > 0:
+			if r.rounds >= r.pol.MaxRounds {
+				err := r.lastErr
+				if err == nil {
+					err = errors.New("in doubt after the earlier attempts")
+				}
+				return r.unresolved(err)
+			}
+			if err := r.settle(ctx, look); err != nil {
+				return r.unresolved(err)
+			}
+			r.lookUp(ctx, look)
+		case len(held) > 0:
+			if err := sleepCtx(ctx, poll); err != nil {
+				return r.unresolved(fmt.Errorf("waiting for another attempt in progress: %w", err))
+			}
+			poll = min(2*poll, holdPollMax)
+		case len(r.open()) == 0:
+			return r.results, nil // every one was sent already
 		default:
-			err = send()
+			// Nothing claimable and nothing to look up: the look-ups ran
+			// out with messages not found, which are not sent again.
+			return r.unresolved(fmt.Errorf("not found after the last look-up, not sent again: %w", errOrMaybe(r.lastErr)))
 		}
 	}
 }
+
+// open lists the messages not settled yet.
+func (r *onceRun) open() []int {
+	var out []int
+	for i, d := range r.done {
+		if !d {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (r *onceRun) idsOf(idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = r.ids[i]
+	}
+	return out
+}
+
+// claim reads the records of open in one ledger update and sorts them:
+// send (claimed now for a request), look (in doubt: a look-up first) and
+// held (another caller's attempt is in flight). Sent records settle their
+// message at once.
+func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int, err error) {
+	now := time.Now()
+	hold := now.Add(r.claimFor(ctx, now))
+	mayResend := r.rounds < r.pol.MaxRounds
+	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), func(recs []LedgerRecord) error {
+		send, look, held = send[:0], look[:0], held[:0]
+		var reused []string
+		for k, i := range open {
+			if d := recs[k].Digest; d != "" && d != r.digests[i] {
+				reused = append(reused, r.ids[i])
+			}
+		}
+		if len(reused) > 0 {
+			return &reusedError{op: r.op, ids: reused}
+		}
+		for k, i := range open {
+			rec := &recs[k]
+			if prev := r.seen[i]; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
+				prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
+				// This call's own claim, whose outcome it could not
+				// record: it saw the attempt end. Record it now.
+				*rec = prev
+			}
+			r.seen[i] = *rec
+			switch rec.State {
+			case LedgerSent:
+				continue // settled below, once the update is stored
+			case LedgerSending:
+				if rec.Claim.After(now) {
+					held = append(held, i)
+				} else {
+					look = append(look, i) // its maker stopped without a word
+				}
+				continue
+			case LedgerInDoubt:
+				look = append(look, i)
+				continue
+			}
+			if !mayResend {
+				continue
+			}
+			rec.State, rec.Digest = LedgerSending, r.digests[i]
+			rec.Attempts++
+			if rec.First.IsZero() {
+				rec.First = now
+			}
+			rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
+			rec.Message, rec.Err, rec.Found = nil, nil, false
+			r.seen[i] = *rec
+			send = append(send, i)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, i := range open {
+		if rec := r.seen[i]; rec.State == LedgerSent && rec.Message != nil {
+			m := *rec.Message
+			m.Text = r.msgs[i].Text
+			r.results[i], r.done[i] = BatchResult{Message: &m}, true
+		}
+	}
+	return send, look, held, nil
+}
+
+// claimFor is how long a claim holds a message: the longest a send can
+// last (every attempt timing out, with the waits between), bounded by
+// ctx's deadline, with a margin for recording its outcome.
+func (r *onceRun) claimFor(ctx context.Context, now time.Time) time.Duration {
+	c := r.s.client
+	d := time.Duration(c.retry.MaxRetries+1)*c.attemptTimeout + time.Duration(c.retry.MaxRetries)*c.retry.MaxWait
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, max(dl.Sub(now), 0))
+	}
+	return d + outcomeTimeout
+}
+
+// send sends the claimed messages in one request and records their
+// outcomes. It returns the error of a request that settled nothing
+// without a doubt (a rejection of the whole request, a failure before it
+// left), for the caller to return as is.
+func (r *onceRun) send(ctx context.Context, idx []int) error {
+	var res []BatchResult
+	var err error
+	if r.single {
+		var m *Message
+		if m, err = r.s.send(ctx, r.prop, &r.msgs[idx[0]]); err == nil {
+			res = []BatchResult{{Message: m}}
+		} else if ae := (*APIError)(nil); !errors.Is(err, ErrMaybeSent) && errors.As(err, &ae) && ae.StatusCode != 0 {
+			res = []BatchResult{{Err: ae}} // the service refused it
+		}
+	} else {
+		batch := make([]SendMessageParams, len(idx))
+		for k, i := range idx {
+			batch[k] = r.msgs[i]
+		}
+		res, err = r.s.SendBatch(ctx, r.prop, batch)
+	}
+	ended := time.Now()
+	doubt := err != nil && errors.Is(err, ErrMaybeSent)
+	if doubt {
+		r.doubtAt, r.lastErr = ended, err
+	}
+	outcome := make([]LedgerRecord, len(idx))
+	for k, i := range idx {
+		o := r.seen[i]
+		switch {
+		case res != nil && res[k].Message != nil:
+			o.State, o.Message, o.Ended = LedgerSent, stripText(res[k].Message), ended
+			r.results[i], r.done[i] = res[k], true
+		case res != nil && res[k].Err != nil:
+			o.State, o.Err, o.Ended = LedgerRefused, res[k].Err, ended
+			r.results[i], r.done[i] = res[k], true
+		case doubt:
+			o.State, o.Ended = LedgerInDoubt, ended
+		default:
+			o.State, o.Ended = LedgerNotSent, ended
+			if ae := (*APIError)(nil); errors.As(err, &ae) {
+				o.State, o.Err = LedgerRefused, ae
+			}
+		}
+		outcome[k] = o
+	}
+	r.record(ctx, idx, outcome)
+	if r.single && res != nil {
+		return nil // settled: a refusal is the result
+	}
+	if err != nil && !doubt {
+		return err
+	}
+	return nil
+}
+
+// record stores the outcomes of this call's attempt on idx, over the
+// claims it made: a record another caller has claimed since (this claim
+// having expired) is left to it, except that a sent message is always
+// recorded. A failure to record is not reported: the claim then expires
+// and the next caller looks the message up.
+func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
+	defer cancel()
+	_ = r.ledger.Update(ctx, r.prop, r.idsOf(idx), func(recs []LedgerRecord) error {
+		for k := range idx {
+			cur, o := &recs[k], outcome[k]
+			mine := cur.State == LedgerSending && cur.Attempts == o.Attempts && cur.Last.Equal(o.Last)
+			switch {
+			case cur.State == LedgerSent:
+			case o.State == LedgerSent, mine:
+				o.Attempts = max(o.Attempts, cur.Attempts)
+				*cur = o
+			case o.State == LedgerInDoubt && cur.State != LedgerSending:
+				cur.State, cur.Ended = LedgerInDoubt, o.Ended
+			}
+		}
+		return nil
+	})
+	for k, i := range idx {
+		r.seen[i] = outcome[k]
+	}
+}
+
+// stripText copies m without its Text, for a ledger that should keep no
+// message text.
+func stripText(m *Message) *Message {
+	c := *m
+	c.Text = ""
+	return &c
+}
+
+// settle waits until SettleTime has passed since the last attempt on
+// each message of look, and since this call last saw one end in doubt.
+func (r *onceRun) settle(ctx context.Context, look []int) error {
+	var from time.Time
+	for _, i := range look {
+		rec := r.seen[i]
+		from = later(from, later(rec.Last, rec.Ended))
+	}
+	from = later(from, r.doubtAt)
+	return sleepCtx(ctx, time.Until(from.Add(r.pol.SettleTime)))
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// lookUp finds the messages of look in one scan from their first attempt
+// and records what it learnt: found ones are sent; missing ones may be
+// sent again, unless the look-up found others of the same request, which
+// shows the service still storing it: those get another settle round.
+func (r *onceRun) lookUp(ctx context.Context, look []int) {
+	r.rounds++
+	var since time.Time
+	for _, i := range look {
+		rec := r.seen[i]
+		f := rec.First
+		if f.IsZero() {
+			f = rec.Last
+		}
+		if f.IsZero() {
+			f = time.Now().Add(-DefaultLedgerAge) // a record that lost its times
+		}
+		if since.IsZero() || f.Before(since) {
+			since = f
+		}
+	}
+	found, err := r.s.client.once.lookup(ctx, r.s, r.prop, since, r.idsOf(look), false)
+	if err != nil {
+		r.lastErr = &lookupError{op: r.op, err: err}
+		return
+	}
+	// Requests (by the start of their last attempt) of which this look-up
+	// found some messages.
+	now := time.Now()
+	foundOf := map[int64]bool{}
+	for _, i := range look {
+		if _, ok := found[r.ids[i]]; ok {
+			foundOf[r.seen[i].Last.UnixMicro()] = true
+		}
+	}
+	outcome := make([]LedgerRecord, len(look))
+	for k, i := range look {
+		o := r.seen[i]
+		if m, ok := found[r.ids[i]]; ok {
+			ms := m[0]
+			o.State, o.Message, o.Found = LedgerSent, stripText(&ms), true
+			ms.Text = r.msgs[i].Text
+			r.results[i], r.done[i] = BatchResult{Message: &ms}, true
+		} else if g := o.Last.UnixMicro(); foundOf[g] {
+			o.State, o.Ended = LedgerInDoubt, now // another settle round from now
+		} else {
+			o.State = LedgerNotSent
+			r.lastErr = fmt.Errorf("not found by a look-up after the settle time: %w", errOrMaybe(r.lastErr))
+		}
+		outcome[k] = o
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
+	defer cancel()
+	err = r.ledger.Update(ctx, r.prop, r.idsOf(look), func(recs []LedgerRecord) error {
+		for k := range look {
+			cur, o, was := &recs[k], outcome[k], r.seen[look[k]]
+			switch {
+			case cur.State == LedgerSent:
+			case o.State == LedgerSent:
+				*cur = o
+			case cur.State == was.State && cur.Attempts == was.Attempts:
+				*cur = o // unchanged since the claim read it
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Not recorded: the records still say in doubt, and the next
+		// claim will look again rather than send.
+		r.lastErr = &lookupError{op: r.op, err: err}
+		return
+	}
+	for k, i := range look {
+		r.seen[i] = outcome[k]
+	}
+}
+
+func errOrMaybe(err error) error {
+	if err == nil {
+		return ErrMaybeSent
+	}
+	return err
+}
+
+// fail returns a failure of the ledger (or a reuse of an ExternalId) that
+// stopped the protocol before a send: unresolved when messages this call
+// sent or found in doubt are left so.
+func (r *onceRun) fail(err error) ([]BatchResult, error) {
+	var re *reusedError
+	if errors.As(err, &re) {
+		return r.results, err
+	}
+	err = fmt.Errorf("telco: %s: ledger: %w", r.op, err)
+	for _, i := range r.open() {
+		if s := r.seen[i].State; s == LedgerSending || s == LedgerInDoubt {
+			return r.unresolved(err)
+		}
+	}
+	return r.results, err
+}
+
+// unresolved returns the results so far with an *UnresolvedError naming
+// the messages not settled.
+func (r *onceRun) unresolved(err error) ([]BatchResult, error) {
+	return r.results, &UnresolvedError{Op: r.op, ExternalIDs: r.idsOf(r.open()), Rounds: r.rounds, Err: err}
+}
+
+// reusedError is an ExternalId met with a message other than the one the
+// ledger holds for it.
+type reusedError struct {
+	op  string
+	ids []string
+}
+
+func (e *reusedError) Error() string {
+	q := make([]string, len(e.ids))
+	for i, id := range e.ids {
+		q[i] = strconv.Quote(id)
+	}
+	return "telco: " + e.op + ": ExternalId " + strings.Join(q, ", ") + ": " + ErrExternalIDReused.Error() +
+		" (another To, From, Text or Schedule); nothing sent"
+}
+
+func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
 
 // lookupError is a failed look-up: the send it follows is still in doubt,
 // so it matches ErrMaybeSent.
@@ -288,24 +674,55 @@ func (e *lookupError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
 
 // FindByExternalID returns the transmitted messages of the project whose
 // ExternalId is one of externalIDs, keyed by ExternalId (the first stored
-// when one was stored twice); IDs not found are absent. One scan of Find
-// serves all the IDs: it pages over a window from since to just after
-// now, stopping early once every ID is found.
+// when one was stored twice; ListByExternalID returns them all); IDs not
+// found are absent. One scan of Find serves all the IDs: it pages over a
+// window from since to just after now until an empty page (a page shorter
+// than asked does not end it: the service may cap its pages), stopping
+// early once every ID is found.
 //
 // since is read on the caller's clock, typically time.Now() taken before
 // the first send. The window is placed on the service's clock, learnt from
-// the Date header of its answers (one small Find learns it when the Client
-// has had no answer yet), widened by ReconcilePolicy.ClockSkew, and
-// extended when the service's clock turns out to be past its end. Date_From
-// is the second of since, rounded down; Date_To, exclusive, the second
-// after now, so both edges are covered. Concurrent calls for the same
-// project that are waiting at the same time share one scan: a scan serves
-// the callers that joined before it began, and the next scan the ones that
-// joined while it ran.
+// the Date header of its successful answers (one small Find learns it when
+// the Client has had none yet; an error page from a gateway in front of
+// the service does not count), widened by ReconcilePolicy.ClockSkew, and
+// extended when the service's clock turns out to be past its end.
+// Date_From is the second of since, rounded down; Date_To, exclusive, the
+// second after now, so both edges are covered. Concurrent calls for the
+// same project that are waiting at the same time share one scan: a scan
+// serves the callers that joined before it began, and the next scan the
+// ones that joined while it ran.
 func (s *MessagesService) FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error) {
 	const op = "Messages.FindByExternalID"
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
 		return nil, err
+	}
+	found, err := s.client.once.lookup(ctx, s, propertySid, since, externalIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Message, len(found))
+	for id, ms := range found {
+		out[id] = ms[0]
+	}
+	return out, nil
+}
+
+// ListByExternalID is FindByExternalID returning every message stored
+// with each ExternalId, in the order the service lists them: more than
+// one is a duplicate, which is what an operator checking a send is
+// looking for. It always scans the whole window.
+func (s *MessagesService) ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error) {
+	const op = "Messages.ListByExternalID"
+	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
+		return nil, err
+	}
+	return s.client.once.lookup(ctx, s, propertySid, since, externalIDs, true)
+}
+
+// checkLookup checks the arguments of a look-up by ExternalId.
+func checkLookup(op, propertySid string, since time.Time, externalIDs []string) error {
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return err
 	}
 	var fe fieldErrs
 	if since.IsZero() {
@@ -319,10 +736,7 @@ func (s *MessagesService) FindByExternalID(ctx context.Context, propertySid stri
 			fe.add(CodeParameterRequired, "ExternalId", "ExternalId "+strconv.Itoa(i)+" is empty")
 		}
 	}
-	if err := fe.err(op); err != nil {
-		return nil, err
-	}
-	return s.client.once.lookup(ctx, s, propertySid, since, externalIDs)
+	return fe.err(op)
 }
 
 // sleepCtx waits d, or until ctx ends.
@@ -385,7 +799,9 @@ func newOnceState(p ReconcilePolicy) (*onceState, error) {
 // attempt began: it learns the service's clock from the answer's Date
 // header, and hands the header to a scan's probe in ctx.
 func (o *onceState) observe(ctx context.Context, resp *http.Response, sent time.Time) {
-	if o == nil || resp == nil {
+	if o == nil || resp == nil || !is2xx(resp.StatusCode) {
+		// An error page may come from a gateway in front of the service,
+		// whose clock is not the one that stamps messages.
 		return
 	}
 	v := resp.Header.Get("Date")
@@ -470,8 +886,9 @@ type lookWaiter struct {
 	ctx   context.Context // for its values: the scan outlives no caller's interest
 	since time.Time
 	ids   []string
+	all   bool // every message of each ID, not only the first
 	done  chan struct{}
-	found map[string]Message
+	found map[string][]Message
 	err   error
 	left  bool       // gave up before a scan took it
 	batch *scanBatch // the scan serving it, once taken
@@ -488,14 +905,14 @@ type scanBatch struct {
 // since, joining the project's next scan: scans run one after another per
 // project, each serving every caller that joined before it began, so that
 // callers reconciling at the same time share one.
-func (o *onceState) lookup(ctx context.Context, s *MessagesService, propertySid string, since time.Time, ids []string) (map[string]Message, error) {
+func (o *onceState) lookup(ctx context.Context, s *MessagesService, propertySid string, since time.Time, ids []string, all bool) (map[string][]Message, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := &lookWaiter{ctx: ctx, since: since, ids: ids, done: make(chan struct{})}
+	w := &lookWaiter{ctx: ctx, since: since, ids: ids, all: all, done: make(chan struct{})}
 	o.mu.Lock()
 	q := o.scans[propertySid]
 	start := q == nil
@@ -549,6 +966,7 @@ func (o *onceState) runScans(s *MessagesService, propertySid string, q *scanQueu
 		b := &scanBatch{live: len(batch), cancel: cancel}
 		since := batch[0].since
 		want := map[string]struct{}{}
+		all := false
 		for _, w := range batch {
 			w.batch = b
 			if w.since.Before(since) {
@@ -557,20 +975,21 @@ func (o *onceState) runScans(s *MessagesService, propertySid string, q *scanQueu
 			for _, id := range w.ids {
 				want[id] = struct{}{}
 			}
+			all = all || w.all
 		}
 		o.mu.Unlock()
 
-		found, err := o.scan(ctx, s, propertySid, since, want)
+		found, err := o.scan(ctx, s, propertySid, since, want, all)
 		cancel()
 		o.mu.Lock()
 		for _, w := range batch {
 			if err != nil {
 				w.err = err
 			} else {
-				w.found = make(map[string]Message, len(w.ids))
+				w.found = make(map[string][]Message, len(w.ids))
 				for _, id := range w.ids {
-					if m, ok := found[id]; ok {
-						w.found[id] = m
+					if ms, ok := found[id]; ok {
+						w.found[id] = ms
 					}
 				}
 			}
@@ -580,11 +999,16 @@ func (o *onceState) runScans(s *MessagesService, propertySid string, q *scanQueu
 	}
 }
 
-// scan pages Find over the window once, collecting the wanted IDs. It
-// pages with Results_Skip: messages are only ever added, so a message
-// stored before the scan began cannot be skipped, whatever the service's
-// order (an insertion ahead of the cursor can only show one twice).
-func (o *onceState) scan(ctx context.Context, s *MessagesService, propertySid string, since time.Time, want map[string]struct{}) (map[string]Message, error) {
+// scan pages Find over the window once, collecting the wanted IDs (every
+// message of each when all is set, else stopping once each is found). It
+// pages with Results_Skip until an empty page: messages are only ever
+// added, so a message stored before the scan began cannot be skipped,
+// whatever the service's order (an insertion ahead of the cursor can only
+// show one twice), and a service that caps its pages below the size asked
+// still has every page read. A page that repeats the previous one ends
+// the scan: the service ignores the position, and reading on would not
+// show more.
+func (o *onceState) scan(ctx context.Context, s *MessagesService, propertySid string, since time.Time, want map[string]struct{}, all bool) (map[string][]Message, error) {
 	if _, _, ok := o.clock.bounds(); !ok {
 		// No answer yet to read the service's clock from: ask for one.
 		now := time.Now()
@@ -598,24 +1022,37 @@ func (o *onceState) scan(ctx context.Context, s *MessagesService, propertySid st
 	lo, hi, _ := o.clock.bounds()
 	skew := o.policy.ClockSkew
 	from, to := window(since, time.Now(), lo, hi, skew)
-	found := make(map[string]Message, len(want))
+	found := make(map[string][]Message, len(want))
+	seen := map[string]struct{}{} // MessageSids, as a page may repeat one
 	for {
 		probe := &dateProbe{}
 		pctx := context.WithValue(ctx, dateProbeKey{}, probe)
 		p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
-		for m, err := range s.FindAll(pctx, propertySid, p) {
+		var prev []Message
+		for skip := 0; ; {
+			p.Skip = skip
+			page, err := s.Find(pctx, propertySid, p)
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := want[m.ExternalID]; !ok {
-				continue
+			if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
+				break
 			}
-			if _, dup := found[m.ExternalID]; !dup {
-				found[m.ExternalID] = m
-				if len(found) == len(want) {
+			for _, m := range page.Items {
+				if _, ok := want[m.ExternalID]; !ok {
+					continue
+				}
+				if _, dup := seen[m.MessageSid]; dup && m.MessageSid != "" {
+					continue
+				}
+				seen[m.MessageSid] = struct{}{}
+				found[m.ExternalID] = append(found[m.ExternalID], m)
+				if !all && len(found) == len(want) {
 					return found, nil
 				}
 			}
+			skip += len(page.Items)
+			prev = page.Items
 		}
 		// The first answer's Date is the service's time, rounded down,
 		// once the scan had begun: every message stored before then has

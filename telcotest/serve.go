@@ -92,11 +92,19 @@ func (s *Server) startTLS(cfg *serverConfig) {
 	}}
 }
 
+// fastReconcile is the ReconcilePolicy of Client and ClientFor: the fake
+// shows a message in searches as soon as it stores it (unless a fault's
+// VisibleAfter says otherwise) and stamps it with the clock its Date header
+// tells, so a short settle time and a small skew margin resolve a
+// maybe-sent SendOnce in a few tens of milliseconds.
+var fastReconcile = telco.ReconcilePolicy{SettleTime: 25 * time.Millisecond, MaxRounds: 3, ClockSkew: 2 * time.Second}
+
 // clientOptions are the options Client and ClientFor start from.
 func (s *Server) clientOptions() []telco.Option {
 	opts := []telco.Option{
 		telco.WithBaseURL(s.URL),
 		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}),
+		telco.WithReconcilePolicy(fastReconcile),
 	}
 	if s.tlsClient != nil {
 		opts = append(opts, telco.WithHTTPClient(s.tlsClient))

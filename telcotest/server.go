@@ -215,10 +215,14 @@ func startServer(opts []ServerOption) (*Server, error) {
 	return s, nil
 }
 
-// Client returns a client for this server, with the seeded credentials and
-// short retry waits (1 to 10 ms) so that tests of retries stay fast, and,
-// for a server with WithTLS, an HTTP client that trusts its certificate.
-// opts are applied after these and may replace them.
+// Client returns a client for this server, with the seeded credentials,
+// short retry waits (1 to 10 ms) and a short ReconcilePolicy (a settle time
+// of 25 ms, 2 s of clock skew) so that tests of retries and of a SendOnce
+// that may have sent stay fast (a maybe-sent SendOnce resolves in well
+// under a second), and, for a server with WithTLS, an HTTP client that
+// trusts its certificate. opts are applied after these and may replace
+// them: give a longer telco.WithReconcilePolicy when a Fault's
+// VisibleAfter exceeds the settle time.
 func (s *Server) Client(opts ...telco.Option) *telco.Client {
 	all := append(s.clientOptions(), opts...)
 	c, err := telco.NewClient(s.AccountSid, s.Token, all...)

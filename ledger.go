@@ -1,0 +1,217 @@
+package telco
+
+// The send ledger: the memory behind SendOnce and SendBatchOnce. The
+// protocol that uses it (sendonce.go) is written once; a Ledger only says
+// where the records live and makes each change to them atomic.
+
+import (
+	clist "container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"time"
+)
+
+// LedgerState is what a Ledger knows of one effectively-once message.
+type LedgerState string
+
+// The states of a LedgerRecord.
+const (
+	// LedgerNew: no attempt is recorded (the zero value).
+	LedgerNew LedgerState = ""
+	// LedgerSending: an attempt began and its outcome is not recorded yet.
+	// Its maker holds the message until Claim; past that it is read as in
+	// doubt (the maker stopped without a word).
+	LedgerSending LedgerState = "sending"
+	// LedgerInDoubt: an attempt ended in a way that may have reached the
+	// service. Before any new send the message is looked up, from First.
+	LedgerInDoubt LedgerState = "in-doubt"
+	// LedgerSent: the service stored the message; Message is set.
+	LedgerSent LedgerState = "sent"
+	// LedgerRefused: the service refused the last attempt (Err is set) and
+	// nothing of the ExternalId is at the service: a new send may go
+	// without a look-up.
+	LedgerRefused LedgerState = "refused"
+	// LedgerNotSent: no attempt left the message at the service: the last
+	// one never reached it, or a look-up after the settle time did not
+	// find it. A new send may go without a look-up.
+	LedgerNotSent LedgerState = "not-sent"
+)
+
+// LedgerRecord is a Ledger's record of one message, keyed by PropertySid
+// and ExternalID. Ledgers store it as they please (JSON of its exported
+// fields is one way) and hand it back unchanged.
+type LedgerRecord struct {
+	PropertySid string
+	ExternalID  string
+	State       LedgerState
+	// Digest stands for the message's To, From, Text and Schedule (a
+	// hash of them): the same ExternalId met with another digest is
+	// refused with ErrExternalIDReused.
+	Digest string
+	// First and Last are when the first and the last attempt began,
+	// Ended when the last one ended (zero when its maker did not say). A
+	// look-up searches from First; it waits SettleTime after the later of
+	// Last and Ended.
+	First, Last, Ended time.Time
+	// Attempts counts the attempts that began.
+	Attempts int
+	// Claim is when a LedgerSending record stops holding the message.
+	Claim time.Time
+	// Message is the message as stored, for LedgerSent, without its Text,
+	// which Digest stands for: a ledger on disk keeps no message text.
+	Message *Message
+	// Found says that Message was learnt by a look-up, not from an answer.
+	Found bool
+	// Err is the service's refusal, for LedgerRefused.
+	Err *APIError
+}
+
+// Ledger keeps the records of effectively-once sends (SendOnce,
+// SendBatchOnce) so that the promise spans calls, processes and machines:
+// with a shared ledger, the same ExternalId sent through two Clients, two
+// runs of a program or two workers is stored once. NewMemoryLedger is
+// process-local; the telco CLI keeps one in a bbolt file and
+// contrib/riversend one in Postgres.
+//
+// Update runs fn on the records of propertySid's externalIDs (a record
+// never written comes as a zero LedgerRecord with its key set), in the
+// order given, and stores what fn leaves in them, atomically: no other
+// Update of any of those keys, in this process or another sharing the
+// ledger, may come between fn's reading and the store. When fn returns an
+// error nothing is stored and Update returns it. fn may be called more
+// than once, by a ledger that retries a transaction that conflicted, and
+// must do nothing but compute the records. Update honours ctx.
+type Ledger interface {
+	Update(ctx context.Context, propertySid string, externalIDs []string, fn func(recs []LedgerRecord) error) error
+}
+
+// ErrExternalIDReused is matched by the error of SendOnce and SendBatchOnce
+// when an ExternalId the ledger holds is met with a different message
+// (another To, From, Text or Schedule): nothing is sent, as an idempotency
+// key reused with other parameters is refused rather than obeyed.
+var ErrExternalIDReused = errors.New("ExternalId already used for a different message")
+
+// messageDigest returns the digest a Ledger keeps for p: a hash of To,
+// From, Text and Schedule (to the second), the fields that make two sends
+// of one ExternalId the same message.
+func messageDigest(p *SendMessageParams) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range [...]string{p.To, p.From, p.Text} {
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	var sched int64
+	if !p.Schedule.IsZero() {
+		sched = p.Schedule.Unix()
+	}
+	binary.BigEndian.PutUint64(n[:], uint64(sched))
+	h.Write(n[:])
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:16])
+}
+
+// WithLedger makes SendOnce and SendBatchOnce keep their records in l,
+// which other Clients, processes or machines may share. Without it (or
+// with nil) a Client keeps a NewMemoryLedger of its own.
+func WithLedger(l Ledger) Option { return func(c *clientConfig) { c.ledger = l } }
+
+// Bounds of NewMemoryLedger.
+const (
+	DefaultLedgerSize = 10000
+	DefaultLedgerAge  = 24 * time.Hour
+)
+
+// NewMemoryLedger returns a process-local Ledger holding the
+// DefaultLedgerSize most recently used records, none older than
+// DefaultLedgerAge. Clients in one process that share it send each
+// ExternalId once between them. What it forgets (the oldest record beyond
+// the bound, whatever its state) is sent again if asked.
+func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, DefaultLedgerAge) }
+
+// NewMemoryLedgerSize is NewMemoryLedger with other bounds: at most
+// maxRecords records (at least 1), none last used more than maxAge ago (0
+// for no age limit).
+func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
+	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), recs: map[ledgerKey]*clist.Element{},
+		now: time.Now}
+}
+
+type ledgerKey struct{ prop, id string }
+
+// memoryLedger is a map with its records in order of last use, for the
+// bounds.
+type memoryLedger struct {
+	mu    sync.Mutex
+	max   int
+	age   time.Duration
+	recs  map[ledgerKey]*clist.Element // of *memoryEntry
+	order clist.List                   // least recently used first
+	now   func() time.Time
+}
+
+type memoryEntry struct {
+	key  ledgerKey
+	rec  LedgerRecord
+	used time.Time
+}
+
+func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	m.expire(now)
+	recs := make([]LedgerRecord, len(externalIDs))
+	for i, id := range externalIDs {
+		if e, ok := m.recs[ledgerKey{propertySid, id}]; ok {
+			recs[i] = e.Value.(*memoryEntry).rec
+		} else {
+			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
+		}
+	}
+	if err := fn(recs); err != nil {
+		return err
+	}
+	for i, id := range externalIDs {
+		k := ledgerKey{propertySid, id}
+		r := recs[i]
+		r.PropertySid, r.ExternalID = propertySid, id
+		if e, ok := m.recs[k]; ok {
+			me := e.Value.(*memoryEntry)
+			me.rec, me.used = r, now
+			m.order.MoveToBack(e)
+			continue
+		}
+		if r.State == LedgerNew && r.Attempts == 0 {
+			continue // nothing to remember
+		}
+		m.recs[k] = m.order.PushBack(&memoryEntry{key: k, rec: r, used: now})
+	}
+	for m.order.Len() > m.max {
+		m.evict(m.order.Front())
+	}
+	return nil
+}
+
+// expire drops the records last used more than the age bound ago.
+func (m *memoryLedger) expire(now time.Time) {
+	if m.age <= 0 {
+		return
+	}
+	for e := m.order.Front(); e != nil && now.Sub(e.Value.(*memoryEntry).used) > m.age; e = m.order.Front() {
+		m.evict(e)
+	}
+}
+
+func (m *memoryLedger) evict(e *clist.Element) {
+	delete(m.recs, e.Value.(*memoryEntry).key)
+	m.order.Remove(e)
+}
