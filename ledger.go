@@ -121,6 +121,10 @@ func messageDigest(p *SendMessageParams) string {
 // with nil) a Client keeps a NewMemoryLedger of its own.
 func WithLedger(l Ledger) Option { return func(c *clientConfig) { c.ledger = l } }
 
+// Ledger returns the Ledger of c's effectively-once sends: the one given
+// with WithLedger, or c's own memory ledger.
+func (c *Client) Ledger() Ledger { return c.ledger }
+
 // Bounds of NewMemoryLedger.
 const (
 	DefaultLedgerSize = 10000

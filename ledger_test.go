@@ -344,3 +344,17 @@ func TestMessageDigest(t *testing.T) {
 	noSched.Schedule = time.Time{}
 	assert.NotEqual(t, d, messageDigest(&noSched))
 }
+
+func TestClientLedger(t *testing.T) {
+	t.Parallel()
+	l := NewMemoryLedger()
+	c, err := NewClient(testSid, testToken, WithLedger(l))
+	require.NoError(t, err)
+	assert.Same(t, l.(*memoryLedger), c.Ledger().(*memoryLedger))
+	d, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	require.NotNil(t, d.Ledger(), "a memory ledger of its own")
+	e, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	assert.NotSame(t, d.Ledger().(*memoryLedger), e.Ledger().(*memoryLedger), "not shared between Clients")
+}
