@@ -1,8 +1,10 @@
 // Downstream-testing shows how to test your own code that sends SMS with
 // telco-go, without the real service: Notifier below is "your code", and
 // its tests run it against telcotest (notifier_telcotest_test.go: a
-// stateful fake that behaves like the service) and against httpmock
-// (notifier_httpmock_test.go: canned answers, exact requests).
+// stateful fake that behaves like the service), against httpmock
+// (notifier_httpmock_test.go: canned answers, exact requests) and against
+// telcotest.MessagesStub (notifier_stub_test.go: a stub of Send alone,
+// enough for code that calls SendOnce).
 //
 //	go run ./examples/downstream-testing
 //	go test ./examples/downstream-testing
@@ -34,32 +36,22 @@ import (
 
 // Notifier tells customers by SMS that their order has shipped. It depends
 // on telco.MessagesAPI, not on a concrete client, so any implementation
-// can stand in; the tests use the real client against fakes.
+// can stand in; the tests use the real client against fakes, and a stub.
 type Notifier struct {
 	Messages    telco.MessagesAPI
 	PropertySid string
-	From        string           // sender; empty for a leased one
-	Now         func() time.Time // the time, for finding messages; time.Now when nil
+	From        string // sender; empty for a leased one
 }
 
 // OrderShipped sends the notice for an order, at most once: the order
-// number is the message's ExternalId, so when the send fails in a way that
-// may have reached the service (telco.ErrMaybeSent) the notice is looked
-// up before it is sent again. It returns the MessageSid.
+// number is the message's ExternalId, and SendOnce looks a send that may
+// have reached the service up before sending it again, and answers a
+// second call for the same order from its ledger without sending. It
+// returns the MessageSid. An error matching telco.ErrMaybeSent means the
+// notice may or may not have gone out: calling again later settles it.
 func (n *Notifier) OrderShipped(ctx context.Context, phone, order string) (string, error) {
-	p := &telco.SendMessageParams{From: n.From, To: phone, Text: "Your order " + order + " has shipped.",
-		ExternalID: "ship-" + order}
-	m, err := n.Messages.Send(ctx, n.PropertySid, p)
-	if errors.Is(err, telco.ErrMaybeSent) {
-		found, ferr := n.find(ctx, p.ExternalID)
-		if ferr != nil {
-			return "", fmt.Errorf("order %s: notice may have been sent, and checking failed: %w", order, ferr)
-		}
-		if found != nil {
-			return found.MessageSid, nil
-		}
-		m, err = n.Messages.Send(ctx, n.PropertySid, p)
-	}
+	m, err := n.Messages.SendOnce(ctx, n.PropertySid, &telco.SendMessageParams{From: n.From, To: phone,
+		Text: "Your order " + order + " has shipped.", ExternalID: "ship-" + order})
 	if err != nil {
 		return "", fmt.Errorf("order %s: %w", order, err)
 	}
@@ -77,24 +69,6 @@ func (n *Notifier) Delivered(ctx context.Context, messageSid string) (bool, erro
 		return false, fmt.Errorf("message %s failed: %s", messageSid, m.ErrorCode)
 	}
 	return m.Status == telco.MessageDelivered, nil
-}
-
-// find looks for the sent message with the ExternalId in the last hour.
-func (n *Notifier) find(ctx context.Context, externalID string) (*telco.Message, error) {
-	now := time.Now
-	if n.Now != nil {
-		now = n.Now
-	}
-	p := &telco.FindMessagesParams{DateFrom: now().Add(-time.Hour), DateTo: now().Add(time.Minute), Direction: telco.DirectionTransmit}
-	for m, err := range n.Messages.FindAll(ctx, n.PropertySid, p) {
-		if err != nil {
-			return nil, err
-		}
-		if m.ExternalID == externalID {
-			return &m, nil
-		}
-	}
-	return nil, nil
 }
 
 func main() {

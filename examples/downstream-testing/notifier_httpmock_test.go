@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +23,10 @@ func newMock(t *testing.T) (*Notifier, *httpmock.MockTransport) {
 	mt := httpmock.NewMockTransport()
 	c, err := telco.NewClient("AC00000000000000000000000000MOCK", "token",
 		telco.WithBaseURL(mockBase), telco.WithHTTPClient(&http.Client{Transport: mt}),
-		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0}))
+		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0}),
+		// SendOnce looks a maybe-sent message up after a settle time
+		// (5 s by default): canned answers need none.
+		telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: time.Millisecond}))
 	require.NoError(t, err)
 	return &Notifier{Messages: c.Messages, PropertySid: "PR00000000000000000000000000MOCK", From: "Acme"}, mt
 }

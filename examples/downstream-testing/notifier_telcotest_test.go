@@ -21,7 +21,7 @@ func newFake(t *testing.T) (*telcotest.Server, *telcotest.Clock, *Notifier) {
 	clock := telcotest.NewClock(time.Time{})
 	srv := telcotest.NewServer(telcotest.WithClock(clock))
 	t.Cleanup(srv.Close)
-	return srv, clock, &Notifier{Messages: srv.Client().Messages, PropertySid: srv.PropertySid, From: "Acme", Now: clock.Now}
+	return srv, clock, &Notifier{Messages: srv.Client().Messages, PropertySid: srv.PropertySid, From: "Acme"}
 }
 
 func TestNotifier_Fake_DeliveredAfterTheServiceDeliversIt(t *testing.T) {
@@ -53,20 +53,52 @@ func TestNotifier_Fake_FailedMessageIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), "UNDELIVERABLE")
 }
 
+// notices lists the fake's messages for an order.
+func notices(srv *telcotest.Server, order string) []telco.Message {
+	var out []telco.Message
+	for _, m := range srv.Messages(srv.PropertySid) {
+		if m.ExternalID == "ship-"+order {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // A 503 may or may not have stored the message; the fake stored nothing,
-// so the notifier sends once more, and exactly one notice exists.
+// so SendOnce, having looked, sends once more: exactly one notice exists.
 func TestNotifier_Fake_AmbiguousFailureSendsExactlyOnce(t *testing.T) {
 	t.Parallel()
-	srv, clock, n := newFake(t)
+	srv, _, n := newFake(t)
 	srv.FailNext(1, http.StatusServiceUnavailable)
 	_, err := n.OrderShipped(context.Background(), "+61400000001", "A-3")
 	require.NoError(t, err)
+	assert.Len(t, notices(srv, "A-3"), 1)
+}
 
-	page, err := srv.Client().Messages.Find(context.Background(), srv.PropertySid, &telco.FindMessagesParams{
-		DateFrom: clock.Now().Add(-time.Hour), DateTo: clock.Now().Add(time.Hour)})
+// The service stored the notice and the answer was lost on the way back:
+// SendOnce finds it by its ExternalId and sends nothing more.
+func TestNotifier_Fake_LostAnswerFoundNotResent(t *testing.T) {
+	t.Parallel()
+	srv, _, n := newFake(t)
+	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropAfterRead, Op: "Messages.Send"})
+	sid, err := n.OrderShipped(context.Background(), "+61400000001", "A-5")
 	require.NoError(t, err)
-	require.Len(t, page.Items, 1)
-	assert.Equal(t, "ship-A-3", page.Items[0].ExternalID)
+	stored := notices(srv, "A-5")
+	require.Len(t, stored, 1)
+	assert.Equal(t, stored[0].MessageSid, sid)
+}
+
+// A job retried by your queue calls OrderShipped again for the same order:
+// the client's ledger answers, and nothing more is sent.
+func TestNotifier_Fake_SecondCallSendsNothing(t *testing.T) {
+	t.Parallel()
+	srv, _, n := newFake(t)
+	first, err := n.OrderShipped(context.Background(), "+61400000001", "A-6")
+	require.NoError(t, err)
+	second, err := n.OrderShipped(context.Background(), "+61400000001", "A-6")
+	require.NoError(t, err)
+	assert.Equal(t, first, second)
+	assert.Len(t, notices(srv, "A-6"), 1)
 }
 
 func TestNotifier_Fake_BadPhoneIsRejectedBeforeSending(t *testing.T) {
