@@ -248,12 +248,12 @@ func TestWebhookEveryDelivery(t *testing.T) {
 // fakeOnce is a CallbackOnce of the test's own, as a shared store would
 // be, which records its calls and fails when told to.
 type fakeOnce struct {
-	mu        sync.Mutex
-	state     map[string]string // "held" or "done"
-	log       []string
-	claimErr  error
-	doneErr   error
-	allDone   bool // every key counts as done
+	mu       sync.Mutex
+	state    map[string]string // "held" or "done"
+	log      []string
+	claimErr error
+	doneErr  error
+	allDone  bool // every key counts as done
 }
 
 func newFakeOnce() *fakeOnce { return &fakeOnce{state: map[string]string{}} }
