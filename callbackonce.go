@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultCallbackOnceEntries is how many callbacks the memory of
-// NewMemoryCallbackOnce keeps when given 0: a few MB.
+// NewMemoryCallbackOnce keeps when given 0: at about 170 bytes each, under
+// 2 MB.
 const DefaultCallbackOnceEntries = 10_000
 
 // DefaultCallbackOnceAge is how long the memory of NewMemoryCallbackOnce
@@ -27,13 +28,21 @@ const DefaultCallbackOnceAge = 24 * time.Hour
 // dedupe across the replicas of a service behind a load balancer,
 // implement it on a store they share (Redis, SQL).
 //
-// The handler calls Claim before the function and Done after it. Two
-// methods, not one, so that a claim can end in either of two ways: kept
-// when the function succeeded (the sender was answered 2xx and will not
-// deliver again), given up when it failed (the sender was answered 500 and
-// will, and the redelivery must run the function again). Keys are opaque
-// ASCII strings of at most 40 bytes, distinct for each distinct callback;
-// see WebhookHandler.Once for what makes one.
+// The handler calls Claim before the function and Done after it, even
+// when the function panics. Done takes the outcome, since a claim ends in
+// one of two ways: kept when the function succeeded (the sender was
+// answered 2xx and will not deliver again), given up when it failed
+// (answered 500: the sender will deliver again, and that delivery must run
+// the function). Two plain methods rather than one returning a release
+// function, because each maps onto one request to a shared store. Keys are
+// opaque ASCII strings of at most 40 bytes, one per distinct callback;
+// WebhookHandler.Once says what makes one.
+//
+// On Redis, for instance: Claim is SET key "held" NX PX lease (claimed
+// when set; when the value is "done", false; when "held", wait and try
+// again, or fail); Done is SET key "done" PX maxAge with ok, DEL key
+// without. In SQL: an INSERT of the key that conflicts with a row already
+// there, then an UPDATE or a DELETE of the row.
 //
 // Implementations must be safe for concurrent use.
 type CallbackOnce interface {
