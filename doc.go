@@ -188,7 +188,8 @@
 // [WebhookHandler] is a [net/http.Handler] that decodes those callbacks,
 // from a GET query string, a form or a JSON body, into a [MessageEvent] or
 // a [PortingEvent] and calls your function for their kind; it answers 2xx
-// only when your function returns nil. [DeliveryReceiptHandler],
+// only when your function returns nil. A callback delivered more than once
+// runs your function once ([WebhookHandler.Once]). [DeliveryReceiptHandler],
 // [InboundMessageHandler], [LeaseResponseHandler] and
 // [PortingUpdateHandler] serve one kind per URL.
 //

@@ -58,3 +58,32 @@ func ExampleWebhookHandler() {
 	// inbound message: STOP from +61411111111
 	// porting PN-42 is now Completed
 }
+
+// A callback delivered twice (the sender did not get the first answer)
+// runs the function once; both deliveries are answered 204.
+func ExampleWebhookHandler_redelivery() {
+	hooks := telco.InboundMessageHandler(func(ctx context.Context, ev *telco.MessageEvent) error {
+		fmt.Println("auto-reply to", ev.Message.From) // e.g. client.Messages.Send(...)
+		return nil
+	})
+	// Several replicas behind a load balancer: hooks.Once = a CallbackOnce
+	// on a store they share. Replaying callbacks on purpose:
+	// hooks.Once = telco.EveryDelivery.
+	srv := httptest.NewServer(hooks)
+	defer srv.Close()
+
+	callback := `{"MessageSid":"MGQWERTYUIOPASDFGHJKLZXCVBNMQWER","Direction":"Receive","Status":"Received",` +
+		`"From":"+61411111111","Text":"Hours?","Received":1763780100}`
+	for range 2 {
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(callback))
+		if err != nil {
+			log.Fatal(err)
+		}
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode)
+	}
+	// Output:
+	// auto-reply to +61411111111
+	// 204
+	// 204
+}

@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -128,15 +129,22 @@ type PortingEvent struct {
 // Give inbound messages and lease responses URLs of their own (with
 // InboundMessageHandler and LeaseResponseHandler) when you need both.
 //
+// A callback can arrive more than once: the service's documents say
+// nothing of its retries, and any sender delivers again a callback whose
+// answer it did not get. The handler runs each distinct callback's
+// function once (see Once), so that an auto-reply sent from InboundMessage
+// goes out once; a redelivery of a callback done is answered 204 without
+// calling the function.
+//
 // The service signs nothing, so anyone who learns a callback URL can call
 // it: set Authorize (WebhookQuerySecret checks a secret you put in the
 // URLs you configure). Authorize runs first, before the body is read.
 //
-// Answers: 204 when the function returned nil; 500 with a body that gives
-// no detail when it returned an error or panicked (the error goes to
-// OnError); 401 when Authorize refused the call; 408 when the body did not
-// arrive within ReadTimeout; 404 when
-// no function is set for the callback's kind, so that a callback sent to
+// Answers: 204 when the function returned nil, or had for this callback
+// before; 500 with a body that gives no detail when it returned an error
+// or panicked (the error goes to OnError); 503, as bare, when Once could
+// not claim the callback; 401 when Authorize refused the call; 408 when
+// the body did not arrive within ReadTimeout; 404 when no function is set for the callback's kind, so that a callback sent to
 // the wrong URL shows as failed instead of being dropped quietly; 400 for a
 // body or query that cannot be decoded or a callback of no known kind; 405
 // for a method other than GET or POST (matched case-insensitively, as the
@@ -144,8 +152,9 @@ type PortingEvent struct {
 // MaxBodyBytes, 414 for a longer query; 415 for a body neither JSON nor a
 // form. Unknown fields are ignored.
 //
-// A WebhookHandler is safe for concurrent use once serving; the functions
-// may be called concurrently.
+// A WebhookHandler is safe for concurrent use once serving, and must not be
+// copied then; the functions may be called concurrently (for distinct
+// callbacks).
 type WebhookHandler struct {
 	// DeliveryReceipt is called with a sent message whose status reached
 	// Delivered or Failed.
@@ -181,12 +190,43 @@ type WebhookHandler struct {
 	// carry that copy. Compare secrets in constant time.
 	Authorize func(*http.Request) bool
 
+	// Once runs each distinct callback's function once, however many times
+	// it is delivered. nil means a memory of the handler's own, as
+	// NewMemoryCallbackOnce(0, 0) makes, which serves one process: behind
+	// a load balancer, give the replicas one CallbackOnce on a store they
+	// share. EveryDelivery runs the function for every delivery, as
+	// before Once: for replaying callbacks on purpose.
+	//
+	// On by default: a duplicate costs a second SMS to a customer, unseen
+	// until they complain; a deliberate replay skipped is seen at once by
+	// whoever replays. A callback is told from another by what its decoded
+	// event says happened, whatever the encoding:
+	//   - a message callback by its kind, MessageSid, Status, the time of
+	//     that Status (Submitted, Delivered or Received) and ErrorCode, so
+	//     that a receipt for Submitted and one for Delivered both run;
+	//   - a porting callback by PortingNo, Status and each number's Status
+	//     and latest StatusHistory entry.
+	// A callback with a blank MessageSid or PortingNo cannot be told from
+	// another and runs every time.
+	//
+	// A function that fails (an error or a panic: 500, so the sender will
+	// deliver again) gives up its claim, and the redelivery runs it again.
+	// A delivery arriving while the same callback's function runs waits
+	// for it.
+	Once CallbackOnce
+
 	// OnError, when set, is told of every callback not answered 2xx: the
 	// status given and why (the function's own error for a 500). Use it to
-	// log; the response body carries no detail.
+	// log; the response body carries no detail. It is also told, with 204,
+	// when Once failed to record a callback whose function succeeded: the
+	// work is done, so the sender is told so, but a redelivery may run it
+	// again.
 	OnError func(r *http.Request, status int, err error)
 
 	only WebhookKind // set by the per-kind constructors: no classification
+
+	memoryInit sync.Once
+	memory     CallbackOnce // when Once is nil
 }
 
 var _ http.Handler = (*WebhookHandler)(nil)
@@ -309,12 +349,19 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	if werr.status == http.StatusNoContent { // done, but not recorded
+		w.WriteHeader(http.StatusNoContent)
+		if h.OnError != nil {
+			h.OnError(&r2, werr.status, werr.err)
+		}
+		return
+	}
 	if werr.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", "GET, POST")
 	}
 	msg := http.StatusText(werr.status)
-	if werr.status != http.StatusInternalServerError {
-		msg = werr.err.Error() // about the request, never about the user's code
+	if werr.status < http.StatusInternalServerError {
+		msg = werr.err.Error() // about the request, never about the user's code or store
 	}
 	http.Error(w, msg, werr.status)
 	if h.OnError != nil { // after the answer, which a panic here cannot take back
@@ -366,7 +413,9 @@ func (h *WebhookHandler) serve(w http.ResponseWriter, r *http.Request) *webhookE
 		if ev.PortingRequest.PortingNo == "" {
 			return reject(http.StatusBadRequest, "porting callback without PortingNo")
 		}
-		return userResult(h.PortingUpdate(r.Context(), ev))
+		return h.runOnce(r, portingCallbackKey(&ev.PortingRequest), func() error {
+			return h.PortingUpdate(r.Context(), ev)
+		})
 	}
 	var f func(context.Context, *MessageEvent) error
 	switch kind {
@@ -388,7 +437,50 @@ func (h *WebhookHandler) serve(w http.ResponseWriter, r *http.Request) *webhookE
 		return reject(http.StatusBadRequest, "message callback without MessageSid")
 	}
 	canonicalMessage(&ev.Message)
-	return userResult(f(r.Context(), ev))
+	return h.runOnce(r, messageCallbackKey(kind, &ev.Message), func() error {
+		return f(r.Context(), ev)
+	})
+}
+
+// runOnce calls run unless the callback with key is done; see Once.
+func (h *WebhookHandler) runOnce(r *http.Request, key string, run func() error) (werr *webhookError) {
+	if key == "" {
+		return userResult(run())
+	}
+	once := h.once()
+	claimed, err := once.Claim(r.Context(), key)
+	if err != nil {
+		return reject(http.StatusServiceUnavailable, "claiming the callback: %w", err)
+	}
+	if !claimed {
+		return nil // done before
+	}
+	ok := false
+	defer func() { // also when run panics: the claim is given up
+		err := once.Done(context.WithoutCancel(r.Context()), key, ok)
+		if err == nil {
+			return
+		}
+		err = fmt.Errorf("telco: webhook: recording the callback: %w", err)
+		switch {
+		case werr != nil:
+			werr.err = errors.Join(werr.err, err)
+		case ok:
+			werr = &webhookError{http.StatusNoContent, err}
+		}
+	}()
+	err = run()
+	ok = err == nil
+	return userResult(err)
+}
+
+// once is Once, or the handler's own memory.
+func (h *WebhookHandler) once() CallbackOnce {
+	if h.Once != nil {
+		return h.Once
+	}
+	h.memoryInit.Do(func() { h.memory = NewMemoryCallbackOnce(0, 0) })
+	return h.memory
 }
 
 func userResult(err error) *webhookError {

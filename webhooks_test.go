@@ -434,8 +434,12 @@ func TestWebhookEndToEnd(t *testing.T) {
 	t.Parallel()
 	var rc recorder
 	mux := http.NewServeMux()
-	mux.Handle("/all", &WebhookHandler{DeliveryReceipt: rc.msg, InboundMessage: rc.msg, PortingUpdate: rc.port})
-	mux.Handle("/lease", LeaseResponseHandler(rc.msg))
+	// The same callbacks are delivered by each method on purpose.
+	mux.Handle("/all", &WebhookHandler{DeliveryReceipt: rc.msg, InboundMessage: rc.msg, PortingUpdate: rc.port,
+		Once: EveryDelivery})
+	lease := LeaseResponseHandler(rc.msg)
+	lease.Once = EveryDelivery
+	mux.Handle("/lease", lease)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
@@ -739,6 +743,7 @@ func TestWebhookQuerySecret(t *testing.T) {
 	const current, previous = "k8Jd0-current-9Qz", "p3Lm2-previous-7Xc"
 	var rc recorder
 	h := rc.all()
+	h.Once = EveryDelivery // one callback, delivered again on purpose
 	h.Authorize = WebhookQuerySecret("", current, previous)
 	var refusedURL string
 	h.OnError = func(r *http.Request, _ int, _ error) { refusedURL = r.URL.String() + " " + r.RequestURI }

@@ -148,6 +148,9 @@ func newHandler(logger *slog.Logger, events chan<- telco.WebhookKind, secrets ..
 			return nil
 		},
 		OnError: onError,
+		// A callback delivered again runs onMessage once, remembered by
+		// this process; with several replicas, set Once to a
+		// telco.CallbackOnce on a store they share.
 	}
 	lease := telco.LeaseResponseHandler(onMessage)
 	lease.OnError = onError
