@@ -281,6 +281,10 @@ const (
 // recording.
 const outcomeTimeout = 10 * time.Second
 
+// claimMargin is added to the longest a send can last to make a claim: the
+// time to record its outcome.
+const claimMargin = 2 * time.Second
+
 func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
 	poll := holdPollMin
 	for {
@@ -422,7 +426,7 @@ func (r *onceRun) claimFor(ctx context.Context, now time.Time) time.Duration {
 	if dl, ok := ctx.Deadline(); ok {
 		d = min(d, max(dl.Sub(now), 0))
 	}
-	return d + outcomeTimeout
+	return d + claimMargin
 }
 
 // send sends the claimed messages in one request and records their
@@ -518,12 +522,17 @@ func stripText(m *Message) *Message {
 }
 
 // settle waits until SettleTime has passed since the last attempt on
-// each message of look, and since this call last saw one end in doubt.
+// each message of look, and since this call last saw one end in doubt. An
+// attempt whose maker stopped without a word may have lasted until its
+// claim ran out: settle counts from then.
 func (r *onceRun) settle(ctx context.Context, look []int) error {
 	var from time.Time
 	for _, i := range look {
 		rec := r.seen[i]
 		from = later(from, later(rec.Last, rec.Ended))
+		if rec.State == LedgerSending {
+			from = later(from, rec.Claim)
+		}
 	}
 	from = later(from, r.doubtAt)
 	return sleepCtx(ctx, time.Until(from.Add(r.pol.SettleTime)))
