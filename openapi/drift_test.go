@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,6 +84,9 @@ func replaceAll(t *testing.T, old, new string) func(*http.Response, []byte) []by
 		return bytes.ReplaceAll(b, []byte(old), []byte(new))
 	}
 }
+
+// createdDate is a number block's Created as the fake writes it.
+var createdDate = regexp.MustCompile(`"Created":"/Date\([^"]*\)/"`)
 
 // problems joins what the checker found in the exchanges.
 func problems(seen []exchange, answer bool) string {
@@ -175,6 +179,19 @@ func TestContractCatchesDrift(t *testing.T) {
 			edit: replaceAll(t, "+1000)/", ")/")})
 		got := problems(listBlocks(t, e, chk), true)
 		assert.Contains(t, got, "Modified")
+	})
+
+	t.Run("a number block whose Created is null", func(t *testing.T) {
+		// The spec makes Modified and the quarantine dates nullable, not
+		// Created.
+		e, chk := newEnvWith(t, strictContract(t), rewrite{next: base, method: http.MethodGet, suffix: "/numberblocks",
+			edit: func(_ *http.Response, b []byte) []byte {
+				out := createdDate.ReplaceAll(b, []byte(`"Created":null`))
+				assert.NotEqual(t, string(b), string(out), "no Created to drift")
+				return out
+			}})
+		got := problems(listBlocks(t, e, chk), true)
+		assert.Contains(t, got, "Created")
 	})
 
 	t.Run("a request field the contract renamed", func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
@@ -26,8 +27,9 @@ func TestNumberBlockDatetimePattern(t *testing.T) {
 		t.Run(field, func(t *testing.T) {
 			ref := block.Properties[field]
 			require.NotNil(t, ref, "NumberBlock has no %s", field)
-			require.NotEmpty(t, ref.Value.Pattern, "NumberBlock.%s has no pattern", field)
-			re := regexp.MustCompile(ref.Value.Pattern)
+			pattern := datePattern(ref.Value)
+			require.NotEmpty(t, pattern, "NumberBlock.%s has no pattern", field)
+			re := regexp.MustCompile(pattern)
 
 			// Every sign and four digits: the SDK takes hours 00 to 23 and
 			// minutes 00 to 59, and so must the pattern.
@@ -44,7 +46,7 @@ func TestNumberBlockDatetimePattern(t *testing.T) {
 				}
 			}
 			if len(differ) > 0 {
-				t.Errorf("%d values where the pattern %q and the SDK disagree, e.g.\n%s", len(differ), ref.Value.Pattern, differ[0])
+				t.Errorf("%d values where the pattern %q and the SDK disagree, e.g.\n%s", len(differ), pattern, differ[0])
 			}
 
 			for _, s := range []string{
@@ -61,5 +63,33 @@ func TestNumberBlockDatetimePattern(t *testing.T) {
 			assert.NoError(t, err, "the SDK reads a datetime without an offset")
 			assert.False(t, re.MatchString(bare), "the contract must require the offset the service writes")
 		})
+	}
+}
+
+// datePattern is the pattern of a datetime schema, or of its string
+// branch when it is nullable (anyOf the datetime and null).
+func datePattern(s *openapi3.Schema) string {
+	if s.Pattern != "" {
+		return s.Pattern
+	}
+	for _, b := range s.AnyOf {
+		if b.Value.Pattern != "" {
+			return b.Value.Pattern
+		}
+	}
+	return ""
+}
+
+// TestNumberBlockNullability: the spec makes Modified and the quarantine
+// dates nullable, and Created a plain datetime.
+func TestNumberBlockNullability(t *testing.T) {
+	block := loadContract(t).Components.Schemas["NumberBlock"].Value
+	nullable := map[string]bool{"Created": false, "Modified": true, "QuarantineStartDate": true, "QuarantineEndDate": true}
+	for field, want := range nullable {
+		ref := block.Properties[field]
+		require.NotNil(t, ref, "NumberBlock has no %s", field)
+		err := ref.Value.VisitJSON(nil, openapi3.EnableJSONSchema2020())
+		assert.Equal(t, want, err == nil, "NumberBlock.%s: null accepted %v, want %v (%v)", field, err == nil, want, err)
+		assert.NoError(t, ref.Value.VisitJSON("/Date(1577836800000+1000)/", openapi3.EnableJSONSchema2020()), "NumberBlock.%s", field)
 	}
 }
