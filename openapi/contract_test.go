@@ -176,8 +176,10 @@ func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		} else if info.Op != ex.op {
 			ex.request = append(ex.request, fmt.Sprintf("the SDK calls it %s, the contract routes it to %s", info.Op, ex.op))
 		}
+		// SkipSettingDefaults: the request is checked as sent, not with
+		// the contract's defaults filled in.
 		in = &openapi3filter.RequestValidationInput{Request: creq, PathParams: pathParams, Route: route,
-			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth}}
+			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth, SkipSettingDefaults: true}}
 		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 			ex.request = append(ex.request, err.Error())
 		}

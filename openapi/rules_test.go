@@ -6,6 +6,7 @@ package openapi_test
 // user's generated client.
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"testing"
@@ -91,5 +92,145 @@ func TestNumberBlockNullability(t *testing.T) {
 		err := ref.Value.VisitJSON(nil, openapi3.EnableJSONSchema2020())
 		assert.Equal(t, want, err == nil, "NumberBlock.%s: null accepted %v, want %v (%v)", field, err == nil, want, err)
 		assert.NoError(t, ref.Value.VisitJSON("/Date(1577836800000+1000)/", openapi3.EnableJSONSchema2020()), "NumberBlock.%s", field)
+	}
+}
+
+// specDefault is a default the spec gives (service-interface.md, and
+// beyond-the-interface.md for the operations beyond it), where the
+// contract must state it.
+type specDefault struct {
+	op    string // operationId, for a query parameter
+	param string // the parameter's name
+	body  string // component schema, for a body field
+	field string // the field of body
+	value any    // the default, as JSON would decode it
+	prose string // for a default with no fixed value: its description says so
+}
+
+// specDefaults is every default the spec gives. The table is kept here,
+// not read from the spec, so that the test runs from a clean clone.
+func specDefaults() []specDefault {
+	var out []specDefault
+	param := func(op, name string, v any) { out = append(out, specDefault{op: op, param: name, value: v}) }
+	field := func(body, name string, v any) { out = append(out, specDefault{body: body, field: name, value: v}) }
+
+	// Operations 1 and 2: the number-block searches.
+	for _, op := range []string{"NumberBlocks.Search", "NumberBlocks.SearchText", "NumberBlocks.ListByProperty", "NumberBlocks.ListByAccount"} {
+		param(op, "PageIndex", 0)
+		param(op, "PageSize", 10)
+		param(op, "IncludeTotalCount", true)
+		param(op, "SortBy", "Id")
+		param(op, "SortDir", "asc")
+	}
+	// Listings: 50 projects, online logins, SIP trunks and flows; 200
+	// messages, addresses and numbers; 20 porting requests. Results_Skip
+	// has a default only where the spec gives one.
+	for _, op := range []string{"Properties.List", "OnlineLogins.List", "SipTrunks.List", "Flows.List"} {
+		param(op, "Results_Count", 50)
+	}
+	for _, op := range []string{"Messages.Find", "Addresses.List", "Numbers.ListByProperty", "Numbers.ListByAccount"} {
+		param(op, "Results_Count", 200)
+	}
+	for _, op := range []string{"Porting.StatusByProperty", "Porting.StatusByAccount"} {
+		param(op, "Results_Count", 20)
+	}
+	param("SipTrunks.List", "Results_Skip", 0)
+	param("Flows.List", "Results_Skip", 0)
+
+	// Operation 4.
+	field("CreateOnlineLoginRequest", "Enabled", false)
+	// Operations 6 and 7 (each batch element is a SendMessageRequest).
+	field("SendMessageRequest", "DeliveryReceipt", true)
+	field("SendMessageRequest", "DeliveryReceiptWebhookMethod", "POST")
+	field("SendMessageRequest", "WebhookMethod", "POST")
+	out = append(out,
+		specDefault{body: "SendMessageRequest", field: "ForwardFromSms", prose: "default"},
+		specDefault{body: "SendMessageRequest", field: "ForwardFromEmail", prose: "default"})
+	// Operation 10.
+	field("CreatePropertyRequest", "SmsEnabled", false)
+	field("CreatePropertyRequest", "CallRecordingEnabled", false)
+	field("CreatePropertyRequest", "IntegrationsEnabled", false)
+	field("CreatePropertyRequest", "Active", true)
+	// Operation 13.
+	field("CreateSipTrunkRequest", "ChannelLimit", 1)
+	field("CreateSipTrunkRequest", "SipTrunkAllowedCountries", []any{map[string]any{"CountryCode": "AU"}})
+	return out
+}
+
+func (d specDefault) String() string {
+	if d.op != "" {
+		return d.op + " " + d.param
+	}
+	return d.body + "." + d.field
+}
+
+// schemaOf finds the schema d is about.
+func (d specDefault) schemaOf(t *testing.T, doc *openapi3.T) *openapi3.Schema {
+	t.Helper()
+	if d.body != "" {
+		body := doc.Components.Schemas[d.body]
+		require.NotNil(t, body, "no schema %s", d.body)
+		ref := body.Value.Properties[d.field]
+		require.NotNil(t, ref, "%s has no field %s", d.body, d.field)
+		return ref.Value
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.OperationID != d.op {
+				continue
+			}
+			for _, ps := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+				for _, p := range ps {
+					if p.Value.Name == d.param && p.Value.In == openapi3.ParameterInQuery {
+						return p.Value.Schema.Value
+					}
+				}
+			}
+			t.Fatalf("%s has no query parameter %s", d.op, d.param)
+		}
+	}
+	t.Fatalf("no operation %s", d.op)
+	return nil
+}
+
+// TestContractDefaults: every default the spec gives is in the contract,
+// as a default (or, when it has no fixed value, in the description), and
+// the contract has no default the spec does not give. A merge patch has
+// none: a field left out stays as it is.
+func TestContractDefaults(t *testing.T) {
+	doc := loadContract(t)
+	documented := map[*openapi3.Schema]string{}
+	for _, d := range specDefaults() {
+		s := d.schemaOf(t, doc)
+		if d.prose != "" {
+			assert.Contains(t, s.Description, d.prose, "%s: the description names the default", d)
+			continue
+		}
+		documented[s] = d.String()
+		if assert.NotNil(t, s.Default, "%s: no default, the spec's is %v", d, d.value) {
+			want, _ := json.Marshal(d.value)
+			got, _ := json.Marshal(s.Default)
+			assert.JSONEq(t, string(want), string(got), "%s: default", d)
+		}
+	}
+
+	// The other way round: a default the table does not list is one the
+	// spec does not give.
+	err := doc.WalkSchemas(func(ptr string, ref *openapi3.SchemaRef) error {
+		if ref.Value.Default != nil {
+			if _, ok := documented[ref.Value]; !ok {
+				t.Errorf("%s has default %v, which the spec does not give (or add it to specDefaults)", ptr, ref.Value.Default)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+
+	for _, name := range []string{"UpdatePropertyRequest", "UpdateOnlineLoginRequest", "UpdateSipTrunkRequest", "NumberConfigRequest"} {
+		err := doc.Components.Schemas[name].WalkSubtree(func(ptr string, ref *openapi3.SchemaRef) error {
+			assert.Nil(t, ref.Value.Default, "%s%s: a field left out of a patch stays unchanged, it takes no default", name, ptr)
+			return nil
+		})
+		require.NoError(t, err)
 	}
 }
