@@ -62,7 +62,10 @@ type step struct {
 	// with client validation off so that the fake refuses it): the
 	// checker must flag the request, and the answer must still conform.
 	badRequest bool
-	run        func(e *env) error
+	// flags, with badRequest, is a text the checker's report on the
+	// request must hold: the rule it breaks, and not some other.
+	flags string
+	run   func(e *env) error
 }
 
 func steps() []step {
@@ -440,6 +443,18 @@ func steps() []step {
 			}
 			return nil
 		}},
+		{method: "SipTrunks.Create", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "SipTrunkIpAddresses", run: func(e *env) error {
+			// Type 0 admits by address: SipTrunkIpAddresses is required.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "No addresses",
+				DefaultCallerID: "+61299990000", Type: telco.SipTrunkIPToIP})
+			return err
+		}},
+		{method: "SipTrunks.Create", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "SipTrunkCredentials", run: func(e *env) error {
+			// Type 1 authenticates: SipTrunkCredentials is required.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "No credentials",
+				DefaultCallerID: "+61299990000", Type: telco.SipTrunkAuthenticated})
+			return err
+		}},
 		{method: "SipTrunks.List", run: func(e *env) error {
 			_, err := e.c.SipTrunks.List(e.ctx, e.prop, &telco.ListSipTrunksParams{Type: telco.Ptr(telco.SipTrunkIPToIP),
 				Active: telco.Ptr(true), ProvisioningState: telco.Ptr(telco.ProvisioningActive), ListParams: telco.ListParams{Count: 5}})
@@ -496,6 +511,32 @@ func steps() []step {
 				PreferredPortSchedule: telco.PortASAP})
 			return err
 		}},
+		{method: "Porting.Submit", run: func(e *env) error {
+			// ASAP needs no date, and a number without an incoming action
+			// type needs neither IncomingActionId nor IncomingAnswerPoint.
+			_, err := e.c.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998890", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney"}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "PreferredPortDate", run: func(e *env) error {
+			// Date needs PreferredPortDate.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortOnDate, time.Time{}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "IncomingActionId", run: func(e *env) error {
+			// A number routed to a Flow needs IncomingActionId.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998891", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+					IncomingActionType: telco.IncomingFlow}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "IncomingAnswerPoint", run: func(e *env) error {
+			// A number routed to an Answering Point needs IncomingAnswerPoint.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998892", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+					IncomingActionType: telco.IncomingAnsweringPoint}))
+			return err
+		}},
 		{method: "Porting.StatusByProperty", run: func(e *env) error {
 			_, err := e.c.Porting.StatusByProperty(e.ctx, e.prop, &telco.PortingStatusParams{From: e.since.Add(-time.Hour),
 				To: time.Now().Add(time.Hour), PortingRequestNumbers: []string{e.porting, "P-OTHER"}, ListParams: telco.ListParams{Count: 5}})
@@ -507,6 +548,14 @@ func steps() []step {
 			return err
 		}},
 	}
+}
+
+// portingParams is a porting request with every required field, the
+// schedule and date given, and numbers.
+func portingParams(schedule telco.PortSchedule, date time.Time, numbers ...telco.PortingNumberParams) *telco.PortingRequestParams {
+	return &telco.PortingRequestParams{AuthorisedContactName: "Jane Doe", AuthorisedContactEmail: "jane@example.com",
+		DaytimeContactNumber: "+61299990000", CurrentCarrier: "Telstra", CurrentCarrierAccountNo: "12345",
+		PreferredPortSchedule: schedule, PreferredPortDate: date, PortingNumbers: numbers}
 }
 
 // newEnv starts the fake with a second account, seeds what the searches
@@ -647,6 +696,9 @@ func runConformance(t *testing.T) covered {
 		for _, ex := range seen {
 			if s.badRequest {
 				assert.NotEmpty(t, ex.request, "step %d %s: %s breaks a rule of the contract, which did not notice", i, name, ex)
+				if s.flags != "" {
+					assert.Contains(t, strings.Join(ex.request, "\n"), s.flags, "step %d %s: %s breaks the rule on %s", i, name, ex, s.flags)
+				}
 			} else {
 				assert.Empty(t, ex.request, "step %d %s: the request %s breaks the contract", i, name, ex)
 			}

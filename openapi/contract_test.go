@@ -47,6 +47,10 @@ func loadContract(t testing.TB) *openapi3.T {
 // contract declares. Without this a field renamed in an answer (ExternalId
 // written as ExternalID) would pass, and the SDK would silently read it as
 // empty.
+//
+// It does not descend into if/then/else: an if that lists one field to
+// test must stay open, or it would be false for every object with other
+// fields, and its then would never apply.
 func strict(doc *openapi3.T) {
 	seen := map[*openapi3.Schema]bool{}
 	var walk func(ref *openapi3.SchemaRef)
@@ -96,6 +100,17 @@ func strict(doc *openapi3.T) {
 			}
 		}
 	}
+}
+
+// schemaOptions are the options the checker validates with against doc,
+// an OpenAPI 3.1 document: JSON Schema 2020-12 (if/then, const), as
+// openapi3filter chooses for such a document.
+func schemaOptions(doc *openapi3.T) []openapi3.SchemaValidationOption {
+	opts := []openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}
+	if doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	return opts
 }
 
 // exchange is one request the SDK sent and the answer it got, checked.

@@ -234,3 +234,60 @@ func TestContractDefaults(t *testing.T) {
 		require.NoError(t, err)
 	}
 }
+
+// bodyCase is a request body and whether the contract's schema for it
+// takes it.
+type bodyCase struct {
+	schema string // component schema
+	why    string
+	body   string // JSON
+	valid  bool
+}
+
+// checkBodies validates each case's body against its schema, as the
+// checker validates a request's body.
+func checkBodies(t *testing.T, cases []bodyCase) {
+	t.Helper()
+	doc := loadContract(t)
+	for _, c := range cases {
+		ref := doc.Components.Schemas[c.schema]
+		require.NotNil(t, ref, "no schema %s", c.schema)
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(c.body), &v), c.body)
+		err := ref.Value.VisitJSON(v, schemaOptions(doc)...)
+		if c.valid {
+			assert.NoError(t, err, "%s: %s: the contract refuses %s", c.schema, c.why, c.body)
+		} else {
+			assert.Error(t, err, "%s: %s: the contract takes %s", c.schema, c.why, c.body)
+		}
+	}
+}
+
+// TestConditionalRequirements: the fields the spec requires only with a
+// certain value of another are required exactly then.
+func TestConditionalRequirements(t *testing.T) {
+	const trunk = `"Name": "PBX", "DefaultCallerId": "+61299990000"`
+	const porting = `"AuthorisedContactName": "Jane Doe", "AuthorisedContactEmail": "jane@example.com",
+		"DaytimeContactNumber": "+61299990000", "CurrentCarrier": "Telstra", "CurrentCarrierAccountNo": "12345"`
+	const number = `"Number": "+61299998888", "PortType": "Cat-A", "PortAddress": "1 George St Sydney"`
+	checkBodies(t, []bodyCase{
+		{"CreateSipTrunkRequest", "Type 0 needs SipTrunkIpAddresses", `{` + trunk + `, "Type": 0}`, false},
+		{"CreateSipTrunkRequest", "Type 0 needs SipTrunkIpAddresses, not an empty list", `{` + trunk + `, "Type": 0, "SipTrunkIpAddresses": []}`, false},
+		{"CreateSipTrunkRequest", "Type 0 with an address", `{` + trunk + `, "Type": 0, "SipTrunkIpAddresses": [{"IpAddress": "20.36.64.0/24"}]}`, true},
+		{"CreateSipTrunkRequest", "Type 0 needs no credentials", `{` + trunk + `, "Type": 0, "SipTrunkIpAddresses": [{"IpAddress": "20.36.64.7/32"}]}`, true},
+		{"CreateSipTrunkRequest", "Type 1 needs SipTrunkCredentials", `{` + trunk + `, "Type": 1}`, false},
+		{"CreateSipTrunkRequest", "Type 1 needs SipTrunkCredentials, addresses are no substitute", `{` + trunk + `, "Type": 1, "SipTrunkIpAddresses": [{"IpAddress": "20.36.64.0/24"}]}`, false},
+		{"CreateSipTrunkRequest", "Type 1 with credentials", `{` + trunk + `, "Type": 1, "SipTrunkCredentials": {"Realm": "sip.example.com", "Password": "Tr0nk!Secret9"}}`, true},
+
+		{"PortingRequestRequest", "Date needs PreferredPortDate", `{` + porting + `, "PreferredPortSchedule": "Date"}`, false},
+		{"PortingRequestRequest", "Date with its date", `{` + porting + `, "PreferredPortSchedule": "Date", "PreferredPortDate": "2030-01-31"}`, true},
+		{"PortingRequestRequest", "ASAP needs no date", `{` + porting + `, "PreferredPortSchedule": "ASAP"}`, true},
+		{"PortingRequestRequest", "Flow needs IncomingActionId", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Flow"}]}`, false},
+		{"PortingRequestRequest", "Flow needs IncomingActionId, not an empty one", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Flow", "IncomingActionId": ""}]}`, false},
+		{"PortingRequestRequest", "Flow needs IncomingActionId, IncomingAnswerPoint is no substitute", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Flow", "IncomingAnswerPoint": "+61299990001"}]}`, false},
+		{"PortingRequestRequest", "Flow with its id", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Flow", "IncomingActionId": "flow-1"}]}`, true},
+		{"PortingRequestRequest", "Answering Point needs IncomingAnswerPoint", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Answering Point"}]}`, false},
+		{"PortingRequestRequest", "Answering Point with its number", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `, "IncomingActionType": "Answering Point", "IncomingAnswerPoint": "+61299990001"}]}`, true},
+		{"PortingRequestRequest", "no action type needs neither", `{` + porting + `, "PreferredPortSchedule": "ASAP", "PortingNumbers": [{` + number + `}]}`, true},
+	})
+}
