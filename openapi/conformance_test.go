@@ -31,6 +31,10 @@ const (
 	loginPassword2 = "An0ther!Passw0rd"
 	sipPassword    = "Tr0nk!Secret9"
 	weakPassword   = "short"
+	// Long enough, yet each breaks one rule of its pattern.
+	loginNoSpecial = "NoSpecials12345" // none of !@#$%^&*()_+
+	sipNoSpecial   = "Tr0nkSecret9"    // no special character
+	sipTriple      = "Tr0nk!Secccret9" // ccc: 3 identical in a row
 )
 
 // env is what the steps share: the fake, clients on it, and what earlier
@@ -304,6 +308,16 @@ func steps() []step {
 			}
 			return nil
 		}},
+		{method: "OnlineLogins.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// 12 characters and more, but none of !@#$%^&*()_+.
+			_, err := e.raw.OnlineLogins.Create(e.ctx, e.prop, &telco.CreateOnlineLoginParams{Email: "joe@example.com",
+				Password: loginNoSpecial, FirstName: "Joe", LastName: "Doe", Scopes: telco.Scopes{telco.ScopeReporting}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
+			}
+			return nil
+		}},
 		{method: "OnlineLogins.Update", status: 204, run: func(e *env) error {
 			return e.c.OnlineLogins.Update(e.ctx, e.login, &telco.UpdateOnlineLoginParams{FirstName: telco.Ptr("Janet"),
 				LastName: telco.Ptr("Dee"), Enabled: telco.Ptr(false), Password: loginPassword2,
@@ -319,6 +333,14 @@ func steps() []step {
 			var ae *telco.APIError
 			if !errors.As(err, &ae) {
 				return errors.New("want an *APIError for a weak password")
+			}
+			return nil
+		}},
+		{method: "OnlineLogins.Update", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			err := e.raw.OnlineLogins.Update(e.ctx, e.login, &telco.UpdateOnlineLoginParams{Password: loginNoSpecial})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
 			}
 			return nil
 		}},
@@ -455,6 +477,26 @@ func steps() []step {
 				DefaultCallerID: "+61299990000", Type: telco.SipTrunkAuthenticated})
 			return err
 		}},
+		{method: "SipTrunks.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// Long enough, without a special character.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "Weak", DefaultCallerID: "+61299990000",
+				Type: telco.SipTrunkAuthenticated, Credentials: &telco.SipCredentials{Realm: "sip.example.com", Password: sipNoSpecial}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
+			}
+			return nil
+		}},
+		{method: "SipTrunks.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// Every class, but the same character 3 times in a row.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "Weak", DefaultCallerID: "+61299990000",
+				Type: telco.SipTrunkAuthenticated, Credentials: &telco.SipCredentials{Realm: "sip.example.com", Password: sipTriple}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password with 3 identical characters in a row")
+			}
+			return nil
+		}},
 		{method: "SipTrunks.List", run: func(e *env) error {
 			_, err := e.c.SipTrunks.List(e.ctx, e.prop, &telco.ListSipTrunksParams{Type: telco.Ptr(telco.SipTrunkIPToIP),
 				Active: telco.Ptr(true), ProvisioningState: telco.Ptr(telco.ProvisioningActive), ListParams: telco.ListParams{Count: 5}})
@@ -467,6 +509,15 @@ func steps() []step {
 		{method: "SipTrunks.Update", status: 204, run: func(e *env) error {
 			return e.c.SipTrunks.Update(e.ctx, e.prop, e.trunk, &telco.UpdateSipTrunkParams{Name: telco.Ptr("Office PBX 2"),
 				IPAddresses: []string{"20.36.65.0/24"}, AllowedCountries: []string{"au"}, ChannelLimit: telco.Ptr(8)})
+		}},
+		{method: "SipTrunks.Update", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			err := e.raw.SipTrunks.Update(e.ctx, e.prop, e.trunk, &telco.UpdateSipTrunkParams{
+				Credentials: &telco.SipCredentials{Password: sipTriple}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password with 3 identical characters in a row")
+			}
+			return nil
 		}},
 		{method: "SipTrunks.UpdateByAccount", status: 204, run: func(e *env) error {
 			return e.c.SipTrunks.UpdateByAccount(e.ctx, e.srv.AccountSid, e.trunk, &telco.UpdateSipTrunkParams{
@@ -573,7 +624,8 @@ func newEnvWith(t *testing.T, doc *openapi3.T, next http.RoundTripper) (*env, *c
 	srv := telcotest.NewTestServer(t)
 	other := srv.AddAccount("", "")
 	chk := newChecker(t, doc, next,
-		srv.Token, other.Token, "not-the-token", loginPassword, loginPassword2, sipPassword, weakPassword)
+		srv.Token, other.Token, "not-the-token", loginPassword, loginPassword2, sipPassword, weakPassword,
+		loginNoSpecial, sipNoSpecial, sipTriple)
 	hc := &http.Client{Transport: chk}
 	t.Cleanup(hc.CloseIdleConnections)
 
