@@ -367,6 +367,11 @@ func steps() []step {
 			_, err := e.raw.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{From: "Acme", To: "0412345678", Text: "hi"})
 			return err
 		}},
+		{method: "Messages.Send", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "Text", run: func(e *env) error {
+			// Text is required, and an empty one is none.
+			_, err := e.raw.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{From: "Acme", To: "+61499990001"})
+			return err
+		}},
 		{method: "Messages.Send", run: func(e *env) error {
 			// A leased sender, with the lease-only parameters.
 			_, err := e.c.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{To: "+61499990002", Text: "Reply YES",
@@ -388,6 +393,16 @@ func steps() []step {
 			res, err := e.raw.Messages.SendBatch(e.ctx, e.prop, []telco.SendMessageParams{
 				{From: "Acme", To: "+61499990009", Text: "three"},
 				{From: "Acme", To: "0412345678", Text: "four"}, // refused by the fake, element by element
+			})
+			if err == nil && (res[0].Message == nil || res[1].Err == nil) {
+				return errors.New("want one accepted and one refused element")
+			}
+			return err
+		}},
+		{method: "Messages.SendBatch", badRequest: true, flags: "Text", run: func(e *env) error {
+			res, err := e.raw.Messages.SendBatch(e.ctx, e.prop, []telco.SendMessageParams{
+				{From: "Acme", To: "+61499990010", Text: "five"},
+				{From: "Acme", To: "+61499990011"}, // no Text: refused by the fake, element by element
 			})
 			if err == nil && (res[0].Message == nil || res[1].Err == nil) {
 				return errors.New("want one accepted and one refused element")

@@ -460,3 +460,14 @@ func TestKinOpenAPIDropsIfThenBesideECMAPatterns(t *testing.T) {
 	err := doc.Components.Schemas["CreateSipTrunkRequest"].Value.VisitJSON(body, schemaOptions(t, doc)...)
 	assert.ErrorContains(t, err, "SipTrunkIpAddresses", "with ecmaPatterns, the Type 0 rule holds")
 }
+
+// TestMessageText: Text is required and not empty, alone and in a batch.
+func TestMessageText(t *testing.T) {
+	checkBodies(t, []bodyCase{
+		{"SendMessageRequest", "a text", `{"From": "Acme", "To": "+61499990000", "Text": "hi"}`, true},
+		{"SendMessageRequest", "no text", `{"From": "Acme", "To": "+61499990000"}`, false},
+		{"SendMessageRequest", "an empty text", `{"From": "Acme", "To": "+61499990000", "Text": ""}`, false},
+		{"SendBatchRequest", "each with a text", `{"Messages": [{"To": "+61499990000", "Text": "a"}, {"To": "+61499990001", "Text": "b"}]}`, true},
+		{"SendBatchRequest", "one with an empty text", `{"Messages": [{"To": "+61499990000", "Text": "a"}, {"To": "+61499990001", "Text": ""}]}`, false},
+	})
+}
