@@ -31,6 +31,10 @@ const (
 	loginPassword2 = "An0ther!Passw0rd"
 	sipPassword    = "Tr0nk!Secret9"
 	weakPassword   = "short"
+	// Long enough, yet each breaks one rule of its pattern.
+	loginNoSpecial = "NoSpecials12345" // none of !@#$%^&*()_+
+	sipNoSpecial   = "Tr0nkSecret9"    // no special character
+	sipTriple      = "Tr0nk!Secccret9" // ccc: 3 identical in a row
 )
 
 // env is what the steps share: the fake, clients on it, and what earlier
@@ -62,7 +66,10 @@ type step struct {
 	// with client validation off so that the fake refuses it): the
 	// checker must flag the request, and the answer must still conform.
 	badRequest bool
-	run        func(e *env) error
+	// flags, with badRequest, is a text the checker's report on the
+	// request must hold: the rule it breaks, and not some other.
+	flags string
+	run   func(e *env) error
 }
 
 func steps() []step {
@@ -301,6 +308,16 @@ func steps() []step {
 			}
 			return nil
 		}},
+		{method: "OnlineLogins.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// 12 characters and more, but none of !@#$%^&*()_+.
+			_, err := e.raw.OnlineLogins.Create(e.ctx, e.prop, &telco.CreateOnlineLoginParams{Email: "joe@example.com",
+				Password: loginNoSpecial, FirstName: "Joe", LastName: "Doe", Scopes: telco.Scopes{telco.ScopeReporting}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
+			}
+			return nil
+		}},
 		{method: "OnlineLogins.Update", status: 204, run: func(e *env) error {
 			return e.c.OnlineLogins.Update(e.ctx, e.login, &telco.UpdateOnlineLoginParams{FirstName: telco.Ptr("Janet"),
 				LastName: telco.Ptr("Dee"), Enabled: telco.Ptr(false), Password: loginPassword2,
@@ -316,6 +333,14 @@ func steps() []step {
 			var ae *telco.APIError
 			if !errors.As(err, &ae) {
 				return errors.New("want an *APIError for a weak password")
+			}
+			return nil
+		}},
+		{method: "OnlineLogins.Update", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			err := e.raw.OnlineLogins.Update(e.ctx, e.login, &telco.UpdateOnlineLoginParams{Password: loginNoSpecial})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
 			}
 			return nil
 		}},
@@ -342,6 +367,11 @@ func steps() []step {
 			_, err := e.raw.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{From: "Acme", To: "0412345678", Text: "hi"})
 			return err
 		}},
+		{method: "Messages.Send", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "Text", run: func(e *env) error {
+			// Text is required, and an empty one is none.
+			_, err := e.raw.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{From: "Acme", To: "+61499990001"})
+			return err
+		}},
 		{method: "Messages.Send", run: func(e *env) error {
 			// A leased sender, with the lease-only parameters.
 			_, err := e.c.Messages.Send(e.ctx, e.prop, &telco.SendMessageParams{To: "+61499990002", Text: "Reply YES",
@@ -363,6 +393,16 @@ func steps() []step {
 			res, err := e.raw.Messages.SendBatch(e.ctx, e.prop, []telco.SendMessageParams{
 				{From: "Acme", To: "+61499990009", Text: "three"},
 				{From: "Acme", To: "0412345678", Text: "four"}, // refused by the fake, element by element
+			})
+			if err == nil && (res[0].Message == nil || res[1].Err == nil) {
+				return errors.New("want one accepted and one refused element")
+			}
+			return err
+		}},
+		{method: "Messages.SendBatch", badRequest: true, flags: "Text", run: func(e *env) error {
+			res, err := e.raw.Messages.SendBatch(e.ctx, e.prop, []telco.SendMessageParams{
+				{From: "Acme", To: "+61499990010", Text: "five"},
+				{From: "Acme", To: "+61499990011"}, // no Text: refused by the fake, element by element
 			})
 			if err == nil && (res[0].Message == nil || res[1].Err == nil) {
 				return errors.New("want one accepted and one refused element")
@@ -440,6 +480,38 @@ func steps() []step {
 			}
 			return nil
 		}},
+		{method: "SipTrunks.Create", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "SipTrunkIpAddresses", run: func(e *env) error {
+			// Type 0 admits by address: SipTrunkIpAddresses is required.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "No addresses",
+				DefaultCallerID: "+61299990000", Type: telco.SipTrunkIPToIP})
+			return err
+		}},
+		{method: "SipTrunks.Create", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "SipTrunkCredentials", run: func(e *env) error {
+			// Type 1 authenticates: SipTrunkCredentials is required.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "No credentials",
+				DefaultCallerID: "+61299990000", Type: telco.SipTrunkAuthenticated})
+			return err
+		}},
+		{method: "SipTrunks.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// Long enough, without a special character.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "Weak", DefaultCallerID: "+61299990000",
+				Type: telco.SipTrunkAuthenticated, Credentials: &telco.SipCredentials{Realm: "sip.example.com", Password: sipNoSpecial}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password without a special character")
+			}
+			return nil
+		}},
+		{method: "SipTrunks.Create", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			// Every class, but the same character 3 times in a row.
+			_, err := e.raw.SipTrunks.Create(e.ctx, e.prop, &telco.CreateSipTrunkParams{Name: "Weak", DefaultCallerID: "+61299990000",
+				Type: telco.SipTrunkAuthenticated, Credentials: &telco.SipCredentials{Realm: "sip.example.com", Password: sipTriple}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password with 3 identical characters in a row")
+			}
+			return nil
+		}},
 		{method: "SipTrunks.List", run: func(e *env) error {
 			_, err := e.c.SipTrunks.List(e.ctx, e.prop, &telco.ListSipTrunksParams{Type: telco.Ptr(telco.SipTrunkIPToIP),
 				Active: telco.Ptr(true), ProvisioningState: telco.Ptr(telco.ProvisioningActive), ListParams: telco.ListParams{Count: 5}})
@@ -452,6 +524,15 @@ func steps() []step {
 		{method: "SipTrunks.Update", status: 204, run: func(e *env) error {
 			return e.c.SipTrunks.Update(e.ctx, e.prop, e.trunk, &telco.UpdateSipTrunkParams{Name: telco.Ptr("Office PBX 2"),
 				IPAddresses: []string{"20.36.65.0/24"}, AllowedCountries: []string{"au"}, ChannelLimit: telco.Ptr(8)})
+		}},
+		{method: "SipTrunks.Update", status: 400, badRequest: true, flags: "Password", run: func(e *env) error {
+			err := e.raw.SipTrunks.Update(e.ctx, e.prop, e.trunk, &telco.UpdateSipTrunkParams{
+				Credentials: &telco.SipCredentials{Password: sipTriple}})
+			var ae *telco.APIError
+			if !errors.As(err, &ae) {
+				return errors.New("want an *APIError for a password with 3 identical characters in a row")
+			}
+			return nil
 		}},
 		{method: "SipTrunks.UpdateByAccount", status: 204, run: func(e *env) error {
 			return e.c.SipTrunks.UpdateByAccount(e.ctx, e.srv.AccountSid, e.trunk, &telco.UpdateSipTrunkParams{
@@ -496,6 +577,32 @@ func steps() []step {
 				PreferredPortSchedule: telco.PortASAP})
 			return err
 		}},
+		{method: "Porting.Submit", run: func(e *env) error {
+			// ASAP needs no date, and a number without an incoming action
+			// type needs neither IncomingActionId nor IncomingAnswerPoint.
+			_, err := e.c.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998890", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney"}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "PreferredPortDate", run: func(e *env) error {
+			// Date needs PreferredPortDate.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortOnDate, time.Time{}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "IncomingActionId", run: func(e *env) error {
+			// A number routed to a Flow needs IncomingActionId.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998891", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+					IncomingActionType: telco.IncomingFlow}))
+			return err
+		}},
+		{method: "Porting.Submit", status: 400, code: telco.CodeParameterRequired, badRequest: true, flags: "IncomingAnswerPoint", run: func(e *env) error {
+			// A number routed to an Answering Point needs IncomingAnswerPoint.
+			_, err := e.raw.Porting.Submit(e.ctx, e.prop, portingParams(telco.PortASAP, time.Time{},
+				telco.PortingNumberParams{Number: "+61299998892", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+					IncomingActionType: telco.IncomingAnsweringPoint}))
+			return err
+		}},
 		{method: "Porting.StatusByProperty", run: func(e *env) error {
 			_, err := e.c.Porting.StatusByProperty(e.ctx, e.prop, &telco.PortingStatusParams{From: e.since.Add(-time.Hour),
 				To: time.Now().Add(time.Hour), PortingRequestNumbers: []string{e.porting, "P-OTHER"}, ListParams: telco.ListParams{Count: 5}})
@@ -507,6 +614,14 @@ func steps() []step {
 			return err
 		}},
 	}
+}
+
+// portingParams is a porting request with every required field, the
+// schedule and date given, and numbers.
+func portingParams(schedule telco.PortSchedule, date time.Time, numbers ...telco.PortingNumberParams) *telco.PortingRequestParams {
+	return &telco.PortingRequestParams{AuthorisedContactName: "Jane Doe", AuthorisedContactEmail: "jane@example.com",
+		DaytimeContactNumber: "+61299990000", CurrentCarrier: "Telstra", CurrentCarrierAccountNo: "12345",
+		PreferredPortSchedule: schedule, PreferredPortDate: date, PortingNumbers: numbers}
 }
 
 // newEnv starts the fake with a second account, seeds what the searches
@@ -524,7 +639,8 @@ func newEnvWith(t *testing.T, doc *openapi3.T, next http.RoundTripper) (*env, *c
 	srv := telcotest.NewTestServer(t)
 	other := srv.AddAccount("", "")
 	chk := newChecker(t, doc, next,
-		srv.Token, other.Token, "not-the-token", loginPassword, loginPassword2, sipPassword, weakPassword)
+		srv.Token, other.Token, "not-the-token", loginPassword, loginPassword2, sipPassword, weakPassword,
+		loginNoSpecial, sipNoSpecial, sipTriple)
 	hc := &http.Client{Transport: chk}
 	t.Cleanup(hc.CloseIdleConnections)
 
@@ -647,6 +763,9 @@ func runConformance(t *testing.T) covered {
 		for _, ex := range seen {
 			if s.badRequest {
 				assert.NotEmpty(t, ex.request, "step %d %s: %s breaks a rule of the contract, which did not notice", i, name, ex)
+				if s.flags != "" {
+					assert.Contains(t, strings.Join(ex.request, "\n"), s.flags, "step %d %s: %s breaks the rule on %s", i, name, ex, s.flags)
+				}
 			} else {
 				assert.Empty(t, ex.request, "step %d %s: the request %s breaks the contract", i, name, ex)
 			}

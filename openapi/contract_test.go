@@ -6,15 +6,19 @@ package openapi_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/dlclark/regexp2"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -34,7 +38,9 @@ func loadContract(t testing.TB) *openapi3.T {
 	if err != nil {
 		t.Fatalf("loading %s: %v", specFile, err)
 	}
-	if err := doc.Validate(loader.Context); err != nil {
+	// Patterns are ECMA-262, as JSON Schema says; some of the contract's
+	// are beyond Go's regexp.
+	if err := doc.Validate(loader.Context, openapi3.SetRegexCompiler(ecmaRegexp)); err != nil {
 		t.Fatalf("%s is not a valid OpenAPI document: %v", specFile, err)
 	}
 	return doc
@@ -47,6 +53,10 @@ func loadContract(t testing.TB) *openapi3.T {
 // contract declares. Without this a field renamed in an answer (ExternalId
 // written as ExternalID) would pass, and the SDK would silently read it as
 // empty.
+//
+// It does not descend into if/then/else: an if that lists one field to
+// test must stay open, or it would be false for every object with other
+// fields, and its then would never apply.
 func strict(doc *openapi3.T) {
 	seen := map[*openapi3.Schema]bool{}
 	var walk func(ref *openapi3.SchemaRef)
@@ -98,6 +108,94 @@ func strict(doc *openapi3.T) {
 	}
 }
 
+// ecmaRegexp compiles a pattern in the dialect JSON Schema gives patterns,
+// ECMA-262. The contract's password rules need it: lookaheads, and a
+// backreference for "no 3 identical characters in a row", which Go's
+// regexp (RE2) cannot compile.
+func ecmaRegexp(expr string) (openapi3.RegexMatcher, error) {
+	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
+	if err != nil {
+		return nil, err
+	}
+	// The contract's patterns run in linear time on their short strings;
+	// the timeout only keeps a wrong one from hanging the test.
+	re.MatchTimeout = 5 * time.Second
+	return ecmaMatcher{re}, nil
+}
+
+// ecmaMatcher is a regexp2 pattern as kin-openapi's RegexMatcher.
+type ecmaMatcher struct{ re *regexp2.Regexp }
+
+// MatchString reports a match; a timed-out match is none.
+func (m ecmaMatcher) MatchString(s string) bool {
+	ok, err := m.re.MatchString(s)
+	return err == nil && ok
+}
+
+// ecmaFormat prefixes the name of a format that ecmaPatterns makes of a
+// pattern; the pattern follows it.
+const ecmaFormat = "ECMA-262 pattern "
+
+// ecmaPatterns prepares doc for kin-openapi, which validates the schemas
+// of an OpenAPI 3.1 document with a JSON Schema 2020-12 validator
+// (santhosh-tekuri/jsonschema) that compiles patterns with Go's regexp;
+// kin-openapi (v0.152.0) gives no way to change that engine: its
+// RegexCompiler option reaches only its own OpenAPI 3.0 validator. When a
+// schema holds a pattern Go's regexp cannot compile, kin-openapi falls
+// back to that validator, which ignores if/then: a SIP trunk's password
+// pattern would silently drop the rules on its Type. So each such pattern becomes a format of its own,
+// named ecmaFormat and the pattern, which the option returned checks with
+// an ECMA-262 engine; the 2020-12 validator then compiles every schema and
+// applies every keyword. It alters doc and may be called again on it.
+func ecmaPatterns(doc *openapi3.T) (openapi3.SchemaValidationOption, error) {
+	formats := map[string]openapi3.StringFormatValidator{}
+	err := doc.WalkSchemas(func(ptr string, ref *openapi3.SchemaRef) error {
+		s := ref.Value
+		if s.Pattern != "" {
+			if _, err := regexp.Compile(s.Pattern); err == nil {
+				return nil
+			}
+			if s.Format != "" {
+				return fmt.Errorf("%s: a format and a pattern beyond Go's regexp: the pattern has no format to go to", ptr)
+			}
+			s.Format, s.Pattern = ecmaFormat+s.Pattern, ""
+		}
+		pattern, ok := strings.CutPrefix(s.Format, ecmaFormat)
+		if !ok {
+			return nil
+		}
+		re, err := ecmaRegexp(pattern)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ptr, err)
+		}
+		formats[s.Format] = openapi3.NewCallbackValidator(func(v string) error {
+			if !re.MatchString(v) {
+				return errors.New("no match")
+			}
+			return nil
+		})
+		return nil
+	})
+	return openapi3.WithStringFormatValidators(formats), err
+}
+
+// schemaOptions are the options the checker validates a request body
+// against doc with: an OpenAPI 3.1 document's JSON Schema 2020-12 (if/then,
+// const), as openapi3filter chooses for such a document, and its ECMA-262
+// patterns (ecmaPatterns, which alters doc).
+func schemaOptions(t testing.TB, doc *openapi3.T) []openapi3.SchemaValidationOption {
+	t.Helper()
+	ecma, err := ecmaPatterns(doc)
+	if err != nil {
+		t.Fatalf("preparing the patterns: %v", err)
+	}
+	opts := []openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest(), ecma}
+	if doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	return opts
+}
+
 // exchange is one request the SDK sent and the answer it got, checked.
 type exchange struct {
 	op     string // the contract's operationId, "" when no route matched
@@ -121,7 +219,8 @@ func (e exchange) String() string {
 type checker struct {
 	next    http.RoundTripper
 	router  routers.Router
-	secrets []string // replaced in problems: validator messages quote values
+	ecma    openapi3.SchemaValidationOption // the contract's ECMA-262 patterns (ecmaPatterns)
+	secrets []string                        // replaced in problems: validator messages quote values
 
 	mu   sync.Mutex
 	seen []exchange
@@ -132,11 +231,15 @@ type checker struct {
 // matched as if sent there.
 func newChecker(t testing.TB, doc *openapi3.T, next http.RoundTripper, secrets ...string) *checker {
 	t.Helper()
+	ecma, err := ecmaPatterns(doc)
+	if err != nil {
+		t.Fatalf("preparing the patterns: %v", err)
+	}
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
 		t.Fatalf("building the router: %v", err)
 	}
-	return &checker{next: next, router: router, secrets: secrets}
+	return &checker{next: next, router: router, ecma: ecma, secrets: secrets}
 }
 
 // contractHost is where the contract's server is; requests are matched as
@@ -176,8 +279,11 @@ func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		} else if info.Op != ex.op {
 			ex.request = append(ex.request, fmt.Sprintf("the SDK calls it %s, the contract routes it to %s", info.Op, ex.op))
 		}
+		// SkipSettingDefaults: the request is checked as sent, not with
+		// the contract's defaults filled in.
 		in = &openapi3filter.RequestValidationInput{Request: creq, PathParams: pathParams, Route: route,
-			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth}}
+			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: basicAuth, SkipSettingDefaults: true,
+				SchemaValidationOptions: []openapi3.SchemaValidationOption{c.ecma}}}
 		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 			ex.request = append(ex.request, err.Error())
 		}
@@ -192,7 +298,7 @@ func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			ex.answer = append(ex.answer, "reading the answer: "+err.Error())
 		} else {
-			ex.answer = append(ex.answer, checkAnswer(in, resp, body)...)
+			ex.answer = append(ex.answer, checkAnswer(in, resp, body, c.ecma)...)
 		}
 	}
 	if rerr == nil {
@@ -210,13 +316,14 @@ func (c *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // checkAnswer checks an answer to a request that matched a route.
-func checkAnswer(in *openapi3filter.RequestValidationInput, resp *http.Response, body []byte) []string {
+func checkAnswer(in *openapi3filter.RequestValidationInput, resp *http.Response, body []byte, ecma openapi3.SchemaValidationOption) []string {
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 resp.StatusCode,
 		Header:                 resp.Header,
 		Body:                   io.NopCloser(bytes.NewReader(body)),
-		Options:                &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
+		Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{ecma}},
 	}
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		return []string{fmt.Sprintf("answer %d: %v", resp.StatusCode, err)}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +64,30 @@ func sendOne(t *testing.T, e *env, chk *checker) []exchange {
 	return seen
 }
 
+// listBlocks lists the project's number blocks through e and returns what
+// the checker saw. The fake writes each block's Created, and the first
+// seeded block's Modified, as /Date(ms±hhmm)/.
+func listBlocks(t *testing.T, e *env, chk *checker) []exchange {
+	t.Helper()
+	chk.take()
+	_, _ = e.c.NumberBlocks.ListByProperty(e.ctx, e.prop, nil)
+	seen := chk.take()
+	require.NotEmpty(t, seen, "the listing reached no checker")
+	return seen
+}
+
+// replaceAll replaces old with new wherever it occurs in the body, which
+// must hold it: a drift that alters nothing would prove nothing.
+func replaceAll(t *testing.T, old, new string) func(*http.Response, []byte) []byte {
+	return func(_ *http.Response, b []byte) []byte {
+		assert.Contains(t, string(b), old, "the answer to drift")
+		return bytes.ReplaceAll(b, []byte(old), []byte(new))
+	}
+}
+
+// createdDate is a number block's Created as the fake writes it.
+var createdDate = regexp.MustCompile(`"Created":"/Date\([^"]*\)/"`)
+
 // problems joins what the checker found in the exchanges.
 func problems(seen []exchange, answer bool) string {
 	var out []string
@@ -92,6 +117,9 @@ func TestContractCatchesDrift(t *testing.T) {
 		// below fail for their drift alone.
 		e, chk := newEnvWith(t, strictContract(t), base)
 		seen := sendOne(t, e, chk)
+		assert.Empty(t, problems(seen, false))
+		assert.Empty(t, problems(seen, true))
+		seen = listBlocks(t, e, chk)
 		assert.Empty(t, problems(seen, false))
 		assert.Empty(t, problems(seen, true))
 	})
@@ -135,6 +163,35 @@ func TestContractCatchesDrift(t *testing.T) {
 			}})
 		got := problems(sendOne(t, e, chk), true)
 		assert.Contains(t, got, "201")
+	})
+
+	t.Run("a number-block datetime with an offset of 24 hours", func(t *testing.T) {
+		// The SDK refuses hours over 23; so must the contract.
+		e, chk := newEnvWith(t, strictContract(t), rewrite{next: base, method: http.MethodGet, suffix: "/numberblocks",
+			edit: replaceAll(t, "+0000)/", "+2400)/")})
+		got := problems(listBlocks(t, e, chk), true)
+		assert.Contains(t, got, "+2400)/")
+	})
+
+	t.Run("a number-block datetime without its offset", func(t *testing.T) {
+		// The service writes /Date(<epoch_ms><utc_offset>)/, offset included.
+		e, chk := newEnvWith(t, strictContract(t), rewrite{next: base, method: http.MethodGet, suffix: "/numberblocks",
+			edit: replaceAll(t, "+1000)/", ")/")})
+		got := problems(listBlocks(t, e, chk), true)
+		assert.Contains(t, got, "Modified")
+	})
+
+	t.Run("a number block whose Created is null", func(t *testing.T) {
+		// The spec makes Modified and the quarantine dates nullable, not
+		// Created.
+		e, chk := newEnvWith(t, strictContract(t), rewrite{next: base, method: http.MethodGet, suffix: "/numberblocks",
+			edit: func(_ *http.Response, b []byte) []byte {
+				out := createdDate.ReplaceAll(b, []byte(`"Created":null`))
+				assert.NotEqual(t, string(b), string(out), "no Created to drift")
+				return out
+			}})
+		got := problems(listBlocks(t, e, chk), true)
+		assert.Contains(t, got, "Created")
 	})
 
 	t.Run("a request field the contract renamed", func(t *testing.T) {

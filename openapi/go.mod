@@ -3,6 +3,7 @@ module github.com/telcosdk/telco/openapi
 go 1.25
 
 require (
+	github.com/dlclark/regexp2 v1.11.0
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/stretchr/testify v1.12.1
 	github.com/telcosdk/telco v0.0.0
