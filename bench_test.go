@@ -436,3 +436,40 @@ type baselineWire struct {
 	Text       string `json:"Text"`
 	ExternalID string `json:"ExternalId,omitempty"`
 }
+
+// BenchmarkOnce measures SendOnce on the happy path against Send: the
+// same message with a new ExternalId each time (the ID built the same way
+// on both sides), to a server answering at once, SendOnce keeping its
+// records in the Client's memory ledger (claim before the request, outcome
+// after).
+// scripts/bench.sh pairs the two and reports the ratio of CPU time.
+func BenchmarkOnce(b *testing.B) {
+	srv := newBenchServer(b, fixture(b, "send_message.json"))
+	for _, impl := range []string{"send", "once"} {
+		b.Run("impl="+impl, func(b *testing.B) {
+			c := benchClient(b, srv)
+			ctx := context.Background()
+			p := SendMessageParams{From: "Acme", To: "+61499999999", Text: "Your order has shipped"}
+			send := c.Messages.Send
+			if impl == "once" {
+				send = c.Messages.SendOnce
+			}
+			n := 0
+			call := func() {
+				n++
+				p.ExternalID = "order-" + strconv.Itoa(n)
+				if _, err := send(ctx, testProp, &p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			call() // warm the connection outside the timing
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0, ok0 := processCPU()
+			for i := 0; i < b.N; i++ {
+				call()
+			}
+			reportCPU(b, c0, ok0)
+		})
+	}
+}

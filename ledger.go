@@ -5,7 +5,6 @@ package telco
 // where the records live and makes each change to them atomic.
 
 import (
-	clist "container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -99,21 +98,19 @@ var ErrExternalIDReused = errors.New("ExternalId already used for a different me
 // From, Text and Schedule (to the second), the fields that make two sends
 // of one ExternalId the same message.
 func messageDigest(p *SendMessageParams) string {
-	h := sha256.New()
-	var n [8]byte
-	for _, s := range [...]string{p.To, p.From, p.Text} {
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
 	var sched int64
 	if !p.Schedule.IsZero() {
 		sched = p.Schedule.Unix()
 	}
-	binary.BigEndian.PutUint64(n[:], uint64(sched))
-	h.Write(n[:])
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:16])
+	var buf [256]byte // most messages fit: no allocation but the result
+	b := buf[:0]
+	for _, s := range [...]string{p.To, p.From, p.Text} {
+		b = binary.BigEndian.AppendUint64(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.BigEndian.AppendUint64(b, uint64(sched))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // WithLedger makes SendOnce and SendBatchOnce keep their records in l,
@@ -142,27 +139,30 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // maxRecords records (at least 1), none last used more than maxAge ago (0
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
-	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), recs: map[ledgerKey]*clist.Element{},
-		now: time.Now}
+	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), recs: map[ledgerKey]*memoryEntry{}, now: time.Now}
 }
 
 type ledgerKey struct{ prop, id string }
 
-// memoryLedger is a map with its records in order of last use, for the
-// bounds.
+// memoryLedger is a map with its records in a list in order of last use,
+// for the bounds; an entry evicted at the size bound is reused for the
+// next new record, so that a ledger at its bound allocates nothing more.
 type memoryLedger struct {
-	mu    sync.Mutex
-	max   int
-	age   time.Duration
-	recs  map[ledgerKey]*clist.Element // of *memoryEntry
-	order clist.List                   // least recently used first
-	now   func() time.Time
+	mu   sync.Mutex
+	max  int
+	age  time.Duration
+	recs map[ledgerKey]*memoryEntry
+	// head is the list's sentinel: head.next is the least recently used.
+	head memoryEntry
+	n    int
+	now  func() time.Time
 }
 
 type memoryEntry struct {
-	key  ledgerKey
-	rec  LedgerRecord
-	used time.Time
+	key        ledgerKey
+	rec        LedgerRecord
+	used       time.Time
+	prev, next *memoryEntry
 }
 
 func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
@@ -171,12 +171,15 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.head.next == nil {
+		m.head.next, m.head.prev = &m.head, &m.head
+	}
 	now := m.now()
 	m.expire(now)
 	recs := make([]LedgerRecord, len(externalIDs))
 	for i, id := range externalIDs {
-		if e, ok := m.recs[ledgerKey{propertySid, id}]; ok {
-			recs[i] = e.Value.(*memoryEntry).rec
+		if e := m.recs[ledgerKey{propertySid, id}]; e != nil {
+			recs[i] = e.rec
 		} else {
 			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
 		}
@@ -188,19 +191,28 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 		k := ledgerKey{propertySid, id}
 		r := recs[i]
 		r.PropertySid, r.ExternalID = propertySid, id
-		if e, ok := m.recs[k]; ok {
-			me := e.Value.(*memoryEntry)
-			me.rec, me.used = r, now
-			m.order.MoveToBack(e)
-			continue
-		}
-		if r.State == LedgerNew && r.Attempts == 0 {
+		e := m.recs[k]
+		switch {
+		case e != nil:
+			m.unlink(e)
+		case r.State == LedgerNew && r.Attempts == 0:
 			continue // nothing to remember
+		case m.n >= m.max:
+			e = m.head.next // the least recently used makes room, and is reused
+			m.unlink(e)
+			delete(m.recs, e.key)
+			m.n--
+			fallthrough
+		default:
+			if e == nil {
+				e = new(memoryEntry)
+			}
+			e.key = k
+			m.recs[k] = e
+			m.n++
 		}
-		m.recs[k] = m.order.PushBack(&memoryEntry{key: k, rec: r, used: now})
-	}
-	for m.order.Len() > m.max {
-		m.evict(m.order.Front())
+		e.rec, e.used = r, now
+		m.pushBack(e)
 	}
 	return nil
 }
@@ -210,12 +222,20 @@ func (m *memoryLedger) expire(now time.Time) {
 	if m.age <= 0 {
 		return
 	}
-	for e := m.order.Front(); e != nil && now.Sub(e.Value.(*memoryEntry).used) > m.age; e = m.order.Front() {
-		m.evict(e)
+	for e := m.head.next; e != &m.head && now.Sub(e.used) > m.age; e = m.head.next {
+		m.unlink(e)
+		delete(m.recs, e.key)
+		m.n--
 	}
 }
 
-func (m *memoryLedger) evict(e *clist.Element) {
-	delete(m.recs, e.Value.(*memoryEntry).key)
-	m.order.Remove(e)
+func (m *memoryLedger) unlink(e *memoryEntry) {
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+}
+
+func (m *memoryLedger) pushBack(e *memoryEntry) {
+	e.prev, e.next = m.head.prev, &m.head
+	m.head.prev.next = e
+	m.head.prev = e
 }

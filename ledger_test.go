@@ -286,13 +286,14 @@ func TestMemoryLedgerBounds(t *testing.T) {
 	assert.True(t, has("d"))
 	now = now.Add(61 * time.Minute)
 	assert.False(t, has("a"), "older than the age bound")
-	assert.Equal(t, 0, l.order.Len(), "every record expired; reading one records nothing")
+	assert.Equal(t, 0, l.n, "every record expired; reading one records nothing")
 
 	// A record never written and left unwritten takes no room.
 	for i := range 10 {
 		ledgerRecord(t, l, "P", fmt.Sprint("read-", i))
 	}
-	assert.Equal(t, 0, l.order.Len())
+	assert.Equal(t, 0, l.n)
+	assert.Empty(t, l.recs)
 	// Keys are per project.
 	put("e")
 	assert.Equal(t, LedgerNew, ledgerRecord(t, l, "Q", "e").State)

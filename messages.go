@@ -176,12 +176,14 @@ func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendM
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, func() fieldErrs { return p.check(time.Now()) }); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, propertySid, p)
+	return s.send(ctx, propertySid, p, false)
 }
 
-// send is Send once its params are checked; SendOnce calls it too.
-func (s *MessagesService) send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
-	return getOne(ctx, s.client, &call{op: "Messages.Send", method: http.MethodPost,
+// send is Send once its params are checked; SendOnce calls it too, with
+// once set: its sends are never retried blindly, whatever
+// RetryPolicy.RetryUnsafe says, since a look-up replaces that.
+func (s *MessagesService) send(ctx context.Context, propertySid string, p *SendMessageParams, once bool) (*Message, error) {
+	return getOne(ctx, s.client, &call{op: "Messages.Send", method: http.MethodPost, noUnsafeRetry: once,
 		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), body: p.wire()}, messageShape)
 }
 
@@ -203,6 +205,11 @@ type BatchResult struct {
 // failure is an *APIError with the service's code even when it comes with
 // a 2xx status, and does not match ErrMaybeSent: nothing was sent.
 func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error) {
+	return s.sendBatch(ctx, propertySid, msgs, false)
+}
+
+// sendBatch is SendBatch; SendBatchOnce calls it with once set (see send).
+func (s *MessagesService) sendBatch(ctx context.Context, propertySid string, msgs []SendMessageParams, once bool) ([]BatchResult, error) {
 	const op = "Messages.SendBatch"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
 		return nil, err
@@ -229,7 +236,7 @@ func (s *MessagesService) SendBatch(ctx context.Context, propertySid string, msg
 		return results, nil
 	}
 	out := batchAnswer{op: op}
-	r := &call{op: op, method: http.MethodPost,
+	r := &call{op: op, method: http.MethodPost, noUnsafeRetry: once,
 		path: escapedPath("/v2/Properties/{PropertySid}/BatchMessages", propertySid),
 		body: wireBatch{send}}
 	if err := s.client.do(ctx, r, &out); err != nil {

@@ -74,7 +74,11 @@ type call struct {
 	query      any    // a queryEncoder, url.Values or a struct with url tags; nil for none
 	body       any    // a wire value, JSON-encoded when non-nil
 	idempotent bool   // repeating it is harmless
-	emptyOK    bool   // a 2xx with no body is a success even when there is a decoder
+	// noUnsafeRetry keeps a non-idempotent call from being retried after
+	// it may have reached the service even with RetryPolicy.RetryUnsafe:
+	// SendOnce's sends, which look the message up instead.
+	noUnsafeRetry bool
+	emptyOK       bool // a 2xx with no body is a success even when there is a decoder
 	// goneCode, when set, makes a 4xx with this service error code (for
 	// example ADDRESS_NOT_FOUND) a success once an earlier attempt may have
 	// reached the service: for a DELETE, that attempt removed the resource.

@@ -217,7 +217,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		return false, nil // readAnswer reads the body next, and logs the attempt
 	}
 	never := err != nil && st.neverSent(err)
-	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe && !noUnsafeRetry(ctx), resp, err, never)
+	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe && !st.call.noUnsafeRetry, resp, err, never)
 	if maybe {
 		st.maybeSent = true
 	}

@@ -234,39 +234,74 @@ func (s *MessagesService) sendOnce(ctx context.Context, op, propertySid string, 
 		ctx = context.Background()
 	}
 	r := &onceRun{s: s, op: op, prop: propertySid, msgs: msgs, single: single,
-		pol: s.client.once.policy, ledger: s.client.ledger,
-		ids: make([]string, len(msgs)), digests: make([]string, len(msgs)),
-		results: make([]BatchResult, len(msgs)), done: make([]bool, len(msgs)), seen: make([]LedgerRecord, len(msgs))}
-	for i := range msgs {
-		r.ids[i] = msgs[i].ExternalID
-		r.digests[i] = messageDigest(&msgs[i])
+		pol: s.client.once.policy, ledger: s.client.ledger}
+	if len(msgs) == 1 {
+		// The common case, in the run's own allocation.
+		r.items, r.outBuf = r.one[:], r.oneOut[:0]
+		r.sendBuf, r.lookBuf, r.heldBuf = r.oneSend[:0], r.oneLook[:0], r.oneHeld[:0]
+	} else {
+		r.items = make([]onceItem, len(msgs))
 	}
-	return r.run(withoutUnsafeRetry(ctx))
+	for i := range msgs {
+		r.items[i].id = msgs[i].ExternalID
+		r.items[i].digest = messageDigest(&msgs[i])
+	}
+	_, mem := r.ledger.(*memoryLedger)
+	r.memory = mem
+	err := r.run(ctx)
+	var res []BatchResult
+	if single {
+		res = r.oneResult[:]
+	} else {
+		res = make([]BatchResult, len(msgs))
+	}
+	for i := range r.items {
+		res[i] = r.items[i].result
+	}
+	return res, err
 }
 
 // onceRun is one call of SendOnce or SendBatchOnce.
 type onceRun struct {
-	s       *MessagesService
-	op      string
-	prop    string
-	msgs    []SendMessageParams
-	single  bool
-	pol     ReconcilePolicy
-	ledger  Ledger
-	ids     []string
-	digests []string
+	s      *MessagesService
+	op     string
+	prop   string
+	msgs   []SendMessageParams
+	single bool
+	pol    ReconcilePolicy
+	ledger Ledger
+	memory bool // the ledger is a memoryLedger, which needs no time limits
 
-	results []BatchResult
-	done    []bool         // results[i] is final
-	seen    []LedgerRecord // each message's record as the last claim read it
-	rounds  int            // look-ups made
-	lastErr error          // the last failure that left a message in doubt
+	items   []onceItem
+	rounds  int   // look-ups made
+	lastErr error // the last failure that left a message in doubt
 	// doubtAt is when this call last saw an attempt end in doubt: settle
 	// counts from then for its messages.
 	doubtAt time.Time
-	// grew says, per request (by its start, Last), whether the last
-	// look-up found more of its messages: the rest are still coming.
-	grew map[int64]bool
+
+	// Room for a single message, and buffers reused from round to round.
+	one       [1]onceItem
+	oneResult [1]BatchResult
+	idBuf     []string
+	openBuf   []int
+	outBuf    []LedgerRecord
+	sendBuf   []int
+	lookBuf   []int
+	heldBuf   []int
+	oneIdx    [1]int
+	oneID     [1]string
+	oneOut    [1]LedgerRecord
+	oneSend   [1]int
+	oneLook   [1]int
+	oneHeld   [1]int
+}
+
+// onceItem is one message of a run.
+type onceItem struct {
+	id, digest string
+	seen       LedgerRecord // its record as this run last knew it
+	result     BatchResult
+	done       bool // result is final
 }
 
 // Waits for a message another caller holds: polled, from the first to the
@@ -285,12 +320,12 @@ const outcomeTimeout = 10 * time.Second
 // time to record its outcome.
 const claimMargin = 2 * time.Second
 
-func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
+func (r *onceRun) run(ctx context.Context) error {
 	poll := holdPollMin
 	for {
 		open := r.open()
 		if len(open) == 0 {
-			return r.results, nil
+			return nil
 		}
 		send, look, held, err := r.claim(ctx, open)
 		if err != nil {
@@ -299,15 +334,11 @@ func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
 		switch {
 		case len(send) > 0:
 			if err := r.send(ctx, send); err != nil {
-				return r.results, err
+				return err
 			}
 		case len(look) > 0:
 			if r.rounds >= r.pol.MaxRounds {
-				err := r.lastErr
-				if err == nil {
-					err = errors.New("in doubt after the earlier attempts")
-				}
-				return r.unresolved(err)
+				return r.unresolved(errOrMaybe(r.lastErr))
 			}
 			if err := r.settle(ctx, look); err != nil {
 				return r.unresolved(err)
@@ -319,7 +350,7 @@ func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
 			}
 			poll = min(2*poll, holdPollMax)
 		case len(r.open()) == 0:
-			return r.results, nil // every one was sent already
+			return nil // every one was sent already
 		default:
 			// Nothing claimable and nothing to look up: the look-ups ran
 			// out with messages not found, which are not sent again.
@@ -328,23 +359,46 @@ func (r *onceRun) run(ctx context.Context) ([]BatchResult, error) {
 	}
 }
 
-// open lists the messages not settled yet.
+// open lists the messages not settled yet, in a buffer of the run's.
 func (r *onceRun) open() []int {
-	var out []int
-	for i, d := range r.done {
-		if !d {
+	out := r.openBuf[:0]
+	if len(r.items) == 1 {
+		out = r.oneIdx[:0]
+	}
+	for i := range r.items {
+		if !r.items[i].done {
 			out = append(out, i)
 		}
+	}
+	if len(r.items) > 1 {
+		r.openBuf = out
 	}
 	return out
 }
 
+// idsOf lists the ExternalIds of idx, in a buffer of the run's: a Ledger
+// does not keep the slice it is given.
 func (r *onceRun) idsOf(idx []int) []string {
-	out := make([]string, len(idx))
-	for k, i := range idx {
-		out[k] = r.ids[i]
+	if len(idx) == 1 {
+		r.oneID[0] = r.items[idx[0]].id
+		return r.oneID[:]
 	}
+	out := r.idBuf[:0]
+	for _, i := range idx {
+		out = append(out, r.items[i].id)
+	}
+	r.idBuf = out
 	return out
+}
+
+// detached is a context for a ledger write that must happen even after
+// ctx ended, bounded by outcomeTimeout; a memory ledger needs no bound.
+func (r *onceRun) detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithoutCancel(ctx)
+	if r.memory {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, outcomeTimeout)
 }
 
 // claim reads the records of open in one ledger update and sorts them:
@@ -356,25 +410,21 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 	hold := now.Add(r.claimFor(ctx, now))
 	mayResend := r.rounds < r.pol.MaxRounds
 	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), func(recs []LedgerRecord) error {
-		send, look, held = send[:0], look[:0], held[:0]
-		var reused []string
+		send, look, held = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
 		for k, i := range open {
-			if d := recs[k].Digest; d != "" && d != r.digests[i] {
-				reused = append(reused, r.ids[i])
+			if d := recs[k].Digest; d != "" && d != r.items[i].digest {
+				return r.reused(open, recs)
 			}
 		}
-		if len(reused) > 0 {
-			return &reusedError{op: r.op, ids: reused}
-		}
 		for k, i := range open {
-			rec := &recs[k]
-			if prev := r.seen[i]; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
+			rec, it := &recs[k], &r.items[i]
+			if prev := it.seen; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
 				prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
-				// This call's own claim, whose outcome it could not
+				// This run's own claim, whose outcome it could not
 				// record: it saw the attempt end. Record it now.
 				*rec = prev
 			}
-			r.seen[i] = *rec
+			it.seen = *rec
 			switch rec.State {
 			case LedgerSent:
 				continue // settled below, once the update is stored
@@ -392,29 +442,42 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 			if !mayResend {
 				continue
 			}
-			rec.State, rec.Digest = LedgerSending, r.digests[i]
+			rec.State, rec.Digest = LedgerSending, it.digest
 			rec.Attempts++
 			if rec.First.IsZero() {
 				rec.First = now
 			}
 			rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
 			rec.Message, rec.Err, rec.Found = nil, nil, false
-			r.seen[i] = *rec
+			it.seen = *rec
 			send = append(send, i)
 		}
 		return nil
 	})
+	r.sendBuf, r.lookBuf, r.heldBuf = send, look, held
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, i := range open {
-		if rec := r.seen[i]; rec.State == LedgerSent && rec.Message != nil {
-			m := *rec.Message
+		if it := &r.items[i]; it.seen.State == LedgerSent && it.seen.Message != nil {
+			m := *it.seen.Message
 			m.Text = r.msgs[i].Text
-			r.results[i], r.done[i] = BatchResult{Message: &m}, true
+			it.result, it.done = BatchResult{Message: &m}, true
 		}
 	}
 	return send, look, held, nil
+}
+
+// reused is the error of a claim that met ExternalIds the ledger holds for
+// other messages.
+func (r *onceRun) reused(open []int, recs []LedgerRecord) error {
+	e := &reusedError{op: r.op}
+	for k, i := range open {
+		if d := recs[k].Digest; d != "" && d != r.items[i].digest {
+			e.ids = append(e.ids, r.items[i].id)
+		}
+	}
+	return e
 }
 
 // claimFor is how long a claim holds a message: the longest a send can
@@ -435,36 +498,38 @@ func (r *onceRun) claimFor(ctx context.Context, now time.Time) time.Duration {
 // left), for the caller to return as is.
 func (r *onceRun) send(ctx context.Context, idx []int) error {
 	var res []BatchResult
+	var one [1]BatchResult
 	var err error
 	if r.single {
 		var m *Message
-		if m, err = r.s.send(ctx, r.prop, &r.msgs[idx[0]]); err == nil {
-			res = []BatchResult{{Message: m}}
+		if m, err = r.s.send(ctx, r.prop, &r.msgs[idx[0]], true); err == nil {
+			one[0].Message, res = m, one[:]
 		} else if ae := (*APIError)(nil); !errors.Is(err, ErrMaybeSent) && errors.As(err, &ae) && ae.StatusCode != 0 {
-			res = []BatchResult{{Err: ae}} // the service refused it
+			one[0].Err, res = ae, one[:] // the service refused it
 		}
 	} else {
 		batch := make([]SendMessageParams, len(idx))
 		for k, i := range idx {
 			batch[k] = r.msgs[i]
 		}
-		res, err = r.s.SendBatch(ctx, r.prop, batch)
+		res, err = r.s.sendBatch(ctx, r.prop, batch, true)
 	}
 	ended := time.Now()
 	doubt := err != nil && errors.Is(err, ErrMaybeSent)
 	if doubt {
 		r.doubtAt, r.lastErr = ended, err
 	}
-	outcome := make([]LedgerRecord, len(idx))
+	outcome := r.outBuf[:0]
 	for k, i := range idx {
-		o := r.seen[i]
+		it := &r.items[i]
+		o := it.seen
 		switch {
 		case res != nil && res[k].Message != nil:
 			o.State, o.Message, o.Ended = LedgerSent, stripText(res[k].Message), ended
-			r.results[i], r.done[i] = res[k], true
+			it.result, it.done = res[k], true
 		case res != nil && res[k].Err != nil:
 			o.State, o.Err, o.Ended = LedgerRefused, res[k].Err, ended
-			r.results[i], r.done[i] = res[k], true
+			it.result, it.done = res[k], true
 		case doubt:
 			o.State, o.Ended = LedgerInDoubt, ended
 		default:
@@ -473,8 +538,9 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 				o.State, o.Err = LedgerRefused, ae
 			}
 		}
-		outcome[k] = o
+		outcome = append(outcome, o)
 	}
+	r.outBuf = outcome
 	r.record(ctx, idx, outcome)
 	if r.single && res != nil {
 		return nil // settled: a refusal is the result
@@ -485,13 +551,13 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 	return nil
 }
 
-// record stores the outcomes of this call's attempt on idx, over the
+// record stores the outcomes of this run's attempt on idx, over the
 // claims it made: a record another caller has claimed since (this claim
 // having expired) is left to it, except that a sent message is always
 // recorded. A failure to record is not reported: the claim then expires
 // and the next caller looks the message up.
 func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
+	ctx, cancel := r.detached(ctx)
 	defer cancel()
 	_ = r.ledger.Update(ctx, r.prop, r.idsOf(idx), func(recs []LedgerRecord) error {
 		for k := range idx {
@@ -509,7 +575,7 @@ func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord)
 		return nil
 	})
 	for k, i := range idx {
-		r.seen[i] = outcome[k]
+		r.items[i].seen = outcome[k]
 	}
 }
 
@@ -522,13 +588,13 @@ func stripText(m *Message) *Message {
 }
 
 // settle waits until SettleTime has passed since the last attempt on
-// each message of look, and since this call last saw one end in doubt. An
+// each message of look, and since this run last saw one end in doubt. An
 // attempt whose maker stopped without a word may have lasted until its
 // claim ran out: settle counts from then.
 func (r *onceRun) settle(ctx context.Context, look []int) error {
 	var from time.Time
 	for _, i := range look {
-		rec := r.seen[i]
+		rec := r.items[i].seen
 		from = later(from, later(rec.Last, rec.Ended))
 		if rec.State == LedgerSending {
 			from = later(from, rec.Claim)
@@ -553,7 +619,7 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	r.rounds++
 	var since time.Time
 	for _, i := range look {
-		rec := r.seen[i]
+		rec := r.items[i].seen
 		f := rec.First
 		if f.IsZero() {
 			f = rec.Last
@@ -565,7 +631,8 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 			since = f
 		}
 	}
-	found, err := r.s.client.once.lookup(ctx, r.s, r.prop, since, r.idsOf(look), false)
+	ids := append([]string(nil), r.idsOf(look)...) // the scan may outlive this call's buffers
+	found, err := r.s.client.once.lookup(ctx, r.s, r.prop, since, ids, false)
 	if err != nil {
 		r.lastErr = &lookupError{op: r.op, err: err}
 		return
@@ -575,19 +642,20 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	now := time.Now()
 	foundOf := map[int64]bool{}
 	for _, i := range look {
-		if _, ok := found[r.ids[i]]; ok {
-			foundOf[r.seen[i].Last.UnixMicro()] = true
+		if _, ok := found[r.items[i].id]; ok {
+			foundOf[r.items[i].seen.Last.UnixMicro()] = true
 		}
 	}
 	outcome := make([]LedgerRecord, len(look))
 	for k, i := range look {
-		o := r.seen[i]
-		if m, ok := found[r.ids[i]]; ok {
+		it := &r.items[i]
+		o := it.seen
+		if m, ok := found[it.id]; ok {
 			ms := m[0]
 			o.State, o.Message, o.Found = LedgerSent, stripText(&ms), true
 			ms.Text = r.msgs[i].Text
-			r.results[i], r.done[i] = BatchResult{Message: &ms}, true
-		} else if g := o.Last.UnixMicro(); foundOf[g] {
+			it.result, it.done = BatchResult{Message: &ms}, true
+		} else if foundOf[o.Last.UnixMicro()] {
 			o.State, o.Ended = LedgerInDoubt, now // another settle round from now
 		} else {
 			o.State = LedgerNotSent
@@ -595,11 +663,11 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 		}
 		outcome[k] = o
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
+	ctx, cancel := r.detached(ctx)
 	defer cancel()
 	err = r.ledger.Update(ctx, r.prop, r.idsOf(look), func(recs []LedgerRecord) error {
-		for k := range look {
-			cur, o, was := &recs[k], outcome[k], r.seen[look[k]]
+		for k, i := range look {
+			cur, o, was := &recs[k], outcome[k], r.items[i].seen
 			switch {
 			case cur.State == LedgerSent:
 			case o.State == LedgerSent:
@@ -617,7 +685,7 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 		return
 	}
 	for k, i := range look {
-		r.seen[i] = outcome[k]
+		r.items[i].seen = outcome[k]
 	}
 }
 
@@ -629,26 +697,30 @@ func errOrMaybe(err error) error {
 }
 
 // fail returns a failure of the ledger (or a reuse of an ExternalId) that
-// stopped the protocol before a send: unresolved when messages this call
+// stopped the protocol before a send: unresolved when messages this run
 // sent or found in doubt are left so.
-func (r *onceRun) fail(err error) ([]BatchResult, error) {
+func (r *onceRun) fail(err error) error {
 	var re *reusedError
 	if errors.As(err, &re) {
-		return r.results, err
+		return err
 	}
 	err = fmt.Errorf("telco: %s: ledger: %w", r.op, err)
 	for _, i := range r.open() {
-		if s := r.seen[i].State; s == LedgerSending || s == LedgerInDoubt {
+		if s := r.items[i].seen.State; s == LedgerSending || s == LedgerInDoubt {
 			return r.unresolved(err)
 		}
 	}
-	return r.results, err
+	return err
 }
 
-// unresolved returns the results so far with an *UnresolvedError naming
-// the messages not settled.
-func (r *onceRun) unresolved(err error) ([]BatchResult, error) {
-	return r.results, &UnresolvedError{Op: r.op, ExternalIDs: r.idsOf(r.open()), Rounds: r.rounds, Err: err}
+// unresolved is an *UnresolvedError naming the messages not settled.
+func (r *onceRun) unresolved(err error) error {
+	open := r.open()
+	ids := make([]string, len(open))
+	for k, i := range open {
+		ids[k] = r.items[i].id
+	}
+	return &UnresolvedError{Op: r.op, ExternalIDs: ids, Rounds: r.rounds, Err: err}
 }
 
 // reusedError is an ExternalId met with a message other than the one the
@@ -762,20 +834,6 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
-
-// noUnsafeRetryKey marks the context of SendOnce's sends: checkRetry
-// ignores RetryPolicy.RetryUnsafe for them, since a blind resend is what
-// SendOnce replaces with a look-up.
-type noUnsafeRetryKey struct{}
-
-func withoutUnsafeRetry(ctx context.Context) context.Context {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return context.WithValue(ctx, noUnsafeRetryKey{}, true)
-}
-
-func noUnsafeRetry(ctx context.Context) bool { return ctx.Value(noUnsafeRetryKey{}) != nil }
 
 // onceState is a Client's machinery for SendOnce: its policy, what it
 // knows of the service's clock, and the scans in progress per project.

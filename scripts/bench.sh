@@ -28,7 +28,7 @@ PAIRS=${PAIRS:-10}
 BENCHTIME=${BENCHTIME:-100ms}
 OUT=${OUT:-BENCHMARKS.md}
 NOTE=${NOTE:-}
-SECTIONS=${SECTIONS:-calls lookup fake changes walks}
+SECTIONS=${SECTIONS:-calls once lookup fake changes walks}
 RESULTS=${RESULTS:-$(mktemp -d /tmp/telco-bench.XXXXXX)}
 mkdir -p "$RESULTS"
 echo "results in $RESULTS" >&2
@@ -133,6 +133,9 @@ if [ -z "${RENDER_ONLY:-}" ]; then
     done >"$RESULTS/ratio.txt"
   fi
 
+  want once && echo "once: SendOnce against Send" >&2 &&
+    pair "once" "$root" . "Once/impl=send" "$root" . "Once/impl=once"
+
   want lookup && for lat in 0s 2ms; do
     echo "lookup: latency $lat" >&2
     pair "lookup-$lat" "$root" . "Lookup/latency=$lat/inflight=1" "$root" . "Lookup/latency=$lat/inflight=4"
@@ -207,6 +210,9 @@ for in in offset utc; do
   budgets+="| DateTime ($in): regexp baseline / SDK time | ≥ 5 | $(awk -v r="$r" 'BEGIN { printf "%.1f", 1/r }') | $(verdict "1 / $r >= 5") |"$'\n'
   budgets+="| DateTime ($in): allocations per decode | 0 | $sa | $(verdict "$sa == 0") |"$'\n'
 done
+ro=$(mednum once cpu-ns/op)
+budgets+="| SendOnce / Send on the happy path (memory ledger), CPU time | ≤ 1.05 | $(f2 "$ro" 3) | $(verdict "$ro <= 1.05") |"$'\n'
+once="| $(ratio once cpu-ns/op) | $(ratio once ns/op) | $(f2 "$(med once b allocs/op)" 0) vs $(f2 "$(med once a allocs/op)" 0) | $(f2 "$(med once b B/op)" 0) vs $(f2 "$(med once a B/op)" 0) |"$'\n'
 lookups=""
 for lat in 0s 2ms; do
   r=$(mednum "lookup-$lat" ns/op)
@@ -296,6 +302,17 @@ $calls
 Server-side allocations (the test server runs in the same process) are
 counted on every side alike, so the difference is the client's own.
 
+## SendOnce against Send
+
+BenchmarkOnce: one SMS with a new ExternalId each time, to a server that
+answers at once, through \`Send\` and through \`SendOnce\` with the Client's
+own memory ledger (a claim recorded before the request and its outcome
+after; a new record for each message, an evicted one reused once the
+ledger holds its 10,000).
+
+| SendOnce / Send, CPU | SendOnce / Send, elapsed | allocs: SendOnce vs Send | bytes: SendOnce vs Send |
+|---|---|---|---|
+$once
 ## Lookup of 10,000 numbers
 
 100 requests of 100 numbers on loopback, one at a time (\`inflight=1\`, as
