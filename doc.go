@@ -96,41 +96,27 @@
 // # Sending exactly once
 //
 // The service has no idempotency keys. [MessagesService.SendOnce] and
-// [MessagesService.SendBatchOnce] make a send take effect once, even when
-// the connection fails after the service acted, keyed on the message's
-// ExternalID (required, and distinct within a batch):
+// [MessagesService.SendBatchOnce] make a send take effect once, keyed on
+// the message's ExternalID (required, and distinct within a batch), even
+// when the connection fails after the service acted, and across calls:
 //
 //	msg, err := client.Messages.SendOnce(ctx, propertySid, &telco.SendMessageParams{
 //		From: "Acme", To: "+61499999999", Text: "Your code is 4821", ExternalID: orderID,
 //	})
 //
-// The contract: a clear success or failure of the send is returned as is.
-// After a failure that matches [ErrMaybeSent], the client waits
-// [ReconcilePolicy].SettleTime, looks the ExternalId up among the
-// project's messages sent since the call began
-// ([MessagesService.FindByExternalID]), returns the stored message when it
-// is there, and sends again only when it is not, for at most MaxRounds
-// look-ups. A batch is looked up in one scan, and only the elements not
-// found are sent again, the results staying aligned with the input. The
-// outcome is uncertain only when the rounds run out, a look-up keeps
-// failing or the context ends: the error is then an [*UnresolvedError],
-// which matches ErrMaybeSent and names the ExternalIds. RetryPolicy's
-// RetryUnsafe never applies to these sends.
-//
-// The policy ([WithReconcilePolicy]; [DefaultReconcilePolicy]): SettleTime
-// 2s, MaxRounds 3, ClockSkew 1s. A look-up pages Find over a window a few
-// seconds wide, from the second the call began to the second after the
-// look-up, placed on the service's clock (read from the Date header of its
-// answers) and widened by ClockSkew; look-ups for one project waiting at
-// the same time share one scan.
-//
-// The residual risk: a request the service is still processing when the
-// window is read is not found, and its message is sent a second time. The
-// settle time bounds it: only a request that takes longer than SettleTime
-// between the failure the client saw and the service storing the message
-// can be duplicated. A blind retry (RetryUnsafe) duplicates every send
-// whose connection dropped after the service acted; SendOnce resends only
-// when the service's own record says the message is not there.
+// Every attempt is recorded in a [Ledger] before its request: a Client
+// keeps a memory ledger of its own ([NewMemoryLedger]); [WithLedger] shares
+// one between Clients, processes or machines. With a record on file a sent
+// message is returned without a request, one in doubt is looked up first,
+// and the same ExternalId with another message is refused
+// ([ErrExternalIDReused]). After a failure that matches [ErrMaybeSent] the
+// client waits [ReconcilePolicy].SettleTime after the last attempt, looks
+// the ExternalId up ([MessagesService.FindByExternalID]) and sends again
+// only when it is not there. The outcome is uncertain only when the
+// rounds run out, a look-up keeps failing or the context ends: the error is
+// then an [*UnresolvedError], which matches ErrMaybeSent and names the
+// ExternalIds. RELIABILITY.md states what holds within one call, one
+// process and many, and what does not.
 //
 // # Paging and iterators
 //
