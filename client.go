@@ -72,7 +72,7 @@ type Client struct {
 	once           *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
 	ledger         Ledger       // SendOnce's records (ledger.go)
 	attemptTimeout time.Duration
-	limiter        RateLimiter // WithRateLimiter; nil for none (seams.go)
+	limiter        RateLimiter // WithRateLimiter; nil for none (retry.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
@@ -104,8 +104,8 @@ type clientConfig struct {
 	reconcile      ReconcilePolicy
 	ledger         Ledger // WithLedger; nil for a memory ledger of the Client's own
 	limiter        RateLimiter
-	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (observe.go)
-	insecureHTTP   bool                                      // WithInsecureHTTP (observe.go)
+	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (transport.go)
+	insecureHTTP   bool                                      // WithInsecureHTTP (transport.go)
 	lookupInFlight int
 }
 

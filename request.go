@@ -163,7 +163,7 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	resp, err := c.rc.Do(req)
-	recordResponse(ctx, r.op, st.n+1, resp) // CallInfo (seams.go)
+	recordResponse(ctx, r.op, st.n+1, resp) // CaptureResponse, below
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -429,5 +429,75 @@ func getBodyBuffer() *bytes.Buffer {
 func putBodyBuffer(b *bytes.Buffer) {
 	if b.Cap() <= maxPooledBody {
 		bodyBuffers.Put(b)
+	}
+}
+
+// Response metadata: CaptureResponse records the last answer of a call
+// made with a context (status, headers, a request id, the attempts made),
+// without changing any method's signature.
+// ResponseInfo is what the last attempt of a call answered. Methods keep
+// their signatures; a caller who wants this passes a context made by
+// CaptureResponse or WithResponseInfo.
+type ResponseInfo struct {
+	Op         string      // the SDK operation of the call
+	StatusCode int         // the last answer's status; 0 when no attempt got one
+	Header     http.Header // the last answer's headers; nil when no attempt got one
+	// RequestID is the answer's request identifier, read from the first of
+	// X-Request-Id, Request-Id, X-Correlation-Id, X-Amzn-RequestId and
+	// X-Ms-Request-Id that is set; "" when none is. The service's documents
+	// name no such header, so whether it sends one is not known.
+	RequestID string
+	Attempts  int // attempts made, retries included
+}
+
+// requestIDHeaders are the headers RequestID is read from, in order.
+var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Correlation-Id", "X-Amzn-Requestid", "X-Ms-Request-Id"}
+
+type responseInfoKey struct{}
+
+// WithResponseInfo returns a context that makes each call made with it
+// record its ResponseInfo in *info, overwriting it, whether the call
+// succeeds or fails. A method that makes several requests (an ...All
+// iterator, SendOnce) records its last. info must not be shared by calls
+// that run at the same time.
+func WithResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithValue(ctx, responseInfoKey{}, info)
+}
+
+// CaptureResponse returns a context that records the ResponseInfo of calls
+// made with it, and the value it records into; see WithResponseInfo.
+// (CallInfo, by contrast, tells a RoundTripper which call and attempt a
+// request belongs to.)
+//
+//	ctx, info := telco.CaptureResponse(ctx)
+//	err := client.Properties.Update(ctx, sid, p)
+//	log.Printf("status %d, request id %q", info.StatusCode, info.RequestID)
+func CaptureResponse(ctx context.Context) (context.Context, *ResponseInfo) {
+	info := new(ResponseInfo)
+	return WithResponseInfo(ctx, info), info
+}
+
+// recordResponse fills the context's ResponseInfo, if it has one, from the
+// call's last answer (resp may be nil);
+// attempts is how many attempts were made.
+func recordResponse(ctx context.Context, op string, attempts int, resp *http.Response) {
+	info, _ := ctx.Value(responseInfoKey{}).(*ResponseInfo)
+	if info == nil {
+		return
+	}
+	*info = ResponseInfo{Op: op, Attempts: attempts}
+	if resp == nil {
+		return
+	}
+	info.StatusCode = resp.StatusCode
+	info.Header = resp.Header.Clone()
+	for _, h := range requestIDHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			info.RequestID = v
+			break
+		}
 	}
 }

@@ -19,7 +19,7 @@ package telco
 //     checkRetry fixes it once it decides to retry and tells
 //     RetryPolicy.OnRetry (planRetry); PrepareRetry (prepareRetry) then
 //     waits it out, ending with the request's context, and waits for the
-//     rate limiter (seams.go). retryablehttp's own Backoff is noBackoff.
+//     rate limiter (below). retryablehttp's own Backoff is noBackoff.
 //   - ErrorHandler is PassthroughErrorHandler: the last answer or error
 //     comes back as it was, and request.go turns it into the SDK's errors.
 //
@@ -126,7 +126,7 @@ func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
 		RetryMax:       c.retry.MaxRetries,
 		RequestLogHook: startAttempt,
 		CheckRetry:     c.checkRetry,
-		Backoff:        noBackoff, // the wait runs in prepareRetry (seams.go)
+		Backoff:        noBackoff, // the wait runs in prepareRetry
 		PrepareRetry:   c.prepareRetry,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 	}
@@ -162,7 +162,7 @@ type attemptState struct {
 	// attempt can only make the verdict more cautious.
 	traced    bool
 	connected atomic.Bool
-	// attempt is n+1, for CallInfo (observe.go): atomic, since a
+	// attempt is n+1, for CallInfo (transport.go): atomic, since a
 	// caller's RoundTripper may read it from a goroutine of its own.
 	attempt atomic.Int32
 }
@@ -416,4 +416,111 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 		return max(t.Sub(now), 0), true
 	}
 	return 0, false
+}
+
+// Seams of the retry loop for production use: RetryPolicy.OnRetry is told
+// of every retry before its wait; WithRateLimiter makes every attempt,
+// retries included, wait for a token of the caller's limiter first; the
+// waits between attempts run in prepareRetry, the one retryablehttp hook
+// that sees the request's context and may end the call with an error, so
+// that a wait, like a limiter's, ends with the caller's context.
+
+// RetryInfo describes a retry that is about to happen, for
+// RetryPolicy.OnRetry.
+type RetryInfo struct {
+	Op         string        // the SDK operation, e.g. "Messages.Find" ("Client.Do" for Do)
+	Attempt    int           // the attempt that failed, from 1
+	StatusCode int           // its HTTP status; 0 when it got no answer
+	Err        error         // the transport or read error; nil when it got an answer
+	Wait       time.Duration // how long the Client waits before the next attempt
+}
+
+// RateLimiter is a client-side rate limit: Wait blocks until one request
+// may be sent, or returns an error when it cannot be (the context ended, or
+// the wait would outlast its deadline). *rate.Limiter of
+// golang.org/x/time/rate satisfies it.
+type RateLimiter interface {
+	Wait(ctx context.Context) error
+}
+
+// RateLimiterFunc adapts a function to RateLimiter.
+type RateLimiterFunc func(ctx context.Context) error
+
+// Wait calls f(ctx).
+func (f RateLimiterFunc) Wait(ctx context.Context) error { return f(ctx) }
+
+// WithRateLimiter makes every attempt of every call, retries included, wait
+// for l first, so that the Client never sends faster than l allows. A wait
+// that fails ends the call with l's error, wrapped; the attempt is not
+// sent. The wait does not count towards WithAttemptTimeout.
+//
+// One process: rate.NewLimiter(rate.Limit(10), 10) from
+// golang.org/x/time/rate, shared by every Client that must share the
+// limit. Several processes: implement Wait over a store they share, for
+// example a Redis counter per one-second window (INCR the window's key,
+// EXPIRE it with the window; above the limit, sleep until the next window
+// and try again, honouring ctx), or a GCRA limiter such as the redis_rate
+// package; the SDK only ever calls Wait.
+func WithRateLimiter(l RateLimiter) Option { return func(c *clientConfig) { c.limiter = l } }
+
+// waitLimiter waits for the Client's limiter, if it has one.
+func (c *Client) waitLimiter(ctx context.Context) error {
+	if c.limiter == nil {
+		return nil
+	}
+	if err := c.limiter.Wait(ctx); err != nil {
+		return &limiterError{err}
+	}
+	return nil
+}
+
+// limiterError is a failed limiter wait: the attempt was never sent.
+type limiterError struct{ err error }
+
+func (e *limiterError) Error() string { return "rate limiter: " + e.err.Error() }
+func (e *limiterError) Unwrap() error { return e.err }
+
+// planRetry is called by checkRetry once it has decided to retry: it fixes
+// the wait before the next attempt and tells OnRetry.
+func (c *Client) planRetry(st *attemptState, resp *http.Response, err error) {
+	st.wait = backoff(c.retry.MinWait, c.retry.MaxWait, st.n, resp)
+	if c.retry.OnRetry == nil {
+		return
+	}
+	info := RetryInfo{Op: st.call.op, Attempt: st.n + 1, Err: err, Wait: st.wait}
+	if resp != nil {
+		info.StatusCode = resp.StatusCode
+	}
+	c.retry.OnRetry(info)
+}
+
+// noBackoff is retryablehttp's Backoff: the wait runs in prepareRetry,
+// which, unlike Backoff, sees the request's context.
+func noBackoff(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }
+
+// prepareRetry is retryablehttp's PrepareRetry, run before every attempt
+// but the first: it waits the time planRetry fixed, then for the limiter.
+// An error ends the call.
+func (c *Client) prepareRetry(req *http.Request) error {
+	ctx := req.Context()
+	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok && st.wait > 0 {
+		t := time.NewTimer(st.wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return c.waitLimiter(ctx)
+}
+
+// retryAfterOf is the Retry-After of a 429 or 503 answer, 0 for any other
+// or when the header is absent or unreadable.
+func retryAfterOf(resp *http.Response) time.Duration {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0
+	}
+	d, _ := retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return d
 }
