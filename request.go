@@ -435,9 +435,10 @@ func putBodyBuffer(b *bytes.Buffer) {
 // Response metadata: CaptureResponse records the last answer of a call
 // made with a context (status, headers, a request id, the attempts made),
 // without changing any method's signature.
+
 // ResponseInfo is what the last attempt of a call answered. Methods keep
 // their signatures; a caller who wants this passes a context made by
-// CaptureResponse or WithResponseInfo.
+// CaptureResponse.
 type ResponseInfo struct {
 	Op         string      // the SDK operation of the call
 	StatusCode int         // the last answer's status; 0 when no attempt got one
@@ -455,20 +456,11 @@ var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Correlation-Id"
 
 type responseInfoKey struct{}
 
-// WithResponseInfo returns a context that makes each call made with it
-// record its ResponseInfo in *info, overwriting it, whether the call
-// succeeds or fails. A method that makes several requests (an ...All
-// iterator, SendOnce) records its last. info must not be shared by calls
-// that run at the same time.
-func WithResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return context.WithValue(ctx, responseInfoKey{}, info)
-}
-
-// CaptureResponse returns a context that records the ResponseInfo of calls
-// made with it, and the value it records into; see WithResponseInfo.
+// CaptureResponse returns a context that makes each call made with it
+// record its ResponseInfo, and the value it records into, overwritten by
+// each call whether it succeeds or fails. A method that makes several
+// requests (an ...All iterator, SendOnce) records its last. The value must
+// not be shared by calls that run at the same time.
 // (CallInfo, by contrast, tells a RoundTripper which call and attempt a
 // request belongs to.)
 //
@@ -477,8 +469,23 @@ func WithResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
 //	log.Printf("status %d, request id %q", info.StatusCode, info.RequestID)
 func CaptureResponse(ctx context.Context) (context.Context, *ResponseInfo) {
 	info := new(ResponseInfo)
-	return WithResponseInfo(ctx, info), info
+	return withResponseInfo(ctx, info), info
 }
+// WithResponseInfo is CaptureResponse recording into info.
+//
+// Deprecated: use CaptureResponse; the With prefix is for Options. It
+// stays for one release.
+func WithResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
+	return withResponseInfo(ctx, info)
+}
+
+func withResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithValue(ctx, responseInfoKey{}, info)
+}
+
 
 // recordResponse fills the context's ResponseInfo, if it has one, from the
 // call's last answer (resp may be nil);

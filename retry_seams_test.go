@@ -197,7 +197,7 @@ func TestCaptureResponse(t *testing.T) {
 
 	// An error answer is recorded too, with another request id header.
 	answers(mt, "PATCH", "/v2/Properties/"+testProp, answer(400, "Request-Id", "r-7"))
-	var mine ResponseInfo
+	var mine ResponseInfo // through the deprecated alias, which must still record
 	err = c.Properties.Update(WithResponseInfo(bg, &mine), testProp, &UpdatePropertyParams{Name: Ptr("n")})
 	require.Error(t, err)
 	assert.Equal(t, ResponseInfo{Op: "Properties.Update", StatusCode: 400, RequestID: "r-7", Attempts: 1,
