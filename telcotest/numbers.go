@@ -149,8 +149,9 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
 }
 
-// CodeFlowNotFound is the fake's answer to a number configured with a Flow
-// its project does not have; the service's code for it is not documented.
+// CodeFlowNotFound is the fake's answer to a number or number block
+// configured with a Flow its project does not have; the service's code for
+// it is not documented.
 const CodeFlowNotFound = "FLOW_NOT_FOUND"
 
 // CodeNumberAlreadyPurchased is the fake's answer to the purchase of a
