@@ -25,18 +25,58 @@ import (
 // "/Date(ms)/", an RFC 3339 "Z" or a zone-less ISO string) is in time.UTC
 // and is written as "/Date(ms)/", without one. The zero DateTime marshals
 // as null.
+//
+// MarshalJSON writes only what UnmarshalJSON reads back: the form holds
+// whole milliseconds (a finer fraction is dropped, rounding down) and an
+// offset of whole minutes within ±23:59, so a time in a zone whose offset
+// is not (a local mean time of the 1800s, a FixedZone of 25 hours) or
+// whose milliseconds since 1970 do not fit in an int64 is an error.
 type DateTime struct{ time.Time }
 
 // MarshalJSON writes the "/Date(ms±hhmm)/" form, or null for the zero value.
+// It fails for a time the form cannot carry (see DateTime).
 func (d DateTime) MarshalJSON() ([]byte, error) {
 	if d.IsZero() {
 		return []byte("null"), nil
+	}
+	if err := d.wireProblem(); err != nil {
+		return nil, err
 	}
 	b := make([]byte, 0, 32)
 	b = append(b, `"/Date(`...)
 	b = d.appendWire(b)
 	b = append(b, `)/"`...)
 	return b, nil
+}
+
+// wireProblem says why d cannot be written in a form that parseMSDate and
+// fastMSDate read back as the same millisecond and offset: an offset that
+// is not whole minutes or beyond ±23:59 (they read hh at most 23 and mm at
+// most 59), or milliseconds outside int64. It is nil when d can be.
+func (d DateTime) wireProblem() error {
+	if d.Location() != time.UTC {
+		if _, off := d.Zone(); off%60 != 0 || off < -maxOffsetMinutes*60 || off > maxOffsetMinutes*60 {
+			return fmt.Errorf("telco: DateTime: cannot write UTC offset %s: /Date(ms±hhmm)/ takes whole minutes within ±23:59", offsetText(off))
+		}
+	}
+	// UnixMilli wraps around outside int64; what wrapped does not come back.
+	if back := time.UnixMilli(d.UnixMilli()); back.Unix() != d.Unix() || back.Nanosecond() != d.Nanosecond()/1e6*1e6 {
+		return fmt.Errorf("telco: DateTime: cannot write year %d: its milliseconds since 1970 do not fit in /Date(ms)/", d.Year())
+	}
+	return nil
+}
+
+// offsetText is an offset in seconds as ±hh:mm, or ±hh:mm:ss when it has
+// seconds.
+func offsetText(secs int) string {
+	sign := '+'
+	if secs < 0 {
+		sign, secs = '-', -secs
+	}
+	if secs%60 != 0 {
+		return fmt.Sprintf("%c%02d:%02d:%02d", sign, secs/3600, secs/60%60, secs%60)
+	}
+	return fmt.Sprintf("%c%02d:%02d", sign, secs/3600, secs/60%60)
 }
 
 // String returns the wire form without quotes, e.g. "/Date(1577836800000+1000)/".

@@ -2,6 +2,7 @@ package telco
 
 import (
 	"encoding/json"
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -213,6 +214,113 @@ func FuzzDateTime(f *testing.F) {
 		// unchanged (a "-0000" stays "-0000").
 		if again, _ := json.Marshal(back); string(again) != string(out) {
 			t.Fatalf("wire form changed: %s -> %s -> %s", in, out, again)
+		}
+	})
+}
+
+// MarshalJSON writes only what UnmarshalJSON reads back: offsets of whole
+// minutes within ±23:59 (the decoder's ±hhmm, hh at most 23, mm at most
+// 59) and milliseconds that fit in an int64. Anything else is an error,
+// not a "+2500" or a "+:000" the decoder refuses.
+func TestDateTimeMarshalRefusesWhatItCannotReadBack(t *testing.T) {
+	at := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	sydney, err := time.LoadLocation("Australia/Sydney")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		t    time.Time
+		want string // the wire form, or "" for an error
+	}{
+		{"+23:59", at.In(time.FixedZone("", 23*3600+59*60)), `"/Date(1577836800000+2359)/"`},
+		{"-23:59", at.In(time.FixedZone("", -(23*3600 + 59*60))), `"/Date(1577836800000-2359)/"`},
+		{"+05:30", at.In(time.FixedZone("", 5*3600+30*60)), `"/Date(1577836800000+0530)/"`},
+		{"Sydney in summer", at.In(sydney), `"/Date(1577836800000+1100)/"`},
+		{"UTC", at, `"/Date(1577836800000)/"`},
+		{"+24:00", at.In(time.FixedZone("", 24*3600)), ""},
+		{"+25:00", at.In(time.FixedZone("", 25*3600)), ""},
+		{"-25:00", at.In(time.FixedZone("", -25*3600)), ""},
+		{"+100:00", at.In(time.FixedZone("", 100*3600)), ""},
+		{"+10:00:30", at.In(time.FixedZone("", 10*3600+30)), ""},
+		{"-00:00:01", at.In(time.FixedZone("", -1)), ""},
+		{"Sydney's local mean time (+10:04:52)", time.Date(1880, 1, 1, 0, 0, 0, 0, sydney), ""},
+		{"past int64 milliseconds", time.Unix(1<<62, 0).UTC(), ""},
+		{"before int64 milliseconds", time.Unix(-1<<62, 0).In(time.FixedZone("", 3600)), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(DateTime{tc.t})
+			if tc.want != "" {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, string(b))
+				return
+			}
+			require.Error(t, err, "wrote %s", b)
+			assert.Contains(t, err.Error(), "telco: DateTime: ")
+		})
+	}
+}
+
+// FuzzDateTimeMarshal: MarshalJSON accepts exactly what UnmarshalJSON
+// reads back, decided here independently (offset, and milliseconds in
+// arbitrary precision), and what it writes reads back to the same instant
+// at millisecond precision, the form's, and the same offset.
+func FuzzDateTimeMarshal(f *testing.F) {
+	f.Add(int64(1577836800), int64(123456789), int32(36000), uint8(1))
+	f.Add(int64(0), int64(0), int32(0), uint8(0))
+	f.Add(int64(-1), int64(999999999), int32(-19800), uint8(1))
+	f.Add(int64(1577836800), int64(0), int32(90000), uint8(1))
+	f.Add(int64(1577836800), int64(0), int32(360000), uint8(1))
+	f.Add(int64(1577836800), int64(0), int32(36030), uint8(1))
+	f.Add(int64(0), int64(0), int32(0), uint8(2))
+	f.Add(int64(-2840140800), int64(0), int32(0), uint8(3))
+	f.Add(int64(9223372036854775), int64(807000000), int32(0), uint8(0))
+	f.Add(int64(9223372036854775), int64(808000000), int32(0), uint8(0))
+	f.Add(int64(-9223372036854776), int64(192000000), int32(60), uint8(1))
+	f.Add(int64(-9223372036854776), int64(191999999), int32(60), uint8(1))
+	zones := []*time.Location{time.UTC, nil, utcOffsetMinusZero}
+	for _, name := range []string{"Australia/Sydney", "Asia/Kolkata", "America/St_Johns", "Africa/Monrovia"} {
+		loc, err := time.LoadLocation(name)
+		require.NoError(f, err)
+		zones = append(zones, loc)
+	}
+	f.Fuzz(func(t *testing.T, sec, nsec int64, offset int32, zone uint8) {
+		loc := zones[int(zone)%len(zones)]
+		if loc == nil {
+			loc = time.FixedZone("", int(offset))
+		}
+		tm := time.Unix(sec, nsec).In(loc)
+		d := DateTime{tm}
+		b, err := json.Marshal(d)
+
+		_, off := tm.Zone()
+		ms := new(big.Int).Mul(big.NewInt(tm.Unix()), big.NewInt(1000))
+		ms.Add(ms, big.NewInt(int64(tm.Nanosecond()/1e6)))
+		offsetOK := loc == time.UTC || (off%60 == 0 && off >= -(23*3600+59*60) && off <= 23*3600+59*60)
+		readable := ms.IsInt64() && offsetOK
+		switch {
+		case tm.IsZero():
+			if err != nil || string(b) != "null" {
+				t.Fatalf("the zero instant: %s, %v", b, err)
+			}
+			return
+		case err != nil && readable:
+			t.Fatalf("refused %v (offset %d s, %s ms): %v", tm, off, ms, err)
+		case err == nil && !readable:
+			t.Fatalf("wrote %s for %v (offset %d s, %s ms), which cannot be read back", b, tm, off, ms)
+		case err != nil:
+			return
+		}
+		var back DateTime
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("wrote %s for %v, which does not read back: %v", b, tm, err)
+		}
+		if back.Unix() != tm.Unix() || back.Nanosecond() != tm.Nanosecond()/1e6*1e6 {
+			t.Fatalf("%v -> %s -> %v: another instant", tm, b, back.Time)
+		}
+		if _, boff := back.Zone(); boff != off {
+			t.Fatalf("%v -> %s -> %v: offset %d, want %d", tm, b, back.Time, boff, off)
+		}
+		if (back.Location() == time.UTC) != (loc == time.UTC) {
+			t.Fatalf("%v -> %s -> %v: UTC and an explicit offset are kept apart", tm, b, back.Time)
 		}
 	})
 }

@@ -162,7 +162,7 @@
 // Time"), not an IANA name. [WindowsZone] and [WindowsZoneForLocation] give
 // the Windows ID of an IANA name or a [*time.Location]; [IANAZone] and
 // [LoadWindowsZone] go back; [WindowsZones] lists every ID. The mapping is
-// generated from the Unicode CLDR table windowsZones.xml.
+// generated from the Unicode CLDR table windowsZones (CLDR 48).
 //
 //	tz, ok := telco.WindowsZone("Australia/Sydney") // "AUS Eastern Standard Time", true
 //

@@ -100,6 +100,33 @@ func FuzzOneEnvelope(f *testing.F) {
 	})
 }
 
+// FuzzOnlineLoginGetAnswer: OnlineLogins.Get reads any body without
+// panicking into exactly one of a login and an error, never neither, and
+// a body that is not JSON is an error.
+func FuzzOnlineLoginGetAnswer(f *testing.F) {
+	for _, name := range []string{"get_online_login.json", "get_online_login_listing.json", "list_online_logins.json",
+		"create_online_login.json"} {
+		f.Add(fixture(f, name))
+	}
+	for _, s := range []string{`{"OnlineLogins":[]}`, `[]`, `[{}]`, `{"OnlineLogins":null}`, `{"OnlineLogins":{}}`,
+		`{"OnlineLogin":[]}`, `{"OnlineLoginSid":"x"}`, refusalBody, `null`, `"x"`, `<html>`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := loginAnswer{one: one[OnlineLogin]{shape: onlineLoginShape}, list: list[OnlineLogin]{shape: onlineLoginsList}}
+		if err := a.decodeBody(b); err != nil {
+			return
+		}
+		if !json.Valid(b) {
+			t.Fatalf("invalid JSON %q decoded", b)
+		}
+		login, err := a.login(&call{op: "OnlineLogins.Get"}, "9a1c4e27-0b3d-4f58-8e6a-2c7d9b1f0e35")
+		if (login == nil) == (err == nil) {
+			t.Fatalf("login %v and error %v from %q", login, err, b)
+		}
+	})
+}
+
 // listDecoders decode a listing as each service method does and return the
 // number of items.
 var listDecoders = []func(b []byte) (n int, err error){

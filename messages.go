@@ -109,7 +109,8 @@ type SendMessageParams struct {
 	DeliveryReceiptWebhookMethod string // "POST" (default) or "GET"
 	ExternalID                   string // your own id, returned on the message
 
-	// Lease-only: allowed only when From is "".
+	// Lease-only: they apply only when From is "". Next to a From the
+	// service ignores them and client-side validation refuses them.
 	ForwardToSms     string // forward responses to this E.164 number
 	ForwardFromSms   string // sender for the forward: E.164 or alphanumeric; default the responder
 	ForwardToEmail   string // forward responses to this address
@@ -468,6 +469,9 @@ func (p *SendMessageParams) Validate() error {
 //   - the lease-only fields (ForwardToSms, ForwardFromSms, ForwardToEmail,
 //     ForwardFromEmail, WebhookURI, WebhookMethod) are set only when From is
 //     empty, and hold numbers, sender IDs and e-mail addresses as named.
+//     Next to a From the service ignores them, so a send that sets them
+//     would not do what it says; like every rule here, the refusal is off
+//     under WithClientValidation(false), and they are then sent as given.
 func (p *SendMessageParams) check(now time.Time) fieldErrs {
 	var f fieldErrs
 	if f.required("To", p.To) {
@@ -499,7 +503,7 @@ func (p *SendMessageParams) check(now time.Time) fieldErrs {
 			{"WebhookUri", p.WebhookURI}, {"WebhookMethod", p.WebhookMethod},
 		} {
 			if lf.v != "" {
-				f.add(CodeConflictingParameters, lf.name, lf.name+" applies only to a leased sender ID (From empty)")
+				f.add(CodeConflictingParameters, lf.name, lf.name+" applies only to a leased sender ID (From empty); the service would ignore it")
 			}
 		}
 		return f

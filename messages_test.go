@@ -200,6 +200,138 @@ func TestSendWithoutValidationSendsAsGiven(t *testing.T) {
 	assert.Equal(t, "0499", got.bodyMap(t)["To"])
 }
 
+// leaseOnlyWithFrom is a send from an alphanumeric sender that also sets
+// every lease-only field: the service would ignore them, so the client
+// refuses them while it validates and sends them as given when it does not.
+func leaseOnlyWithFrom(id string) SendMessageParams {
+	return SendMessageParams{From: "Acme", To: "+61499999999", Text: "hi", ExternalID: id,
+		ForwardToSms: "+61400000009", ForwardFromSms: "Acme", ForwardToEmail: "ops@acme.example.com",
+		ForwardFromEmail: "noreply@acme.example.com", WebhookURI: "https://hooks.example.com/r", WebhookMethod: "POST"}
+}
+
+var leaseOnlyFields = []string{"ForwardToSms", "ForwardFromSms", "ForwardToEmail", "ForwardFromEmail", "WebhookUri", "WebhookMethod"}
+
+// The four send methods refuse lease-only fields next to a From before any
+// request, saying the service would ignore them; each refusal names its
+// field with CONFLICTING_PARAMETERS.
+func TestLeaseOnlyFieldsWithAFromRefusedClientSide(t *testing.T) {
+	const why = "applies only to a leased sender ID (From empty); the service would ignore it"
+	checkFields := func(t *testing.T, fields []FieldError) {
+		t.Helper()
+		var names []string
+		for _, f := range fields {
+			assert.Equal(t, CodeConflictingParameters, f.Code, f.FieldName)
+			assert.Equal(t, f.FieldName+" "+why, f.Message)
+			names = append(names, f.FieldName)
+		}
+		assert.Equal(t, leaseOnlyFields, names)
+	}
+	single := map[string]func(c *Client, p *SendMessageParams) error{
+		"Messages.Send": func(c *Client, p *SendMessageParams) error {
+			_, err := c.Messages.Send(bg, testProp, p)
+			return err
+		},
+		"Messages.SendOnce": func(c *Client, p *SendMessageParams) error {
+			_, err := c.Messages.SendOnce(bg, testProp, p)
+			return err
+		},
+	}
+	for op, send := range single {
+		t.Run(op, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			p := leaseOnlyWithFrom("x1")
+			err := send(c, &p)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, op, ve.Op)
+			checkFields(t, ve.Fields)
+			assert.Zero(t, mt.GetTotalCallCount(), "refused before any request")
+		})
+	}
+	batch := map[string]func(c *Client, msgs []SendMessageParams) ([]BatchResult, error){
+		"Messages.SendBatch": func(c *Client, msgs []SendMessageParams) ([]BatchResult, error) {
+			return c.Messages.SendBatch(bg, testProp, msgs)
+		},
+		"Messages.SendBatchOnce": func(c *Client, msgs []SendMessageParams) ([]BatchResult, error) {
+			return c.Messages.SendBatchOnce(bg, testProp, msgs)
+		},
+	}
+	for op, send := range batch {
+		t.Run(op, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			res, err := send(c, []SendMessageParams{leaseOnlyWithFrom("b1")})
+			require.NoError(t, err)
+			require.Len(t, res, 1)
+			require.NotNil(t, res[0].Err)
+			assert.Nil(t, res[0].Message)
+			assert.Equal(t, CodeConflictingParameters, res[0].Err.Code)
+			assert.Contains(t, res[0].Err.Message, why)
+			checkFields(t, res[0].Err.Fields)
+			assert.Zero(t, mt.GetTotalCallCount(), "refused before any request")
+		})
+	}
+}
+
+// WithClientValidation(false) turns the rule off, as every client rule:
+// each send method sends the lease-only fields with the From as given.
+func TestLeaseOnlyFieldsWithAFromSentWithoutValidation(t *testing.T) {
+	want := map[string]any{"From": "Acme", "ForwardToSms": "+61400000009", "ForwardFromSms": "Acme",
+		"ForwardToEmail": "ops@acme.example.com", "ForwardFromEmail": "noreply@acme.example.com",
+		"WebhookUri": "https://hooks.example.com/r", "WebhookMethod": "POST"}
+	checkBody := func(t *testing.T, body map[string]any) {
+		t.Helper()
+		for k, v := range want {
+			assert.Equal(t, v, body[k], k)
+		}
+	}
+	const one = `{"Message": {"MessageSid": "MGAAAAAAAAAAAAAAAAAAAAAAAAAAAAA1", "From": "Acme", "ExternalId": "x1"}}`
+	const many = `[{"MessageSid": "MGAAAAAAAAAAAAAAAAAAAAAAAAAAAAA2", "From": "Acme", "ExternalId": "b1"}]`
+	batchPath := "/v2/Properties/" + testProp + "/BatchMessages"
+
+	for op, send := range map[string]func(c *Client, p *SendMessageParams) (*Message, error){
+		"Messages.Send": func(c *Client, p *SendMessageParams) (*Message, error) {
+			return c.Messages.Send(bg, testProp, p)
+		},
+		"Messages.SendOnce": func(c *Client, p *SendMessageParams) (*Message, error) {
+			return c.Messages.SendOnce(bg, testProp, p)
+		},
+	} {
+		t.Run(op, func(t *testing.T) {
+			c, mt := newMockClient(t, WithClientValidation(false))
+			got := reply(mt, "POST", messagesPath, 200, []byte(one))
+			p := leaseOnlyWithFrom("x1")
+			m, err := send(c, &p)
+			require.NoError(t, err)
+			assert.Equal(t, "MGAAAAAAAAAAAAAAAAAAAAAAAAAAAAA1", m.MessageSid)
+			assert.Equal(t, 1, got.n)
+			checkBody(t, got.bodyMap(t))
+		})
+	}
+	for op, send := range map[string]func(c *Client, msgs []SendMessageParams) ([]BatchResult, error){
+		"Messages.SendBatch": func(c *Client, msgs []SendMessageParams) ([]BatchResult, error) {
+			return c.Messages.SendBatch(bg, testProp, msgs)
+		},
+		"Messages.SendBatchOnce": func(c *Client, msgs []SendMessageParams) ([]BatchResult, error) {
+			return c.Messages.SendBatchOnce(bg, testProp, msgs)
+		},
+	} {
+		t.Run(op, func(t *testing.T) {
+			c, mt := newMockClient(t, WithClientValidation(false))
+			got := reply(mt, "POST", batchPath, 200, []byte(many))
+			res, err := send(c, []SendMessageParams{leaseOnlyWithFrom("b1")})
+			require.NoError(t, err)
+			require.Len(t, res, 1)
+			require.NotNil(t, res[0].Message)
+			assert.Equal(t, "MGAAAAAAAAAAAAAAAAAAAAAAAAAAAAA2", res[0].Message.MessageSid)
+			assert.Equal(t, 1, got.n)
+			var body struct{ Messages []map[string]any }
+			require.NoError(t, json.Unmarshal(got.Body, &body))
+			require.Len(t, body.Messages, 1)
+			checkBody(t, body.Messages[0])
+		})
+	}
+}
+
 func TestSendBatchAlignsResults(t *testing.T) {
 	c, mt := newMockClient(t)
 	got := reply(mt, "POST", "/v2/Properties/"+testProp+"/BatchMessages", 200, fixture(t, "send_batch_messages.json"))

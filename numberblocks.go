@@ -496,16 +496,21 @@ func (p *ConfigureNumberBlockParams) wire() *wireConfigureBlock {
 // so it is read tolerantly and the fields below are inferred: Block is the
 // number block when the answer holds one (under NumberBlock or Data, or
 // bare with a block's fields besides its SID), NumberBlockSid the block's
-// SID when the answer names it at its top level or in Block. Raw is the whole answer as sent, for what the SDK did not
-// guess: decode it into a type of your own.
+// SID when the answer names it at its top level or in Block. Raw is the
+// whole answer as sent, for what the SDK did not guess: decode it into a
+// type of your own. A block the searches could not read (a datetime they
+// refuse) fails the call as it fails them, with an *APIError
+// "undecodable response body".
 type NumberBlockResult struct {
 	NumberBlockSid string
 	Block          *NumberBlock
 	Raw            json.RawMessage // nil for an empty answer
 }
 
-// blockResult decodes a NumberBlockResult; it fails only on a body that is
-// not JSON or that is the service's refusal.
+// blockResult decodes a NumberBlockResult; it fails on a body that is not
+// JSON, on a block it cannot read (a datetime the searches refuse, say:
+// the same error as theirs, rather than a result without its block) and
+// on the service's refusal.
 type blockResult struct{ res NumberBlockResult }
 
 func (r *blockResult) decodeBody(b []byte) error {
@@ -518,14 +523,19 @@ func (r *blockResult) decodeBody(b []byte) error {
 	if raw, ok := field(m, "NumberBlockSid"); ok {
 		_ = json.Unmarshal(raw, &r.res.NumberBlockSid)
 	}
+	var err error
 	for _, k := range []string{"NumberBlock", "Data"} {
 		if raw, ok := field(m, k); ok && isObject(raw) {
-			r.res.Block = decodeBlock(raw)
+			if r.res.Block, err = decodeBlock(raw); err != nil {
+				return err
+			}
 			break
 		}
 	}
 	if r.res.Block == nil && r.res.NumberBlockSid != "" && bareBlock(m) {
-		r.res.Block = decodeBlock(b)
+		if r.res.Block, err = decodeBlock(b); err != nil {
+			return err
+		}
 	}
 	if r.res.Block != nil && r.res.NumberBlockSid == "" {
 		r.res.NumberBlockSid = r.res.Block.NumberBlockSid
@@ -547,18 +557,18 @@ func bareBlock(m map[string]json.RawMessage) bool {
 	return false
 }
 
-// decodeBlock reads one block as the searches do, tolerantly; nil when it
-// cannot be read as one.
-func decodeBlock(b []byte) *NumberBlock {
+// decodeBlock reads one block as the searches do, tolerantly, and fails
+// where they fail, with the tolerant pass's error.
+func decodeBlock(b []byte) (*NumberBlock, error) {
 	var nb NumberBlock
 	if json.Unmarshal(b, &nb) == nil {
-		return &nb
+		return &nb, nil
 	}
 	var loose looseNumberBlock
-	if json.Unmarshal(b, &loose) != nil {
-		return nil
+	if err := json.Unmarshal(b, &loose); err != nil {
+		return nil, err
 	}
-	return &blocksOf([]looseNumberBlock{loose})[0]
+	return &blocksOf([]looseNumberBlock{loose})[0], nil
 }
 
 // Purchase buys a number block for the project:

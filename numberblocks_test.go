@@ -1079,7 +1079,9 @@ func TestConfigureNumberBlockUndecodableAnswer(t *testing.T) {
 
 // FuzzNumberBlockResult: the tolerant reader of NumberBlocks.Purchase and
 // Configure answers takes any body without panicking; a body that is JSON
-// is kept whole in Raw, one that is not is an error.
+// is kept whole in Raw, one that is not is an error. JSON is refused only
+// as the service's refusal, or for a block the searches refuse too, with
+// their error.
 func FuzzNumberBlockResult(f *testing.F) {
 	for _, name := range []string{"purchase_number_block.json", "configure_number_block.json"} {
 		f.Add(fixture(f, name))
@@ -1097,8 +1099,8 @@ func FuzzNumberBlockResult(f *testing.F) {
 			}
 			return
 		}
-		if _, refused := err.(*refusal); err != nil && !refused {
-			t.Fatalf("JSON refused with %v: %q", err, b)
+		if _, refused := err.(*refusal); err != nil && !refused && !searchRefuses(b, err) {
+			t.Fatalf("JSON refused with %v, which the searches read: %q", err, b)
 		}
 		if err == nil && !json.Valid(r.res.Raw) {
 			t.Fatalf("Raw is not the JSON answer: %q", r.res.Raw)
@@ -1107,4 +1109,105 @@ func FuzzNumberBlockResult(f *testing.F) {
 			t.Fatalf("the block's SID was not carried up")
 		}
 	})
+}
+
+// searchRefuses reports whether a block of the answer b (under NumberBlock
+// or Data, or b itself) fails in a search's page with the error err.
+func searchRefuses(b []byte, err error) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	candidates := [][]byte{b}
+	for k, v := range m {
+		if strings.EqualFold(k, "NumberBlock") || strings.EqualFold(k, "Data") {
+			candidates = append(candidates, v)
+		}
+	}
+	for _, c := range candidates {
+		var p blockPage
+		if perr := p.decodeBody([]byte(`[` + string(c) + `]`)); perr != nil && perr.Error() == err.Error() {
+			return true
+		}
+	}
+	return false
+}
+
+// A block whose datetime the searches refuse is refused by Purchase and
+// Configure too, with the searches' error: an *APIError with the status,
+// "undecodable response body", a bounded copy of the body and the same
+// decode error, matching ErrMaybeSent for Purchase only (it bought the
+// block all the same). Before, the block was dropped and the call
+// returned neither a block nor an error.
+func TestNumberBlockAnswersWithABadDateFailLikeTheSearches(t *testing.T) {
+	const bad = `{"Id":7,"NumberBlockSid":"NB1","BlockSize":100,"Created":"/Date(1577836800000+2500)/"}`
+	search := func(t *testing.T) *APIError {
+		c, mt := newMockClient(t)
+		reply(mt, "GET", numberBlocksPropertyPath, 200, []byte(`{"Data":[`+bad+`],"PageIndex":0,"PageSize":10,"TotalCount":1}`))
+		_, err := c.NumberBlocks.ListByProperty(bg, testProp, nil)
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		return ae
+	}(t)
+	require.Equal(t, "undecodable response body", search.Message)
+	require.Error(t, errors.Unwrap(search))
+	assert.Contains(t, errors.Unwrap(search).Error(), "bad offset")
+
+	bodies := map[string]string{
+		"wrapped":        `{"NumberBlockSid":"NB1","NumberBlock":` + bad + `}`,
+		"wrapped alone":  `{"NumberBlock":` + bad + `}`,
+		"under Data":     `{"Data":` + bad + `}`,
+		"bare":           bad,
+		"string Id too":  `{"NumberBlock":{"Id":"7","NumberBlockSid":"NB1","Modified":"/Date(1577836800000+:000)/"}}`,
+		"quarantine end": `{"NumberBlock":{"Id":7,"NumberBlockSid":"NB1","QuarantineEndDate":"/Date(x)/"}}`,
+	}
+	calls := []struct {
+		op, path  string
+		maybeSent bool
+		call      func(c *Client) (*NumberBlockResult, error)
+	}{
+		{"NumberBlocks.Purchase", "/v2/Properties/" + testProp + "/NumberBlocks", true, func(c *Client) (*NumberBlockResult, error) {
+			return c.NumberBlocks.Purchase(bg, testProp, &PurchaseNumberBlockParams{AnswerPoint: "0299990000"})
+		}},
+		{"NumberBlocks.Configure", "/v2/numberblocks/NB1", false, func(c *Client) (*NumberBlockResult, error) {
+			return c.NumberBlocks.Configure(bg, "NB1", &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingFlow, Flow: "F1"})
+		}},
+	}
+	for _, cl := range calls {
+		for name, body := range bodies {
+			t.Run(cl.op+"/"+name, func(t *testing.T) {
+				c, mt := newMockClient(t)
+				reply(mt, "POST", cl.path, 200, []byte(body))
+				res, err := cl.call(c)
+				assert.Nil(t, res, "no result beside the error")
+				var ae *APIError
+				require.ErrorAs(t, err, &ae)
+				assert.Equal(t, cl.op, ae.Op)
+				assert.Equal(t, http.StatusOK, ae.StatusCode)
+				assert.Equal(t, search.Message, ae.Message)
+				assert.Equal(t, body, string(ae.Body), "a bounded copy of the body")
+				require.Error(t, errors.Unwrap(ae), "the decode error is kept")
+				assert.Empty(t, ae.Code, "not a refusal of the service")
+				assert.Equal(t, cl.maybeSent, errors.Is(err, ErrMaybeSent))
+				assert.Equal(t, 1, mt.GetTotalCallCount(), "not retried")
+			})
+		}
+	}
+
+	// The same decode error as the search's, for the same block.
+	c, mt := newMockClient(t)
+	reply(mt, "POST", "/v2/numberblocks/NB1", 200, []byte(`{"NumberBlock":`+bad+`}`))
+	_, err := c.NumberBlocks.Configure(bg, "NB1", &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingFlow, Flow: "F1"})
+	require.Error(t, err)
+	assert.Equal(t, errors.Unwrap(search).Error(), errors.Unwrap(err).Error())
+
+	// A body of a too-long answer is kept bounded, as for the searches.
+	long := `{"NumberBlock":{"Id":7,"Name":"` + strings.Repeat("n", 10000) + `","Created":"/Date(0+2500)/"}}`
+	c, mt = newMockClient(t)
+	reply(mt, "POST", "/v2/numberblocks/NB1", 200, []byte(long))
+	_, err = c.NumberBlocks.Configure(bg, "NB1", &ConfigureNumberBlockParams{RoutingMethod: BlockRoutingFlow, Flow: "F1"})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Less(t, len(ae.Body), len(long))
+	assert.Equal(t, long[:len(ae.Body)], string(ae.Body))
 }

@@ -197,7 +197,9 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 }
 
 // Get reads one online login (operation 5): GET /v2/OnlineLogins/{OnlineLoginSid}.
-// With validation on, the SID must be a UUID.
+// With validation on, the SID must be a UUID. The login is read under
+// OnlineLogin, bare, or as the one element of the operation's listing
+// envelope (OnlineLogins); an answer without it is an *APIError.
 func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*OnlineLogin, error) {
 	const op = "OnlineLogins.Get"
 	if err := pathParam(op, "OnlineLoginSid", onlineLoginSid); err != nil {
@@ -212,8 +214,57 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}); err != nil {
 		return nil, err
 	}
-	return getOne(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath("/v2/OnlineLogins/{OnlineLoginSid}", onlineLoginSid)}, onlineLoginShape)
+	r := &call{op: op, method: http.MethodGet, idempotent: true,
+		path: escapedPath("/v2/OnlineLogins/{OnlineLoginSid}", onlineLoginSid)}
+	out := loginAnswer{one: one[OnlineLogin]{shape: onlineLoginShape}, list: list[OnlineLogin]{shape: onlineLoginsList}}
+	if err := s.client.do(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	return out.login(r, onlineLoginSid)
+}
+
+// loginAnswer reads Get's answer in any of its shapes: the login under
+// OnlineLogin, as Create answers, or bare; or the envelope the interface
+// document gives operation 5 for both its forms, {"OnlineLogins": [...],
+// "TotalCount": 1, "NextPageToken": ""} (or a bare array), holding the
+// one login.
+type loginAnswer struct {
+	one  one[OnlineLogin]
+	list list[OnlineLogin]
+}
+
+func (a *loginAnswer) decodeBody(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '[' {
+		if err := a.one.decodeBody(b); err != nil || a.one.ok {
+			return err
+		}
+	}
+	return a.list.decodeBody(b)
+}
+
+// login is the login the answer holds: the single resource, or the one
+// element of the listing (the one with the SID asked, should it hold
+// more). An answer without it is an *APIError, never a nil login.
+func (a *loginAnswer) login(r *call, sid string) (*OnlineLogin, error) {
+	if a.one.ok {
+		return a.one.val, nil
+	}
+	items := a.list.items
+	switch {
+	case !a.list.ok:
+		return nil, missing(r, "OnlineLogin")
+	case len(items) == 1:
+		return &items[0], nil
+	case len(items) == 0:
+		return nil, &APIError{Op: r.op, StatusCode: http.StatusOK, Message: "response has an empty OnlineLogins array"}
+	}
+	for i := range items {
+		if strings.EqualFold(items[i].OnlineLoginSid, sid) {
+			return &items[i], nil
+		}
+	}
+	return nil, &APIError{Op: r.op, StatusCode: http.StatusOK,
+		Message: fmt.Sprintf("response has none of the %d logins in OnlineLogins with the OnlineLoginSid asked", len(items))}
 }
 
 // List returns one page of the account's online logins (operation 5):

@@ -456,6 +456,67 @@ func TestOnlineLoginGetBareAndMissing(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrMaybeSent, "a GET changes nothing")
 }
 
+// The interface document gives operation 5 one answer for the list and
+// the single form: {"OnlineLogins": [...], "TotalCount", "NextPageToken"}.
+// Get reads the one login of that array as it reads the wrapped form.
+func TestOnlineLoginGetListEnvelope(t *testing.T) {
+	path := "/v2/OnlineLogins/" + onlineLoginSamSid
+	c, mt := newMockClient(t)
+	reply(mt, "GET", path, 200, fixture(t, "get_online_login.json"))
+	wrapped, err := c.OnlineLogins.Get(bg, onlineLoginSamSid)
+	require.NoError(t, err)
+
+	c, mt = newMockClient(t)
+	reply(mt, "GET", path, 200, fixture(t, "get_online_login_listing.json"))
+	login, err := c.OnlineLogins.Get(bg, onlineLoginSamSid)
+	require.NoError(t, err)
+	assert.Equal(t, wrapped, login, "the same login as the wrapped answer")
+
+	// A bare array is the same listing.
+	c, mt = newMockClient(t)
+	reply(mt, "GET", path, 200, []byte(`[{"OnlineLoginSid":"`+onlineLoginSamSid+`","Email":"sam.ops@acme.example.com"}]`))
+	login, err = c.OnlineLogins.Get(bg, onlineLoginSamSid)
+	require.NoError(t, err)
+	assert.Equal(t, "sam.ops@acme.example.com", login.Email)
+
+	// Several logins: the one asked for, its SID in any case.
+	c, mt = newMockClient(t)
+	reply(mt, "GET", path, 200, []byte(`{"OnlineLogins":[{"OnlineLoginSid":"`+onlineLoginJaneSid+`","Email":"jane"},`+
+		`{"OnlineLoginSid":"`+strings.ToUpper(onlineLoginSamSid)+`","Email":"sam"}],"TotalCount":2,"NextPageToken":""}`))
+	login, err = c.OnlineLogins.Get(bg, onlineLoginSamSid)
+	require.NoError(t, err)
+	assert.Equal(t, "sam", login.Email)
+}
+
+// An array without the login asked for is a clear *APIError, never a nil
+// login with a nil error; a refusal inside the envelope stays the service's.
+func TestOnlineLoginGetListEnvelopeWithoutTheLogin(t *testing.T) {
+	path := "/v2/OnlineLogins/" + onlineLoginSamSid
+	for name, tc := range map[string]struct{ body, msg string }{
+		"empty array":  {`{"OnlineLogins":[],"TotalCount":0,"NextPageToken":""}`, "response has an empty OnlineLogins array"},
+		"bare empty":   {`[]`, "response has an empty OnlineLogins array"},
+		"null array":   {`{"OnlineLogins":null,"TotalCount":0}`, "response has no OnlineLogin"},
+		"other logins": {`{"OnlineLogins":[{"OnlineLoginSid":"` + onlineLoginJaneSid + `"},{"OnlineLoginSid":"x"}],"TotalCount":2}`, "none of the 2 logins"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			reply(mt, "GET", path, 200, []byte(tc.body))
+			login, err := c.OnlineLogins.Get(bg, onlineLoginSamSid)
+			assert.Nil(t, login)
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, "OnlineLogins.Get", ae.Op)
+			assert.Equal(t, http.StatusOK, ae.StatusCode)
+			assert.Contains(t, ae.Message, tc.msg)
+			assert.NotErrorIs(t, err, ErrMaybeSent, "a GET changes nothing")
+		})
+	}
+	c, mt := newMockClient(t)
+	reply(mt, "GET", path, 200, []byte(`{"OnlineLogins":[],"ResponseStatus":{"ErrorCode":"FORBIDDEN","Message":"no"}}`))
+	_, err := c.OnlineLogins.Get(bg, onlineLoginSamSid)
+	assert.Equal(t, CodeForbidden, ErrorCode(err))
+}
+
 func TestOnlineLoginGetNonUUID(t *testing.T) {
 	for _, sid := range []string{
 		"not-a-uuid",

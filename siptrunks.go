@@ -163,7 +163,7 @@ func (c SipCredentials) Format(f fmt.State, verb rune) {
 // CreateSipTrunkParams is a new SIP trunk (operation 13):
 //   - Name is required;
 //   - DefaultCallerID is required: an Australian E.164 number (+61) that is
-//     neither shared-rate (13, 1300) nor toll-free (1800);
+//     neither shared-rate (13, 1300) nor toll-free (1800, 1802);
 //   - Type 0 (IP to IP) needs IPAddresses: IPv4 CIDRs of /24 to /32, public
 //     addresses only (not private, loopback, link-local, CGNAT, documentation,
 //     benchmarking, multicast, reserved or unspecified); a bare address is
@@ -328,7 +328,7 @@ func (s *SipTrunksService) details(ctx context.Context, op, ownerName, owner, pa
 // is never printed (see SipCredentials).
 type UpdateSipTrunkParams struct {
 	Name              *string
-	DefaultCallerID   *string // wire DefaultCallerId: an Australian E.164 number, neither 13/1300 nor 1800
+	DefaultCallerID   *string // wire DefaultCallerId: an Australian E.164 number, neither 13/1300 nor 1800/1802
 	Type              *SipTrunkType
 	IPAddresses       []string // CIDRs, /24 to /32, public; wire SipTrunkIpAddresses
 	Credentials       *SipCredentials

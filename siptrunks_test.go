@@ -235,6 +235,7 @@ func TestSipTrunkCreateValidation(t *testing.T) {
 		{"DefaultCallerId shared-rate 13 14 50", func(p *CreateSipTrunkParams) { p.DefaultCallerID = "+61131450" }, "DefaultCallerId", CodeParameterInvalid},
 		{"DefaultCallerId shared-rate 1300", func(p *CreateSipTrunkParams) { p.DefaultCallerID = "+611300123456" }, "DefaultCallerId", CodeParameterInvalid},
 		{"DefaultCallerId toll-free 1800", func(p *CreateSipTrunkParams) { p.DefaultCallerID = "+611800123456" }, "DefaultCallerId", CodeParameterInvalid},
+		{"DefaultCallerId toll-free 1802", func(p *CreateSipTrunkParams) { p.DefaultCallerID = "+611802123456" }, "DefaultCallerId", CodeParameterInvalid},
 		{"Type 2", func(p *CreateSipTrunkParams) { p.Type = 2 }, "Type", CodeParameterInvalid},
 		{"Type -1", func(p *CreateSipTrunkParams) { p.Type = -1 }, "Type", CodeParameterInvalid},
 		{"Type 0 without addresses", func(p *CreateSipTrunkParams) { p.IPAddresses = nil }, "SipTrunkIpAddresses", CodeParameterRequired},
@@ -796,6 +797,7 @@ func TestUpdateSipTrunkValidation(t *testing.T) {
 		field, code string
 	}{
 		{"the caller ID is Australian", UpdateSipTrunkParams{DefaultCallerID: Ptr("+6491234567")}, "DefaultCallerId", CodeParameterInvalid},
+		{"the caller ID is not toll-free 1802", UpdateSipTrunkParams{DefaultCallerID: Ptr("+611802123456")}, "DefaultCallerId", CodeParameterInvalid},
 		{"the caller ID is E.164", UpdateSipTrunkParams{DefaultCallerID: Ptr("0299999999")}, "DefaultCallerId", CodeInvalidPhoneNumberFormat},
 		{"addresses are public", UpdateSipTrunkParams{IPAddresses: []string{"192.168.1.0/24"}}, "SipTrunkIpAddresses[0].IpAddress", CodeParameterInvalid},
 		{"an IP to IP trunk keeps an address", UpdateSipTrunkParams{Type: Ptr(SipTrunkIPToIP), IPAddresses: []string{}}, "SipTrunkIpAddresses", CodeParameterRequired},

@@ -9,15 +9,17 @@ import (
 
 // The service names time zones by their Windows IDs ("AUS Eastern Standard
 // Time"), Go by IANA names ("Australia/Sydney"). The maps between them are
-// generated from the Unicode CLDR table windowsZones.xml, committed under
+// generated from the Unicode CLDR table windowsZones.json, committed under
 // internal/gen/windowszones; TestWindowsZoneTableIsGenerated fails when the
-// generated file and the XML disagree.
-//go:generate go run ./internal/gen/windowszones/cmd/windowszones -in internal/gen/windowszones/windowsZones.xml -out timezones_table.go
+// generated file and the data disagree.
+//go:generate go run ./internal/gen/windowszones/cmd/windowszones -in internal/gen/windowszones/windowsZones.json -out timezones_table.go
 
 // ianaRenames maps IANA names that the CLDR table does not list, because it
 // keeps an older spelling as its identifier, to the spelling it lists:
-// renamed zones ("Asia/Kolkata" for "Asia/Calcutta") and the UTC and GMT
-// aliases that Go's time package reports ("UTC" is time.UTC's name). The
+// renamed zones ("Asia/Kolkata" for "Asia/Calcutta"), zones merged into
+// another that the table no longer lists ("Asia/Choibalsan"), and the UTC
+// and GMT aliases that Go's time package reports ("UTC" is time.UTC's
+// name). The
 // table itself stays generated; this list only widens what WindowsZone
 // accepts, and a test checks that each target is in the table.
 var ianaRenames = map[string]string{
@@ -31,6 +33,7 @@ var ianaRenames = map[string]string{
 	"America/Indiana/Indianapolis":   "America/Indianapolis",
 	"America/Kentucky/Louisville":    "America/Louisville",
 	"America/Nuuk":                   "America/Godthab",
+	"Asia/Choibalsan":                "Asia/Ulaanbaatar", // listed up to CLDR 45; an IANA link since 2024b
 	"Asia/Ho_Chi_Minh":               "Asia/Saigon",
 	"Asia/Kathmandu":                 "Asia/Katmandu",
 	"Asia/Kolkata":                   "Asia/Calcutta",

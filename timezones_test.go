@@ -15,13 +15,13 @@ import (
 )
 
 // TestWindowsZoneTableIsGenerated regenerates timezones_table.go from the
-// committed CLDR XML in memory: a hand edit of the table, or an updated XML
+// committed CLDR data in memory: a hand edit of the table, or updated data
 // without go generate, fails here.
 func TestWindowsZoneTableIsGenerated(t *testing.T) {
 	t.Parallel()
-	xml, err := os.ReadFile(filepath.Join("internal", "gen", "windowszones", "windowsZones.xml"))
+	data, err := os.ReadFile(filepath.Join("internal", "gen", "windowszones", "windowsZones.json"))
 	require.NoError(t, err)
-	want, err := windowszones.Generate(xml, "telco")
+	want, err := windowszones.Generate(data, "telco")
 	require.NoError(t, err)
 	got, err := os.ReadFile("timezones_table.go")
 	require.NoError(t, err)
@@ -34,6 +34,19 @@ func TestWindowsZoneTableIsGenerated(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The generated table says which CLDR release it comes from, in its
+// header and in a constant.
+func TestWindowsZoneTableNamesItsCLDRVersion(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("timezones_table.go")
+	require.NoError(t, err)
+	header, _, _ := strings.Cut(string(src), "\n")
+	assert.Contains(t, header, "Unicode CLDR 48 ")
+	// Not assert.Contains: a failure would print the whole table.
+	assert.True(t, strings.Contains(string(src), "\nconst cldrVersion = \"48\"\n"), "timezones_table.go declares cldrVersion 48")
+	assert.Equal(t, "48", cldrVersion)
 }
 
 func TestWindowsZone(t *testing.T) {
@@ -57,6 +70,9 @@ func TestWindowsZone(t *testing.T) {
 		{"Asia/Kolkata", "India Standard Time", true},
 		{"Asia/Calcutta", "India Standard Time", true},
 		{"Europe/Kyiv", "FLE Standard Time", true},
+		{"America/Coyhaique", "Magallanes Standard Time", true}, // CLDR 48 (Aysén left Chile's mainland zone in 2025)
+		{"America/Punta_Arenas", "Magallanes Standard Time", true},
+		{"Asia/Choibalsan", "Ulaanbaatar Standard Time", true}, // dropped by CLDR 48, an IANA link now: a rename
 		{"Local", "", false},
 		{"", "", false},
 		{"australia/sydney", "", false}, // IANA names are case sensitive

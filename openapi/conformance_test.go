@@ -152,6 +152,11 @@ func steps() []step {
 				RoutingMethod: telco.BlockRoutingFlow, Flow: e.flow})
 			return err
 		}},
+		{method: "NumberBlocks.Configure", status: 400, code: telcotest.CodeFlowNotFound, run: func(e *env) error {
+			_, err := e.c.NumberBlocks.Configure(e.ctx, e.block, &telco.ConfigureNumberBlockParams{
+				RoutingMethod: telco.BlockRoutingFlow, Flow: "cfg-unknown"})
+			return err
+		}},
 		{method: "NumberBlocks.Configure", status: 400, code: telco.CodeParameterRequired, run: func(e *env) error {
 			_, err := e.raw.NumberBlocks.Configure(e.ctx, e.block, &telco.ConfigureNumberBlockParams{RoutingMethod: telco.BlockRoutingApplication})
 			return err
@@ -180,6 +185,10 @@ func steps() []step {
 		}},
 		{method: "Addresses.Create", status: 400, code: telco.CodeParameterRequired, badRequest: true, run: func(e *env) error {
 			_, err := e.raw.Addresses.Create(e.ctx, e.srv.AccountSid, &telco.CreateAddressParams{City: "Sydney", CountryCode: "AU"})
+			return err
+		}},
+		{method: "Addresses.Create", status: 400, code: telco.CodeCountryNotFound, run: func(e *env) error {
+			_, err := e.c.Addresses.Create(e.ctx, e.srv.AccountSid, &telco.CreateAddressParams{Line1: "1 St", City: "Nowhere", CountryCode: "ZZ"})
 			return err
 		}},
 		{method: "Numbers.Configure", run: func(e *env) error {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 func (st *store) address(sid string) *telco.Address {
@@ -16,6 +17,8 @@ func (st *store) address(sid string) *telco.Address {
 	return nil
 }
 
+// createAddress stores a new address, Approved at once. A CountryCode
+// that ISO 3166-1 does not assign is refused with COUNTRY_NOT_FOUND.
 func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathParams) {
 	var p telco.CreateAddressParams
 	if !decodeFlat(w, r, &p) {
@@ -23,6 +26,11 @@ func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathPar
 	}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
+		return
+	}
+	// Validate checks the shape; which codes exist only the service knows.
+	if !rules.IsAssignedCountryCode(p.CountryCode) {
+		writeField(w, telco.CodeCountryNotFound, "CountryCode", "The country "+strings.ToUpper(p.CountryCode)+" was not found.")
 		return
 	}
 	a := &telco.Address{

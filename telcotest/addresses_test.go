@@ -105,6 +105,32 @@ func TestAddresses_ServiceRejectsBadAddresses(t *testing.T) {
 	}
 }
 
+// A code of the right shape that ISO 3166-1 does not assign is refused as
+// the service refuses it, with COUNTRY_NOT_FOUND on CountryCode; assigned
+// codes pass in either case, two letters or three.
+func TestAddresses_UnknownCountryRefused(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	for _, cc := range []string{"ZZ", "zz", "XK", "AA", "ZZZ", "AUX", "UK"} {
+		t.Run(cc, func(t *testing.T) {
+			_, err := c.Addresses.Create(testCtx(t), srv.AccountSid, &telco.CreateAddressParams{
+				Line1: "1 St", City: "Nowhere", CountryCode: cc})
+			ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeCountryNotFound)
+			assert.Equal(t, []string{"CountryCode"}, fieldNames(ae.Fields))
+		})
+	}
+	for _, cc := range []string{"AU", "nz", "AUS", "nzl", "GB", "SS", "CW"} {
+		a, err := c.Addresses.Create(testCtx(t), srv.AccountSid, &telco.CreateAddressParams{
+			Line1: "1 St", City: "Somewhere", CountryCode: cc})
+		require.NoError(t, err, cc)
+		assert.Equal(t, strings.ToUpper(cc), a.CountryCode)
+	}
+	all, err := c.Addresses.List(testCtx(t), srv.AccountSid, nil)
+	require.NoError(t, err)
+	assert.Len(t, all.Items, 7, "only the assigned codes were stored")
+}
+
 func TestAddresses_ListFiltersExactlyAndGetReads(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)

@@ -58,8 +58,8 @@ func (st *store) flow(propertySid, configID string) *telco.Flow {
 // ("Main menu" and "Voicemail"), and returns it: ConfigID (a generated
 // SID), Revision ("1") and LastUpdated (now) are filled in when unset. A
 // project SID the server does not know yet is created, enabled for SMS.
-// Numbers.Configure refuses a Flow the number's project does not have
-// with FLOW_NOT_FOUND.
+// Numbers.Configure and NumberBlocks.Configure refuse a Flow the number's
+// or block's project does not have with FLOW_NOT_FOUND.
 func (s *Server) AddFlow(propertySid string, f telco.Flow) telco.Flow {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -1,12 +1,14 @@
 package telcotest_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // Every project has its default flows; a number routes only to a flow of
@@ -55,4 +57,45 @@ func TestFlows_SeededPerProjectAndCheckedOnConfigure(t *testing.T) {
 	stranger := srv.AddAccount("", "")
 	_, err = srv.ClientFor(stranger.AccountSid).Flows.List(ctx, srv.PropertySid, nil)
 	assert.Equal(t, telco.CodeForbidden, telco.ErrorCode(err))
+}
+
+// A number block routes only to a flow of its own project, refused as
+// Numbers.Configure refuses it: the same status, code and field.
+func TestFlows_CheckedOnNumberBlockConfigure(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	ctx := testCtx(t)
+	res, err := c.NumberBlocks.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberBlockParams{AnswerPoint: "+61299990000"})
+	require.NoError(t, err)
+	srv.AddNumber(srv.PropertySid, "+61299999999")
+
+	_, numErr := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{RoutingMethod: telco.RoutingFlow, Flow: "cfg-unknown"})
+	want := requireAPIError(t, numErr, http.StatusBadRequest, telcotest.CodeFlowNotFound)
+	_, err = c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
+		RoutingMethod: telco.BlockRoutingFlow, Flow: "cfg-unknown"})
+	got := requireAPIError(t, err, want.StatusCode, want.Code)
+	assert.Equal(t, []string{"Flow"}, fieldNames(got.Fields))
+	assert.Equal(t, fieldNames(want.Fields), fieldNames(got.Fields))
+
+	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
+	require.NoError(t, err)
+	theirs, err := c.Flows.List(ctx, other.PropertySid, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, theirs.Items)
+	_, err = c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
+		RoutingMethod: telco.BlockRoutingFlow, Flow: theirs.Items[0].ConfigID})
+	requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeFlowNotFound)
+
+	page, err := c.NumberBlocks.ListByProperty(ctx, srv.PropertySid, nil)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.Equal(t, "endpoint", page.Data[0].RoutingMethod, "a refused flow leaves the block as it was")
+
+	ours, err := c.Flows.List(ctx, srv.PropertySid, nil)
+	require.NoError(t, err)
+	conf, err := c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
+		RoutingMethod: telco.BlockRoutingFlow, Flow: ours.Items[0].ConfigID})
+	require.NoError(t, err)
+	assert.Equal(t, "flow", conf.Block.RoutingMethod)
 }

@@ -65,13 +65,22 @@ func wireOut(m telco.Message) messageOut {
 		ExternalID: m.ExternalID, ErrorCode: m.ErrorCode}
 }
 
+// params is the send the fake acts on. The lease-only fields (ForwardToSms,
+// ForwardFromSms, ForwardToEmail, ForwardFromEmail, WebhookUri,
+// WebhookMethod) apply only to a lease, From empty: next to a From they
+// are dropped here, unchecked and unstored, as the service ignores them
+// (the official SDKs send them with any From). The client refuses them
+// while it validates; Validate, which the fake shares, never sees them.
 func (m *wireMessage) params() *telco.SendMessageParams {
 	p := &telco.SendMessageParams{
 		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt,
 		DeliveryReceiptWebhookURI: m.DeliveryReceiptWebhookURI, DeliveryReceiptWebhookMethod: m.DeliveryReceiptWebhookMethod,
-		ExternalID: m.ExternalID, ForwardToSms: m.ForwardToSms, ForwardFromSms: m.ForwardFromSms,
-		ForwardToEmail: m.ForwardToEmail, ForwardFromEmail: m.ForwardFromEmail,
-		WebhookURI: m.WebhookURI, WebhookMethod: m.WebhookMethod,
+		ExternalID: m.ExternalID,
+	}
+	if m.From == "" {
+		p.ForwardToSms, p.ForwardFromSms = m.ForwardToSms, m.ForwardFromSms
+		p.ForwardToEmail, p.ForwardFromEmail = m.ForwardToEmail, m.ForwardFromEmail
+		p.WebhookURI, p.WebhookMethod = m.WebhookURI, m.WebhookMethod
 	}
 	if m.Schedule != 0 {
 		p.Schedule = time.Unix(m.Schedule, 0)

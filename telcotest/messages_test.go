@@ -341,7 +341,6 @@ func TestMessages_ServiceRejectsBadSends(t *testing.T) {
 		{"sender ID with punctuation", telco.SendMessageParams{From: "Acme!", To: "+61400000001", Text: "x"}, telco.CodeParameterInvalid, "From"},
 		{"schedule 2 hours past", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", Schedule: time.Now().Add(-2 * time.Hour)}, telco.CodeParameterInvalid, "Schedule"},
 		{"schedule 15 days ahead", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", Schedule: time.Now().Add(15 * 24 * time.Hour)}, telco.CodeParameterInvalid, "Schedule"},
-		{"lease-only field with a From", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", ForwardToSms: "+61400000002"}, telco.CodeConflictingParameters, "ForwardToSms"},
 		{"bad webhook method", telco.SendMessageParams{From: "Acme", To: "+61400000001", Text: "x", DeliveryReceiptWebhookMethod: "PUT"}, telco.CodeParameterInvalid, "DeliveryReceiptWebhookMethod"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

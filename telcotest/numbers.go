@@ -149,8 +149,9 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
 }
 
-// CodeFlowNotFound is the fake's answer to a number configured with a Flow
-// its project does not have; the service's code for it is not documented.
+// CodeFlowNotFound is the fake's answer to a number or number block
+// configured with a Flow its project does not have; the service's code for
+// it is not documented.
 const CodeFlowNotFound = "FLOW_NOT_FOUND"
 
 // CodeNumberAlreadyPurchased is the fake's answer to the purchase of a
@@ -172,13 +173,13 @@ func (st *store) addNumber(prop *telco.Property, digits, addressSid string, stat
 }
 
 // numberKind is the fake's numbering plan, Australian as the service's:
-// 611800 (1800) is toll-free and voice only, 6113 (13 and 1300)
-// shared-rate and voice only, 614 mobile (National, with SMS), anything
-// else local with voice and SMS.
+// 611800 and 611802 (1800, 1802) are toll-free and voice only, 6113 (13
+// and 1300) shared-rate and voice only, 614 mobile (National, with SMS),
+// anything else local with voice and SMS.
 func numberKind(digits string) (telco.NumberType, telco.NumberCapabilities) {
 	voice := telco.NumberCapabilities{telco.CapabilityVoice}
 	switch {
-	case strings.HasPrefix(digits, "611800"):
+	case strings.HasPrefix(digits, "611800"), strings.HasPrefix(digits, "611802"):
 		return telco.NumberTollFree, voice
 	case strings.HasPrefix(digits, "6113"):
 		return telco.NumberSharedRate, voice

@@ -328,3 +328,18 @@ func TestNumbers_ListFiltersByTypeAndCapability(t *testing.T) {
 	_, err = srv.ClientFor(stranger.AccountSid).Numbers.Get(ctx, "+61299990001")
 	assert.Equal(t, telco.CodeForbidden, telco.ErrorCode(err))
 }
+
+// Australia's toll-free numbers start 1800 or 1802: the fake's numbering
+// plan types both as toll-free, voice only.
+func TestNumbers_1800And1802AreTollFree(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	c := srv.Client()
+	for _, n := range []string{"+611800990002", "+611802990003"} {
+		srv.AddNumber(srv.PropertySid, n)
+		got, err := c.Numbers.Get(testCtx(t), n)
+		require.NoError(t, err)
+		assert.Equal(t, telco.NumberTollFree, got.Type, n)
+		assert.Equal(t, telco.NumberCapabilities{telco.CapabilityVoice}, got.Capabilities, n)
+	}
+}

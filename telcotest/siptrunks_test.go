@@ -250,6 +250,11 @@ func TestSipTrunks_ServiceRejectsBadTrunks(t *testing.T) {
 			p.DefaultCallerID = "+611800123456"
 			return p
 		}(), telco.CodeParameterInvalid, "DefaultCallerId"},
+		{"toll-free 1802 caller ID", func() *telco.CreateSipTrunkParams {
+			p := ipTrunk("x")
+			p.DefaultCallerID = "+611802123456"
+			return p
+		}(), telco.CodeParameterInvalid, "DefaultCallerId"},
 		{"shared-rate caller ID", func() *telco.CreateSipTrunkParams {
 			p := ipTrunk("x")
 			p.DefaultCallerID = "+611300123456"

@@ -335,7 +335,9 @@ type configuredBlock struct {
 }
 
 // configureNumberBlock routes a block and answers with it. Configuring
-// the same routing twice leaves the block as once.
+// the same routing twice leaves the block as once. A Flow the block's
+// project does not have is refused with FLOW_NOT_FOUND, as
+// Numbers.Configure refuses it.
 func (s *Server) configureNumberBlock(w http.ResponseWriter, r *http.Request, pp pathParams) {
 	var wc wireBlockConfigure
 	if !decodeBody(w, r, &wc) {
@@ -362,6 +364,14 @@ func (s *Server) configureNumberBlock(w http.ResponseWriter, r *http.Request, pp
 	if s.st.owner(rec.propertySid) != caller(r) {
 		forbidden(w, "number block")
 		return
+	}
+	if telco.BlockRoutingMethod(strings.ToLower(wc.RoutingMethod)) == telco.BlockRoutingFlow {
+		// As Numbers.Configure: only a flow of the block's own project.
+		s.seedFlows(rec.propertySid)
+		if s.st.flow(rec.propertySid, wc.Flow) == nil {
+			writeField(w, CodeFlowNotFound, "Flow", "The flow "+wc.Flow+" was not found in the number block's project.")
+			return
+		}
 	}
 	b := &rec.block
 	b.RoutingMethod = strings.ToLower(wc.RoutingMethod)

@@ -165,6 +165,7 @@ func TestNumberBlocks_PurchaseThenConfigure(t *testing.T) {
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, res.NumberBlockSid, page.Data[0].NumberBlockSid)
 
+	srv.AddFlow(srv.PropertySid, telco.Flow{ConfigID: "CFG-42", Name: "Sales"}) // a block routes only to its project's flows
 	conf, err := c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
 		RoutingMethod: telco.BlockRoutingFlow, Flow: "CFG-42"})
 	require.NoError(t, err)

@@ -189,6 +189,59 @@ func TestWebhooks_InboundAndLeaseResponse(t *testing.T) {
 	assert.Equal(t, map[telcotest.CallbackKind]int{telcotest.CallbackInbound: 1, telcotest.CallbackLeaseResponse: 1}, kinds)
 }
 
+// The lease-only fields apply only to a lease (From empty): next to a
+// From the fake ignores them, as the service reads its document. The send
+// is accepted, whatever the fields hold, and nothing acts on them: a reply
+// to the sender leased for an alphanumeric From to the US reaches no
+// webhook, where the same WebhookUri on a real lease is called.
+func TestWebhooks_LeaseOnlyFieldsIgnoredWithAFrom(t *testing.T) {
+	t.Parallel()
+	srv, _ := newClockServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	c := srv.Client(telco.WithClientValidation(false))
+	ctx := testCtx(t)
+	withLeaseFields := func(from, to string) telco.SendMessageParams {
+		return telco.SendMessageParams{From: from, To: to, Text: "hi", DeliveryReceipt: telco.Ptr(false),
+			ForwardToSms: "+61400000009", ForwardFromSms: "Acme", ForwardToEmail: "ops@acme.example.com",
+			ForwardFromEmail: "noreply@acme.example.com", WebhookURI: rc.URL + "/ignored", WebhookMethod: "POST"}
+	}
+	malformed := telco.SendMessageParams{From: "+61299990000", To: "+61400000004", Text: "hi", DeliveryReceipt: telco.Ptr(false),
+		ForwardToSms: "0400", ForwardFromSms: "Way Too Long Name", ForwardToEmail: "ops", ForwardFromEmail: "a@b",
+		WebhookURI: "hooks/r", WebhookMethod: "PUT"}
+
+	au := send(t, c, srv.PropertySid, withLeaseFields("Acme", "+61400000002"))
+	assert.Equal(t, "Acme", au.From)
+	us := send(t, c, srv.PropertySid, withLeaseFields("Acme", "+12025550123"))
+	assert.Regexp(t, leasePattern, us.From, "the fake leases a number for an alphanumeric sender to the US")
+	odd := send(t, c, srv.PropertySid, malformed)
+	assert.Equal(t, "+61299990000", odd.From, "ignored fields are not checked either")
+	res, err := c.Messages.SendBatch(ctx, srv.PropertySid, []telco.SendMessageParams{
+		withLeaseFields("Acme", "+61400000005"), malformed, withLeaseFields("Acme", "+12025550124")})
+	require.NoError(t, err)
+	require.Len(t, res, 3)
+	for i, r := range res {
+		require.Nil(t, r.Err, "element %d", i)
+		require.NotNil(t, r.Message, "element %d", i)
+	}
+	control := send(t, c, srv.PropertySid, telco.SendMessageParams{To: "+61400000003", Text: "hi",
+		DeliveryReceipt: telco.Ptr(false), WebhookURI: rc.URL + "/control"})
+
+	srv.Receive(srv.PropertySid, "+12025550123", us.From, "reply to the US send")
+	srv.Receive(srv.PropertySid, "+12025550124", res[2].Message.From, "reply to the US batch element")
+	srv.Receive(srv.PropertySid, "+61400000003", control.From, "reply to the lease")
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1, "only the lease's own webhook is called")
+	assert.Equal(t, "/control", hits[0].Path)
+	sent := 0
+	for _, m := range srv.Messages(srv.PropertySid) {
+		if m.Direction == telco.DirectionTransmit {
+			sent++
+		}
+	}
+	assert.Equal(t, 7, sent, "six sends and one lease, none refused")
+}
+
 func TestWebhooks_NoLeaseResponseAfterExpiry(t *testing.T) {
 	t.Parallel()
 	srv, clock := newClockServer(t)

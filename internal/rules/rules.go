@@ -263,8 +263,9 @@ func SIPCIDR(s string) (cidr, problem string) {
 
 // AUCallerIDProblem says why s cannot be a SIP trunk's default caller ID,
 // with the service's code: it must be an Australian E.164 number (+61)
-// that is neither shared-rate (13, 1300) nor toll-free (1800). Both are ""
-// when s can be.
+// that is neither shared-rate (13, 1300) nor toll-free (1800, and 1802,
+// which Australia's numbering plan also gives to toll-free services). Both
+// are "" when s can be.
 func AUCallerIDProblem(s string) (code, msg string) {
 	switch {
 	case !IsE164(s):
@@ -273,8 +274,8 @@ func AUCallerIDProblem(s string) (code, msg string) {
 		return CodeParameterInvalid, "DefaultCallerId must be an Australian number (+61)"
 	case strings.HasPrefix(s, "+6113"):
 		return CodeParameterInvalid, "DefaultCallerId must not be a shared-rate (13, 1300) number"
-	case strings.HasPrefix(s, "+611800"):
-		return CodeParameterInvalid, "DefaultCallerId must not be a toll-free (1800) number"
+	case strings.HasPrefix(s, "+611800"), strings.HasPrefix(s, "+611802"):
+		return CodeParameterInvalid, "DefaultCallerId must not be a toll-free (1800, 1802) number"
 	}
 	return "", ""
 }

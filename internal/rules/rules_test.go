@@ -330,7 +330,12 @@ func TestAUCallerIDProblem(t *testing.T) {
 		{"+61130000", CodeParameterInvalid, "shared-rate", "a 13 number"},
 		{"+61131450", CodeParameterInvalid, "shared-rate", "another 13 number"},
 		{"+611300123456", CodeParameterInvalid, "shared-rate", "a 1300 number"},
-		{"+611800123456", CodeParameterInvalid, "toll-free", "an 1800 number"},
+		{"+611800123456", CodeParameterInvalid, "toll-free (1800, 1802)", "an 1800 number"},
+		{"+611802123456", CodeParameterInvalid, "toll-free (1800, 1802)", "an 1802 number, toll-free too"},
+		{"+61180212", CodeParameterInvalid, "toll-free (1800, 1802)", "a short 1802 number"},
+		{"+611300123456", CodeParameterInvalid, "shared-rate (13, 1300)", "the shared-rate rule stays"},
+		{"+61180112345", "", "", "1801 is neither"},
+		{"+611803123456", "", "", "1803 is neither"},
 	} {
 		code, msg := AUCallerIDProblem(tc.in)
 		assert.Equal(t, tc.code, code, "%q: %s", tc.in, tc.why)

@@ -1,25 +1,28 @@
-// Package windowszones turns the Unicode CLDR table windowsZones.xml into
-// the Go source of the telco package's time zone maps. It is internal: the
-// generator command beside it writes the file, and a test in the telco
-// package regenerates it in memory to prove the committed file is current.
+// Package windowszones turns the Unicode CLDR table of Windows time zones
+// into the Go source of the telco package's time zone maps. It is
+// internal: the generator command beside it writes the file, and a test in
+// the telco package regenerates it in memory to prove the committed file
+// is current.
 //
-// The input is common/supplemental/windowsZones.xml of the unicode-org/cldr
-// repository, committed here as windowsZones.xml so that go generate works
-// offline. Source: the copy of that file stored for unicode-org/cldr at
-// commit 062dc06d16b0884bc42b0b04e5408aec6b85eb20; its mapTimezones carry
-// otherVersion 7e11800 (the Windows time zone data version), and it lists
-// America/Ciudad_Juarez, so it is CLDR 43 or later. To update, replace the
-// XML with a newer release's file and run go generate in the module root.
+// The input is supplemental/windowsZones.json of the CLDR's JSON
+// distribution, committed here as windowsZones.json so that go generate
+// works offline. Source: the npm package cldr-core 48.2.0 (the Unicode
+// Consortium's JSON build of CLDR 48; its "_cldrVersion" is "48"), copied
+// unchanged. To update, replace the JSON with the same file of a newer
+// cldr-core ("npm pack cldr-core@VERSION" and take
+// package/supplemental/windowsZones.json out of the tarball) and run go
+// generate in the module root; the generated file and its cldrVersion
+// constant name the CLDR version the JSON states.
 //
-// The XML and the generated maps are Unicode data under the Unicode License
-// v3; NOTICE in this folder carries its text and must travel with them (it
-// is not named LICENSE, which would mark the folder as having a licence of
-// its own).
+// The JSON and the generated maps are Unicode data under the Unicode
+// License v3; NOTICE in this folder carries its text and must travel with
+// them (it is not named LICENSE, which would mark the folder as having a
+// licence of its own).
 package windowszones
 
 import (
 	"bytes"
-	"encoding/xml"
+	"encoding/json"
 	"fmt"
 	"go/format"
 	"sort"
@@ -35,10 +38,10 @@ const NoticePath = "internal/gen/windowszones/NOTICE"
 // canonical IANA zone of a Windows ID ("001", the world).
 const canonicalTerritory = "001"
 
-// Table is the mapping read from windowsZones.xml.
+// Table is the mapping read from windowsZones.json.
 type Table struct {
-	// OtherVersion is the Windows time zone data version the file states.
-	OtherVersion string
+	// CLDRVersion is the CLDR release the file states ("48").
+	CLDRVersion string
 	// WindowsToIANA maps each Windows ID to its canonical IANA zone.
 	WindowsToIANA map[string]string
 	// IANAToWindows maps every IANA zone the file lists, for any
@@ -46,34 +49,46 @@ type Table struct {
 	IANAToWindows map[string]string
 }
 
-type supplementalData struct {
-	MapTimezones struct {
-		OtherVersion string `xml:"otherVersion,attr"`
-		MapZones     []struct {
-			Other     string `xml:"other,attr"`
-			Territory string `xml:"territory,attr"`
-			Type      string `xml:"type,attr"`
-		} `xml:"mapZone"`
-	} `xml:"windowsZones>mapTimezones"`
+// supplemental is the part of windowsZones.json the maps need. The CLDR's
+// JSON writes each XML attribute as a member with a leading underscore.
+type supplemental struct {
+	Supplemental struct {
+		Version struct {
+			CLDR string `json:"_cldrVersion"`
+		} `json:"version"`
+		WindowsZones struct {
+			MapTimezones []struct {
+				MapZone struct {
+					Other     string `json:"_other"`
+					Territory string `json:"_territory"`
+					Type      string `json:"_type"`
+				} `json:"mapZone"`
+			} `json:"mapTimezones"`
+		} `json:"windowsZones"`
+	} `json:"supplemental"`
 }
 
-// Parse reads windowsZones.xml. It fails on a table this package's maps
-// cannot represent faithfully: a Windows ID without exactly one canonical
-// zone, or an IANA zone listed under two Windows IDs.
+// Parse reads windowsZones.json. It fails on a file without its CLDR
+// version, and on a table this package's maps cannot represent
+// faithfully: a Windows ID without exactly one canonical zone, or an IANA
+// zone listed under two Windows IDs.
 func Parse(data []byte) (*Table, error) {
-	var doc supplementalData
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	// The DOCTYPE names a DTD that is not fetched; the decoder skips it.
-	if err := dec.Decode(&doc); err != nil {
+	var doc supplemental
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("windowszones: parse: %w", err)
 	}
+	version := doc.Supplemental.Version.CLDR
+	if version == "" || strings.ContainsFunc(version, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) {
+		return nil, fmt.Errorf("windowszones: want a CLDR version of digits and dots in supplemental.version._cldrVersion, got %q", version)
+	}
 	t := &Table{
-		OtherVersion:  doc.MapTimezones.OtherVersion,
+		CLDRVersion:   version,
 		WindowsToIANA: map[string]string{},
 		IANAToWindows: map[string]string{},
 	}
 	windowsIDs := map[string]bool{}
-	for _, z := range doc.MapTimezones.MapZones {
+	for _, m := range doc.Supplemental.WindowsZones.MapTimezones {
+		z := m.MapZone
 		if z.Other == "" {
 			return nil, fmt.Errorf("windowszones: a mapZone has no Windows ID (type %q)", z.Type)
 		}
@@ -110,17 +125,20 @@ func Parse(data []byte) (*Table, error) {
 }
 
 // Generate returns the gofmt-formatted Go source, in package pkg, of the
-// maps in the windowsZones.xml data.
+// maps in the windowsZones.json data and of the constant cldrVersion, the
+// CLDR release they come from. The output depends on data alone.
 func Generate(data []byte, pkg string) ([]byte, error) {
 	t, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by internal/gen/windowszones/cmd/windowszones from the Unicode CLDR windowsZones.xml (otherVersion %s); DO NOT EDIT.\n", t.OtherVersion)
+	fmt.Fprintf(&b, "// Code generated by internal/gen/windowszones/cmd/windowszones from the Unicode CLDR %s windowsZones.json; DO NOT EDIT.\n", t.CLDRVersion)
 	// The blank line after the notice keeps it out of the package's doc.
 	fmt.Fprintf(&b, "//\n// The maps below are Unicode CLDR data, Copyright © Unicode, Inc., used\n// under the Unicode License v3, whose notice is in %s.\n\n", NoticePath)
 	fmt.Fprintf(&b, "package %s\n\n", pkg)
+	b.WriteString("// cldrVersion is the Unicode CLDR release whose windowsZones data the\n// maps below were generated from.\n")
+	fmt.Fprintf(&b, "const cldrVersion = %q\n\n", t.CLDRVersion)
 	b.WriteString("// windowsToIANA maps a Windows time zone ID to the CLDR's canonical\n// IANA zone for it (the mapZone of territory 001).\n")
 	writeMap(&b, "windowsToIANA", t.WindowsToIANA)
 	b.WriteString("\n// ianaToWindows maps every IANA zone listed in the CLDR table, for any\n// territory, to the Windows time zone ID of its mapZone.\n")

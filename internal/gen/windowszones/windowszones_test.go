@@ -11,17 +11,27 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func doc(zones string) []byte {
-	return []byte(`<supplementalData><windowsZones><mapTimezones otherVersion="7e1">` + zones + `</mapTimezones></windowsZones></supplementalData>`)
+// zone is one mapZone as the CLDR's JSON writes it.
+func zone(other, territory, typ string) string {
+	return `{"mapZone": {"_other": "` + other + `", "_type": "` + typ + `", "_territory": "` + territory + `"}}`
+}
+
+// doc is a windowsZones.json of CLDR version "47" with the zones given.
+func doc(zones ...string) []byte { return docVersion(`"47"`, zones...) }
+
+// docVersion is doc with the JSON value version as its _cldrVersion.
+func docVersion(version string, zones ...string) []byte {
+	return []byte(`{"supplemental": {"version": {"_unicodeVersion": "16.0.0", "_cldrVersion": ` + version + `},
+		"windowsZones": {"mapTimezones": [` + strings.Join(zones, ",") + `]}}}`)
 }
 
 func TestParse(t *testing.T) {
 	t.Parallel()
-	tab, err := Parse(doc(`
-		<mapZone other="US Eastern Standard Time" territory="001" type="America/Indianapolis"/>
-		<mapZone other="US Eastern Standard Time" territory="US" type="America/Indianapolis America/Indiana/Marengo  America/Indiana/Vevay "/>`))
+	tab, err := Parse(doc(
+		zone("US Eastern Standard Time", "001", "America/Indianapolis"),
+		zone("US Eastern Standard Time", "US", "America/Indianapolis America/Indiana/Marengo  America/Indiana/Vevay ")))
 	require.NoError(t, err)
-	assert.Equal(t, "7e1", tab.OtherVersion)
+	assert.Equal(t, "47", tab.CLDRVersion)
 	assert.Equal(t, map[string]string{"US Eastern Standard Time": "America/Indianapolis"}, tab.WindowsToIANA)
 	assert.Equal(t, map[string]string{
 		"America/Indianapolis":    "US Eastern Standard Time",
@@ -33,40 +43,54 @@ func TestParse(t *testing.T) {
 func TestParseRefusesWhatTheMapsCannotHold(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name, zones, want string
+		name  string
+		zones []string
+		want  string
 	}{
-		{"no zones at all", ``, "no mapZone"},
-		{"no canonical zone", `<mapZone other="X Standard Time" territory="US" type="America/X"/>`, "no territory 001"},
-		{"two canonical zones in one entry", `<mapZone other="X" territory="001" type="A/B A/C"/>`, "2 canonical zones"},
-		{"two canonical entries", `<mapZone other="X" territory="001" type="A/B"/><mapZone other="X" territory="001" type="A/C"/>`, "two canonical zones"},
-		{"a zone under two IDs", `<mapZone other="X" territory="001" type="A/B"/><mapZone other="Y" territory="001" type="A/B"/>`, "listed under both"},
-		{"an empty type", `<mapZone other="X" territory="001" type=" "/>`, "lists no zone"},
-		{"no Windows ID", `<mapZone territory="001" type="A/B"/>`, "no Windows ID"},
+		{"no zones at all", nil, "no mapZone"},
+		{"no canonical zone", []string{zone("X Standard Time", "US", "America/X")}, "no territory 001"},
+		{"two canonical zones in one entry", []string{zone("X", "001", "A/B A/C")}, "2 canonical zones"},
+		{"two canonical entries", []string{zone("X", "001", "A/B"), zone("X", "001", "A/C")}, "two canonical zones"},
+		{"a zone under two IDs", []string{zone("X", "001", "A/B"), zone("Y", "001", "A/B")}, "listed under both"},
+		{"an empty type", []string{zone("X", "001", " ")}, "lists no zone"},
+		{"no Windows ID", []string{`{"mapZone": {"_territory": "001", "_type": "A/B"}}`}, "no Windows ID"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(doc(tt.zones))
+			_, err := Parse(doc(tt.zones...))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
-	_, err := Parse([]byte("<supplementalData><windowsZones>"))
-	assert.Error(t, err, "truncated XML")
+	_, err := Parse([]byte(`{"supplemental": {"windowsZones": {`))
+	assert.Error(t, err, "truncated JSON")
+	_, err = Parse([]byte(`<supplementalData><windowsZones/></supplementalData>`))
+	assert.Error(t, err, "the XML form is not read")
+	// The version goes into the generated file: only digits and dots.
+	for _, v := range []string{`""`, `" "`, `"48a"`, `"48\n"`, `48`, `null`} {
+		_, err = Parse(docVersion(v, zone("X", "001", "A/B")))
+		assert.Error(t, err, "CLDR version %s", v)
+	}
+	tab, err := Parse(docVersion(`"48.1"`, zone("X", "001", "A/B")))
+	require.NoError(t, err)
+	assert.Equal(t, "48.1", tab.CLDRVersion)
 }
 
-func TestGenerateCommittedXML(t *testing.T) {
+func TestGenerateCommittedJSON(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile("windowsZones.xml")
+	data, err := os.ReadFile("windowsZones.json")
 	require.NoError(t, err)
 	src, err := Generate(data, "telco")
 	require.NoError(t, err)
 	s := string(src)
 	assert.True(t, strings.HasPrefix(s, "// Code generated "), "marked as generated")
-	assert.Contains(t, s, "DO NOT EDIT.")
+	assert.Contains(t, strings.SplitN(s, "\n", 2)[0], "from the Unicode CLDR 48 windowsZones.json; DO NOT EDIT.")
 	// Lines are checked by pattern, not printed whole on failure: the
 	// source is long and gofmt aligns its values.
+	assert.True(t, strings.Contains(s, "\nconst cldrVersion = \"48\"\n"), "the CLDR version as a constant")
 	assert.True(t, regexp.MustCompile(`"AUS Eastern Standard Time":\s+"Australia/Sydney",`).MatchString(s), "windowsToIANA entry")
 	assert.True(t, regexp.MustCompile(`"America/Indiana/Vevay":\s+"US Eastern Standard Time",`).MatchString(s), "ianaToWindows entry")
+	assert.True(t, regexp.MustCompile(`"America/Coyhaique":\s+"Magallanes Standard Time",`).MatchString(s), "a zone new in CLDR 48")
 	again, err := Generate(data, "telco")
 	require.NoError(t, err)
 	assert.True(t, s == string(again), "output is deterministic")
@@ -77,7 +101,7 @@ func TestGenerateCommittedXML(t *testing.T) {
 // tools would take the folder for separately licensed code.
 func TestGeneratedHeaderNamesTheNotice(t *testing.T) {
 	t.Parallel()
-	src, err := Generate(doc(`<mapZone other="X" territory="001" type="A/B"/>`), "telco")
+	src, err := Generate(doc(zone("X", "001", "A/B")), "telco")
 	require.NoError(t, err)
 	header, _, found := strings.Cut(string(src), "\npackage ")
 	require.True(t, found)
@@ -87,7 +111,8 @@ func TestGeneratedHeaderNamesTheNotice(t *testing.T) {
 	notice, err := os.ReadFile(filepath.Base(NoticePath))
 	require.NoError(t, err)
 	assert.Contains(t, string(notice), "UNICODE LICENSE V3")
-	assert.Contains(t, string(notice), "Copyright © 2004-2024 Unicode, Inc.")
+	assert.Contains(t, string(notice), "Copyright © 2004-2026 Unicode, Inc.", "the notice of the cldr-core package the data came from")
+	assert.Contains(t, string(notice), "windowsZones.json")
 	licences, err := filepath.Glob("LICEN[CS]E*")
 	require.NoError(t, err)
 	assert.Empty(t, licences)

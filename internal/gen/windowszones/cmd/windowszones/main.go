@@ -1,8 +1,8 @@
 // Command windowszones writes the telco package's Windows time zone maps
-// from the CLDR windowsZones.xml. It is run by go generate (see
+// from the CLDR's windowsZones.json. It is run by go generate (see
 // timezones.go in the module root):
 //
-//	go run ./internal/gen/windowszones/cmd/windowszones -in internal/gen/windowszones/windowsZones.xml -out timezones_table.go
+//	go run ./internal/gen/windowszones/cmd/windowszones -in internal/gen/windowszones/windowsZones.json -out timezones_table.go
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	in := flag.String("in", "internal/gen/windowszones/windowsZones.xml", "the CLDR windowsZones.xml to read")
+	in := flag.String("in", "internal/gen/windowszones/windowsZones.json", "the CLDR windowsZones.json to read")
 	out := flag.String("out", "timezones_table.go", "the Go file to write")
 	pkg := flag.String("pkg", "telco", "the package name of the written file")
 	flag.Parse()

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+)
+
+// iso3166 lists the officially assigned codes of ISO 3166-1, each as its
+// alpha-2 code followed by its alpha-3 code, in alpha-2 order. Reserved
+// codes (UK, EU, ...) and user-assigned ones (XK, ZZ, ...) are not here:
+// the service answers COUNTRY_NOT_FOUND for a code it does not know.
+const iso3166 = "" +
+	"ADAND AEARE AFAFG AGATG AIAIA ALALB AMARM AOAGO AQATA ARARG ASASM ATAUT AUAUS AWABW AXALA AZAZE " +
+	"BABIH BBBRB BDBGD BEBEL BFBFA BGBGR BHBHR BIBDI BJBEN BLBLM BMBMU BNBRN BOBOL BQBES BRBRA BSBHS " +
+	"BTBTN BVBVT BWBWA BYBLR BZBLZ " +
+	"CACAN CCCCK CDCOD CFCAF CGCOG CHCHE CICIV CKCOK CLCHL CMCMR CNCHN COCOL CRCRI CUCUB CVCPV CWCUW " +
+	"CXCXR CYCYP CZCZE " +
+	"DEDEU DJDJI DKDNK DMDMA DODOM DZDZA " +
+	"ECECU EEEST EGEGY EHESH ERERI ESESP ETETH " +
+	"FIFIN FJFJI FKFLK FMFSM FOFRO FRFRA " +
+	"GAGAB GBGBR GDGRD GEGEO GFGUF GGGGY GHGHA GIGIB GLGRL GMGMB GNGIN GPGLP GQGNQ GRGRC GSSGS GTGTM " +
+	"GUGUM GWGNB GYGUY " +
+	"HKHKG HMHMD HNHND HRHRV HTHTI HUHUN " +
+	"IDIDN IEIRL ILISR IMIMN ININD IOIOT IQIRQ IRIRN ISISL ITITA " +
+	"JEJEY JMJAM JOJOR JPJPN " +
+	"KEKEN KGKGZ KHKHM KIKIR KMCOM KNKNA KPPRK KRKOR KWKWT KYCYM KZKAZ " +
+	"LALAO LBLBN LCLCA LILIE LKLKA LRLBR LSLSO LTLTU LULUX LVLVA LYLBY " +
+	"MAMAR MCMCO MDMDA MEMNE MFMAF MGMDG MHMHL MKMKD MLMLI MMMMR MNMNG MOMAC MPMNP MQMTQ MRMRT MSMSR " +
+	"MTMLT MUMUS MVMDV MWMWI MXMEX MYMYS MZMOZ " +
+	"NANAM NCNCL NENER NFNFK NGNGA NINIC NLNLD NONOR NPNPL NRNRU NUNIU NZNZL " +
+	"OMOMN " +
+	"PAPAN PEPER PFPYF PGPNG PHPHL PKPAK PLPOL PMSPM PNPCN PRPRI PSPSE PTPRT PWPLW PYPRY " +
+	"QAQAT " +
+	"REREU ROROU RSSRB RURUS RWRWA " +
+	"SASAU SBSLB SCSYC SDSDN SESWE SGSGP SHSHN SISVN SJSJM SKSVK SLSLE SMSMR SNSEN SOSOM SRSUR SSSSD " +
+	"STSTP SVSLV SXSXM SYSYR SZSWZ " +
+	"TCTCA TDTCD TFATF TGTGO THTHA TJTJK TKTKL TLTLS TMTKM TNTUN TOTON TRTUR TTTTO TVTUV TWTWN TZTZA " +
+	"UAUKR UGUGA UMUMI USUSA UYURY UZUZB " +
+	"VAVAT VCVCT VEVEN VGVGB VIVIR VNVNM VUVUT " +
+	"WFWLF WSWSM " +
+	"YEYEM YTMYT " +
+	"ZAZAF ZMZMB ZWZWE"
+
+// countryCodes is every code of iso3166, alpha-2 and alpha-3, built on
+// first use: most programs never check a country.
+var countryCodes = sync.OnceValue(func() map[string]bool {
+	entries := strings.Fields(iso3166)
+	m := make(map[string]bool, 2*len(entries))
+	for _, e := range entries {
+		m[e[:2]], m[e[2:]] = true, true
+	}
+	return m
+})
+
+// IsAssignedCountryCode reports whether s, in any case, is an officially
+// assigned ISO 3166-1 alpha-2 or alpha-3 code ("AU", "aus"). IsCountryCode
+// checks only the shape.
+func IsAssignedCountryCode(s string) bool {
+	return IsCountryCode(s) && countryCodes()[strings.ToUpper(s)]
+}
