@@ -152,7 +152,7 @@ func steps() []step {
 				RoutingMethod: telco.BlockRoutingFlow, Flow: e.flow})
 			return err
 		}},
-		{method: "NumberBlocks.Configure", status: 400, code: telcotest.CodeFlowNotFound, run: func(e *env) error {
+		{method: "NumberBlocks.Configure", status: 400, code: telco.CodeFlowNotFound, run: func(e *env) error {
 			_, err := e.c.NumberBlocks.Configure(e.ctx, e.block, &telco.ConfigureNumberBlockParams{
 				RoutingMethod: telco.BlockRoutingFlow, Flow: "cfg-unknown"})
 			return err

@@ -230,13 +230,6 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 	return m
 }
 
-// CodeLeaseLimitReached is the fake's answer to a leased send when the
-// recipient already has MaxLeasesPerRecipient valid leases, none of them
-// the sending project's. The spec states the limit but not the error; the
-// fake refuses the send (status 400, field From) rather than share another
-// project's sender, whose responses would then reach the wrong project.
-const CodeLeaseLimitReached = "LEASE_LIMIT_REACHED"
-
 // validLeases drops the recipient's expired leases and returns the rest.
 func (st *store) validLeases(to string, now time.Time) []*leaseRec {
 	var valid []*leaseRec
@@ -280,7 +273,7 @@ func (st *store) senderRefusal(prop *telco.Property, p *telco.SendMessageParams,
 		if len(valid) < MaxLeasesPerRecipient {
 			return nil
 		}
-		fe = fieldError(CodeLeaseLimitReached, "From",
+		fe = fieldError(telco.CodeLeaseLimitReached, "From",
 			fmt.Sprintf("The recipient already has %d leased sender IDs; try again when one expires.", MaxLeasesPerRecipient))
 	default:
 		return nil

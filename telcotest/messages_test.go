@@ -631,7 +631,7 @@ func TestLeases_AtMostFivePerRecipient(t *testing.T) {
 	}
 	// A 6th project is refused rather than given another project's sender.
 	_, err := c.Messages.Send(ctx, projects[5], &telco.SendMessageParams{To: to, Text: "leased"})
-	ae := requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeLeaseLimitReached)
 	require.Len(t, ae.Fields, 1)
 	assert.Equal(t, "From", ae.Fields[0].FieldName)
 	assert.Equal(t, first, leaseSend(t, c, projects[0], to), "a project with a lease keeps it")
@@ -675,13 +675,13 @@ func TestLeases_NeverSharedAcrossAccounts(t *testing.T) {
 	}
 	_, err := accts[5].c.Messages.Send(ctx, accts[5].prop, &telco.SendMessageParams{To: to, Text: "reply?",
 		WebhookURI: rc.URL + "/acct5"})
-	requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeLeaseLimitReached)
 	// The batch refuses the element the same way.
 	res, err := accts[5].c.Messages.SendBatch(ctx, accts[5].prop, []telco.SendMessageParams{{To: to, Text: "b"}})
 	require.NoError(t, err)
 	require.Len(t, res, 1)
 	require.NotNil(t, res[0].Err)
-	assert.Equal(t, telcotest.CodeLeaseLimitReached, res[0].Err.Code)
+	assert.Equal(t, telco.CodeLeaseLimitReached, res[0].Err.Code)
 
 	srv.Receive(accts[5].prop, to, accts[0].sender, "YES")
 	srv.Flush()

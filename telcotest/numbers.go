@@ -61,7 +61,7 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 	s.seedFlows(rec.propertySid)
 	if p.Flow != "" && s.st.flow(rec.propertySid, p.Flow) == nil {
 		// Flows.List shows the ConfigIds a number of this project can take.
-		writeField(w, CodeFlowNotFound, "Flow", "The flow "+p.Flow+" was not found in the number's project.")
+		writeField(w, telco.CodeFlowNotFound, "Flow", "The flow "+p.Flow+" was not found in the number's project.")
 		return
 	}
 	c := &rec.cfg
@@ -148,17 +148,6 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
 }
-
-// CodeFlowNotFound is the fake's answer to a number or number block
-// configured with a Flow its project does not have; the service's code for
-// it is not documented.
-const CodeFlowNotFound = "FLOW_NOT_FOUND"
-
-// CodeNumberAlreadyPurchased is the fake's answer to the purchase of a
-// number the project already has; the service's code for it is not
-// documented. A number of another project is answered with
-// NUMBER_BELONGS_TO_DIFFERENT_PROPERTY.
-const CodeNumberAlreadyPurchased = "NUMBER_ALREADY_PURCHASED"
 
 // addNumber stores a number of the project, its type and capabilities
 // told by its prefix (see numberKind). The caller holds s.mu.
@@ -314,7 +303,7 @@ func (s *Server) purchaseNumber(w http.ResponseWriter, r *http.Request, pp pathP
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		if rec := s.st.numbers[digits]; rec != nil {
 			if rec.propertySid == prop.PropertySid {
-				writeField(w, CodeNumberAlreadyPurchased, "Number", "The project already has +"+digits+".")
+				writeField(w, telco.CodeNumberAlreadyPurchased, "Number", "The project already has +"+digits+".")
 				return
 			}
 			writeField(w, telco.CodeNumberBelongsToDifferentProperty, "Number", "+"+digits+" belongs to another project.")

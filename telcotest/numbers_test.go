@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/telcotest"
 )
 
 func TestNumbers_ConfigureUnknownNumber400(t *testing.T) {
@@ -264,7 +263,7 @@ func TestNumbers_PurchaseActiveOrPendingByAddress(t *testing.T) {
 	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990005", AddressSid: "ADNOPE"})
 	assert.Equal(t, telco.CodeAddressNotFound, telco.ErrorCode(err))
 	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
-	assert.Equal(t, telcotest.CodeNumberAlreadyPurchased, telco.ErrorCode(err))
+	assert.Equal(t, telco.CodeNumberAlreadyPurchased, telco.ErrorCode(err))
 	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
 	require.NoError(t, err)
 	_, err = c.Numbers.Purchase(ctx, other.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
