@@ -15,20 +15,22 @@
 // string for any field) as a layer around them. So a field added to the
 // service is added here once, for both.
 //
-// Names are matched without regard to case. The service runs on a
+// Keys are matched to wire names without regard to case, a decision: the
+// interface document calls the names of its answers case-sensitive but
+// says nothing of how requests are read, and the service runs on a
 // framework whose routes are case-insensitive (its documents write both
-// /v2/numberblocks and /v2/NumberBlocks), and its JSON names are read the
-// same way by telcotest and by Go's encoding/json, which the SDK's own
-// decoding uses; a key that differs from the wire name only in case is
-// therefore taken, and two keys naming one field ("to" and "To") are an
-// error rather than a guess.
+// /v2/numberblocks and /v2/NumberBlocks). The fake has always read keys
+// so (through encoding/json, whose rule, bytes.EqualFold, this package
+// keeps) and so has the CLI. A key is thus never dropped for its case;
+// two keys naming one field ("to" and "To") are an error rather than a
+// guess at which one is meant.
 package smswire
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -205,15 +207,148 @@ func Lookup(name string) (Field, bool) {
 }
 
 // DecodeJSON sets p from one JSON object of a send: the body of Send SMS,
-// or one element of a batch's Messages. It is DecodeObject for the bytes
-// of the object; anything but an object is an *Error.
+// or one element of a batch's Messages. It reads the object as
+// DecodeObject reads its members, with two differences the bytes allow:
+// a key given twice in the same spelling is an error too, and the first
+// error is the first in the object. Anything but a JSON object is an
+// *Error.
+//
+// It walks the object's bytes rather than build a map of its members:
+// the fake reads every send through it, and the map cost it a dozen
+// allocations a send.
 func DecodeJSON(data []byte, p *telco.SendMessageParams) (unknown []string, err error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		return nil, &Error{Reason: "a message must be a JSON object, not " + describe(data)}
+	if !json.Valid(data) {
+		return nil, notObject(data)
 	}
-	return DecodeObject(obj, p)
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
+		return nil, notObject(data)
+	}
+	var seen uint64      // bit i: fields[i] was named (the table has fewer than 64)
+	var first [64][]byte // the key that named each field, for an error
+	for i = skipSpace(data, i+1); data[i] != '}'; {
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+		// json.Valid has checked the shape: a key, a colon, a value.
+		end := stringEnd(data, i)
+		key := data[i:end]
+		i = skipSpace(data, skipSpace(data, end)+1)
+		vend := valueEnd(data, i)
+		val := data[i:vend]
+		i = skipSpace(data, vend)
+
+		n := indexKey(key)
+		if n < 0 {
+			name, _ := jsonString(key)
+			unknown = append(unknown, name)
+			continue
+		}
+		f := fields[n]
+		if seen&(1<<n) != 0 {
+			was, _ := jsonString(first[n])
+			now, _ := jsonString(key)
+			return sorted(unknown), &Error{Field: f.Name, Reason: fmt.Sprintf("given twice, as %q and %q", was, now)}
+		}
+		seen |= 1 << n
+		first[n] = key
+		if err := decodeValue(f, val, p); err != nil {
+			return sorted(unknown), err
+		}
+	}
+	return sorted(unknown), nil
 }
+
+func notObject(data []byte) error {
+	return &Error{Reason: "a message must be a JSON object, not " + describe(data)}
+}
+
+func sorted(names []string) []string {
+	slices.Sort(names)
+	return names
+}
+
+// skipSpace is the index of the first byte from i on that is not JSON
+// white space. In a valid document one is always found before its end,
+// except after the last value.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// stringEnd is the index just past the JSON string that starts at i.
+func stringEnd(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// valueEnd is the index just past the valid JSON value that starts at i.
+func valueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return stringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = stringEnd(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[j])) {
+		j++
+	}
+	return j
+}
+
+// indexKey is index for a key as a JSON string, quotes and all, compared
+// as encoding/json compares names (bytes.EqualFold); a key without
+// escapes costs no allocation.
+func indexKey(key []byte) int {
+	body := key[1 : len(key)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		name, _ := jsonString(key)
+		return index(name)
+	}
+	for i := range fields {
+		if bytes.EqualFold(fieldNames[i], body) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldNames are the names of fields as bytes, for indexKey.
+var fieldNames = func() [][]byte {
+	out := make([][]byte, len(fields))
+	for i, f := range fields {
+		out[i] = []byte(f.Name)
+	}
+	return out
+}()
 
 // DecodeObject sets p from the members of a JSON object, as the service
 // reads them. Each key names a field in any case; two keys for one field
@@ -227,11 +362,12 @@ func DecodeJSON(data []byte, p *telco.SendMessageParams) (unknown []string, err 
 // be partly set; the error is the first in the order of the sorted keys,
 // the same on every run.
 func DecodeObject(obj map[string]json.RawMessage, p *telco.SendMessageParams) (unknown []string, err error) {
-	keys := make([]string, 0, len(obj))
+	var buf [16]string // room for the keys of a send, on the stack
+	keys := buf[:0]
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var seen uint64 // bit i: fields[i] was named (the table has fewer than 64)
 	for j, k := range keys {
 		i := index(k)

@@ -139,6 +139,39 @@ func TestDecodeJSON_AFieldNamedTwiceIsAnError(t *testing.T) {
 	assert.Equal(t, `To: given twice, as "To" and "to"`, err.Error(), "which of two recipients is meant is not a guess")
 }
 
+func TestDecodeJSON_AKeyGivenTwiceIsAnError(t *testing.T) {
+	var p telco.SendMessageParams
+	_, err := DecodeJSON([]byte(`{"Text":"hi","To":"+61400000001","To":"+61400000002"}`), &p)
+	var e *Error
+	require.ErrorAs(t, err, &e, "encoding/json would take the last; the bytes show both")
+	assert.Equal(t, `To: given twice, as "To" and "To"`, err.Error())
+}
+
+func TestDecodeJSON_FirstErrorIsTheFirstInTheObject(t *testing.T) {
+	var p telco.SendMessageParams
+	_, err := DecodeJSON([]byte(`{"To":1,"Text":2,"ExternalId":3}`), &p)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "To", e.Field)
+}
+
+// Keys with escapes and values of every JSON shape are walked as
+// encoding/json reads them.
+func TestDecodeJSON_WalksEveryShape(t *testing.T) {
+	var p telco.SendMessageParams
+	unknown, err := DecodeJSON([]byte(` { "\u0054o" : "+61400000001" , "Nested" : {"a":[1,{"b":"}]\""}],"To2":{}},
+		"List":[ "x", [], {} ],"n":-1.5e3,"t":true,"f":false,"z":null,"Te\u0078t":"a}b,c]d\\" } `), &p)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"List", "Nested", "f", "n", "t", "z"}, unknown)
+	assert.Equal(t, telco.SendMessageParams{To: "+61400000001", Text: `a}b,c]d\`}, p)
+
+	_, err = DecodeJSON([]byte(`{}`), &p)
+	require.NoError(t, err)
+	unknown, err = DecodeJSON([]byte("{\n}\n"), &p)
+	require.NoError(t, err)
+	assert.Empty(t, unknown)
+}
+
 func TestDecodeJSON_UnknownKeysAreReturnedSortedAndIgnored(t *testing.T) {
 	var p telco.SendMessageParams
 	unknown, err := DecodeJSON([]byte(`{"To":"+61400000001","Text":"hi","Zeta":1,"Campaign":"spring","Messages":[]}`), &p)
@@ -322,6 +355,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`{"to":"+61400000001","TO":"x"}`))
 	f.Add([]byte(`{"Schedule":-5,"DeliveryReceipt":true,"Text":"\u0000"}`))
 	f.Add([]byte(`[1]`))
+	f.Add([]byte(`{"a":{"b":[1,"]}"]},"\u0054EXT":"x\"y","n":1e3}`))
 	f.Add([]byte(`{"Schedule":9223372036854775807}`))
 	f.Add([]byte(`{"Schedule":-62135596800}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -333,6 +367,21 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 			return
 		}
+		// The walk over the bytes and the map of members agree.
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(data, &obj); err != nil {
+			t.Fatalf("DecodeJSON took what encoding/json refuses: %v", err)
+		}
+		var m telco.SendMessageParams
+		if _, err := DecodeObject(obj, &m); err != nil {
+			t.Fatalf("DecodeObject refused what DecodeJSON took: %v", err)
+		}
+		pj, _ := json.Marshal(p)
+		mj, _ := json.Marshal(m)
+		if string(pj) != string(mj) {
+			t.Fatalf("DecodeJSON and DecodeObject differ:\n%s\n%s", pj, mj)
+		}
+
 		var q telco.SendMessageParams
 		for _, f := range Fields() {
 			if err := f.Set(&q, f.Get(&p)); err != nil {
