@@ -558,10 +558,17 @@ func notFound(w http.ResponseWriter, what string) {
 	writeError(w, http.StatusBadRequest, code, "The "+what+" was not found.")
 }
 
-// decodeBody reads a JSON object into v, answering 400 with a
-// serialization error when it cannot. A form body is refused: these
-// operations take JSON only.
+// decodeBody reads a JSON object into v, one of the fake's wire types,
+// answering 400 with a serialization error when it cannot. A form body is
+// refused: these operations take JSON only.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	return readBody(w, r, func(body []byte) error { return json.Unmarshal(body, v) })
+}
+
+// readBody is decodeBody with the decoding left to decode, which gets the
+// body ("{}" for an empty one) and must copy what it keeps: the buffer
+// goes back to a pool.
+func readBody(w http.ResponseWriter, r *http.Request, decode func(body []byte) error) bool {
 	if isForm(r.Header.Get("Content-Type")) {
 		writeError(w, http.StatusBadRequest, "SerializationException",
 			"This operation accepts only application/json bodies.")
@@ -576,9 +583,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		if len(bytes.TrimSpace(body)) == 0 {
 			body = []byte("{}")
 		}
-		// json.Unmarshal copies what it keeps, so the buffer can go back
-		// to the pool.
-		err = json.Unmarshal(body, v)
+		err = decode(body)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "SerializationException",
