@@ -7,16 +7,17 @@
 //	client := srv.Client()
 //	msg, err := client.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{...})
 //
-// It implements all 18 operations of the interface document, reading a
-// message back, and the documented operations beyond them: flows (two
-// seeded per project, more with AddFlow), reading and listing addresses,
-// numbers (read, listed, purchased Active or Pending by address) and calls
-// (seeded with AddCall, listed with the Token cursor). It enforces the service's rules with the service's error
-// shapes and codes, reusing the SDK's own Validate methods: required
-// fields, E.164 numbers, sender IDs, the schedule window, passwords, SIP
-// CIDRs, time zones, SMS being enabled, addresses in use. It answers wrong
-// credentials with 401 and WWW-Authenticate: Basic, routes paths without
-// regard to case, and is safe for concurrent use.
+// It serves every operation of the catalogue: Ops lists them, by the
+// names the SDK gives them in errors and logs, which Fault.Op takes too.
+// It reads each request into wire types of its own, with the names and
+// JSON types of the service's documents rather than the SDK's encoding: a
+// second reading of the wire, so that a field the SDK misnames or
+// mistypes is refused (or, unknown, ignored) here as the service would.
+// It enforces the service's rules with the service's error shapes and
+// codes, checking values with the SDK's own rules (its Validate methods)
+// and adding those only the service can know, such as who owns what. It
+// answers wrong credentials with 401 and WWW-Authenticate: Basic, routes
+// paths without regard to case, and is safe for concurrent use.
 //
 // Time comes from a Clock (WithClock) or, by default, the real clock. Sent
 // messages move from Processing to Submitted SubmitDelay after their send
