@@ -471,6 +471,7 @@ func CaptureResponse(ctx context.Context) (context.Context, *ResponseInfo) {
 	info := new(ResponseInfo)
 	return withResponseInfo(ctx, info), info
 }
+
 // WithResponseInfo is CaptureResponse recording into info.
 //
 // Deprecated: use CaptureResponse; the With prefix is for Options. It
@@ -485,7 +486,6 @@ func withResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
 	}
 	return context.WithValue(ctx, responseInfoKey{}, info)
 }
-
 
 // recordResponse fills the context's ResponseInfo, if it has one, from the
 // call's last answer (resp may be nil);
