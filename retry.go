@@ -212,7 +212,6 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if st == nil {
 		return false, nil
 	}
-	c.once.observe(ctx, resp, st.start) // the service's clock, for SendOnce's windows
 	if err == nil && st.call.idempotent && is2xx(resp.StatusCode) {
 		return false, nil // readAnswer reads the body next, and logs the attempt
 	}
