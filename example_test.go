@@ -199,3 +199,20 @@ func ExampleNewClientFromEnv() {
 	fmt.Println(client.BaseURL() == srv.URL, p.SmsEnabled)
 	// Output: true true
 }
+
+// NormalizeNumber turns numbers as users hold them into the E.164 form
+// operations take; ValidLookupNumber filters a list before a lookup.
+func ExampleNormalizeNumber() {
+	for _, n := range []string{"0412 345 678", "61 2 9999 9999", "(02) 9999-9999", "not a number"} {
+		e164, err := telco.NormalizeNumber(n)
+		fmt.Println(e164, err != nil)
+	}
+	fromLookup, _ := telco.NormalizeNumber(int64(61412345678)) // NumberDetail.E164
+	fmt.Println(fromLookup, telco.ValidLookupNumber("0412345678"), telco.ValidLookupNumber("04-1234"))
+	// Output:
+	// +61412345678 false
+	// +61299999999 false
+	// +61299999999 false
+	//  true
+	// +61412345678 true false
+}
