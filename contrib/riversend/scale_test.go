@@ -423,3 +423,81 @@ func waitSentAtLeast(t *testing.T, pool *pgxpool.Pool, n int) {
 	}
 	t.Fatalf("fewer than %d sent after 2 minutes", n)
 }
+
+// slowFaultPolicy is faultPolicy with a slow service whose searches lag:
+// one request in rate fails, as faultPolicy's do, except that latency
+// outlasts the client's attempt timeout (the client hangs up, the service
+// stores the message all the same); and every request that stores a
+// message, failed or not, keeps it out of searches for a random time of
+// up to lag.
+func slowFaultPolicy(seed uint64, rate int, latency, lag time.Duration) func(method, path string) *telcotest.Fault {
+	r := rand.New(rand.NewPCG(seed, seed))
+	kinds := []telcotest.Fault{
+		{Kind: telcotest.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "0"},
+		{Kind: telcotest.FaultStatus, Status: http.StatusInternalServerError},
+		{Kind: telcotest.FaultStatus, Status: http.StatusServiceUnavailable},
+		{Kind: telcotest.FaultDropBeforeRead},
+		{Kind: telcotest.FaultDropAfterRead},
+		{Kind: telcotest.FaultTruncateBody},
+		{Kind: telcotest.FaultLatency, Delay: latency},
+	}
+	return func(method, _ string) *telcotest.Fault {
+		var f telcotest.Fault // handled normally
+		if r.IntN(rate) == 0 {
+			f = kinds[r.IntN(len(kinds))]
+		}
+		if method == http.MethodPost {
+			f.VisibleAfter = time.Duration(r.Int64N(int64(lag) + 1))
+		}
+		return &f
+	}
+}
+
+// TestScaleOutSurvivesKillsRestartsAndASlowService: four nodes, one
+// killed in the middle of sends, while the database crashes and restarts
+// twice, against a service that keeps storing after the client hung up
+// and whose searches lag by up to the settle time. Every message is
+// stored once.
+func TestScaleOutSurvivesKillsRestartsAndASlowService(t *testing.T) {
+	n := scaleCount(t) / 2
+	pg := newServer(t)
+	pool := migrated(t, pg.DSN)
+	seed := uint64(time.Now().UnixNano())
+	const settle = 400 * time.Millisecond
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	// Lag up to 90% of the settle time: the rest covers the service's
+	// noticing the hang-up after the client saw its attempt end.
+	srv.SetFaultPolicy(slowFaultPolicy(seed, 20, time.Second, settle*9/10))
+	t.Logf("fault seed %d", seed)
+	svc := &service{srv: srv, killer: pool, opts: []telco.Option{
+		telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: settle, MaxRounds: 3}),
+		telco.WithAttemptTimeout(300 * time.Millisecond),
+	}}
+
+	ids := campaign(t, pool, srv.PropertySid, n)
+	start := time.Now()
+	victim, doomed, kill := doomedNode(t, pg.DSN, svc)
+	for i := range 3 {
+		startNode(t, pg.DSN, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
+	}
+	restart := func() {
+		t.Helper()
+		if err := pg.Restart(500 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("database restarted after %v", time.Since(start))
+	}
+	waitSentAtLeast(t, pool, n/5)
+	restart()
+	waitSentAtLeast(t, pool, n/2)
+	kill()
+	t.Logf("killed %s after %v with %d sends it never recorded", victim.id, time.Since(start), doomed.orphans.Load())
+	waitSentAtLeast(t, pool, n*7/10)
+	restart()
+
+	waitSent(t, pool, n, 4*time.Minute)
+	t.Logf("all %d sent in %v, %d requests", n, time.Since(start), srv.Requests())
+	checkOnce(t, srv, pool, ids)
+	checkRescued(t, pool, victim, int(doomed.orphans.Load()))
+}
