@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/telcosdk/telco"
@@ -251,4 +254,79 @@ func testWorker(t *testing.T, pool *pgxpool.Pool) {
 			t.Fatalf("the error shows the token: %v", err)
 		}
 	})
+}
+
+// cutTransport cuts the ledger's database off once a send has been
+// answered, for a while: SendOnce then cannot record the message it sent.
+type cutTransport struct {
+	base   http.RoundTripper
+	cut    func()
+	cutOff atomic.Bool
+}
+
+func (c *cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && c.cutOff.CompareAndSwap(false, true) {
+		c.cut()
+	}
+	return resp, err
+}
+
+// TestWorkerRecordsASendTheSDKCouldNotRecord: the database goes away
+// between a send's answer and SendOnce's write of it; the worker writes
+// the outcome itself once it is back, rather than leave a claim that
+// would have the message looked up later.
+func TestWorkerRecordsASendTheSDKCouldNotRecord(t *testing.T) {
+	dsn := pgtestStart(t)
+	admin := migrated(t, dsn)
+	ctx := context.Background()
+	var down atomic.Bool
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "cut-off"
+	cfg.BeforeConnect = func(context.Context, *pgx.ConnConfig) error {
+		if down.Load() {
+			return errors.New("database unreachable")
+		}
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	tr := &cutTransport{base: http.DefaultTransport, cut: func() {
+		down.Store(true)
+		if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cut-off'"); err != nil {
+			t.Error(err)
+		}
+		// Longer than the ledger's retries of SendOnce's write, shorter
+		// than its retries of the worker's.
+		time.AfterFunc(3500*time.Millisecond, func() { down.Store(false) })
+	}}
+	c := srv.Client(telco.WithLedger(riversend.NewLedger(pool)), telco.WithHTTPClient(&http.Client{Transport: tr}))
+	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := msg("cut")
+	a.PropertySid = srv.PropertySid
+	if err := w.Work(ctx, job(a, 1)); err != nil {
+		t.Fatalf("Work = %v, want nil (sent, and recorded by the worker)", err)
+	}
+	if !tr.cutOff.Load() {
+		t.Fatal("the database was never cut off")
+	}
+	ms := srv.Messages(srv.PropertySid)
+	o, err := riversend.Lookup(ctx, admin, srv.PropertySid, "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || o.State != riversend.StateSent || o.LedgerState != telco.LedgerSent || o.MessageSid != ms[0].MessageSid {
+		t.Fatalf("outcome %+v with %d messages stored; want sent once and recorded", o, len(ms))
+	}
 }
