@@ -337,7 +337,9 @@ func doomedNode(t *testing.T, dsn string, svc *service) (*node, *dying, func()) 
 		select {
 		case <-d.orphaned:
 		case <-time.After(30 * time.Second):
-			t.Fatal("the doomed node sent nothing more after it started dying")
+			st, err := riversend.CountStates(context.Background(), svc.killer)
+			t.Fatalf("the doomed node sent %d more after it started dying, want %d (states now %v, %v)",
+				d.orphans.Load(), orphanTarget, st, err)
 		}
 		dead.Store(true)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -488,12 +490,13 @@ func TestScaleOutSurvivesKillsRestartsAndASlowService(t *testing.T) {
 		}
 		t.Logf("database restarted after %v", time.Since(start))
 	}
+	// The kill comes early enough that the doomed node still has jobs.
 	waitSentAtLeast(t, pool, n/5)
 	restart()
-	waitSentAtLeast(t, pool, n/2)
+	waitSentAtLeast(t, pool, n/3)
 	kill()
 	t.Logf("killed %s after %v with %d sends it never recorded", victim.id, time.Since(start), doomed.orphans.Load())
-	waitSentAtLeast(t, pool, n*7/10)
+	waitSentAtLeast(t, pool, n/2)
 	restart()
 
 	waitSent(t, pool, n, 4*time.Minute)
