@@ -34,7 +34,7 @@ func scaleCount(t *testing.T) int {
 		}
 		return n
 	}
-	return 10000
+	return 5000
 }
 
 // faultPolicy fails about one request in rate with every kind of fault,
@@ -461,7 +461,7 @@ func slowFaultPolicy(seed uint64, rate int, latency, lag time.Duration) func(met
 // and whose searches lag by up to the settle time. Every message is
 // stored once.
 func TestScaleOutSurvivesKillsRestartsAndASlowService(t *testing.T) {
-	n := scaleCount(t) / 2
+	n := scaleCount(t)
 	pg := newServer(t)
 	pool := migrated(t, pg.DSN)
 	seed := uint64(time.Now().UnixNano())
