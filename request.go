@@ -74,6 +74,9 @@ type call struct {
 	query      any    // a queryEncoder, url.Values or a struct with url tags; nil for none
 	body       any    // a wire value, JSON-encoded when non-nil
 	idempotent bool   // repeating it is harmless
+	// probe, set by a look-up's scan, receives the Date of the call's
+	// answer (sendonce.go).
+	probe *dateProbe
 	// noUnsafeRetry keeps a non-idempotent call from being retried after
 	// it may have reached the service even with RetryPolicy.RetryUnsafe:
 	// SendOnce's sends, which look the message up instead.
@@ -178,6 +181,9 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return err
 	}
 	defer resp.Body.Close()
+	if is2xx(resp.StatusCode) {
+		c.once.observe(resp, st.start, r.probe) // the service's clock, for look-ups by ExternalId
+	}
 	return c.decodeResponse(r, st, resp, out)
 }
 
@@ -471,6 +477,7 @@ func CaptureResponse(ctx context.Context) (context.Context, *ResponseInfo) {
 	info := new(ResponseInfo)
 	return withResponseInfo(ctx, info), info
 }
+
 // WithResponseInfo is CaptureResponse recording into info.
 //
 // Deprecated: use CaptureResponse; the With prefix is for Options. It
@@ -485,7 +492,6 @@ func withResponseInfo(ctx context.Context, info *ResponseInfo) context.Context {
 	}
 	return context.WithValue(ctx, responseInfoKey{}, info)
 }
-
 
 // recordResponse fills the context's ResponseInfo, if it has one, from the
 // call's last answer (resp may be nil);
