@@ -463,6 +463,13 @@ func steps() []step {
 			}
 			return err
 		}},
+		{method: "Messages.ListByExternalID", ops: []string{"Messages.Find"}, run: func(e *env) error {
+			found, err := e.c.Messages.ListByExternalID(e.ctx, e.prop, e.since.Add(-time.Minute), "order-1", "bo-2")
+			if err == nil && (len(found["order-1"]) == 0 || len(found["bo-2"]) == 0) {
+				return errors.New("want both ExternalIds listed")
+			}
+			return err
+		}},
 
 		// SIP trunks.
 		{method: "SipTrunks.Create", run: func(e *env) error {
