@@ -617,14 +617,14 @@ func table() []Fixture {
 		// Porting.
 		{Name: "Porting.Submit",
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, n bool) error {
-				p := portingRequest()
+				p := portingRequest("+61299998888", "+61299998889")
 				_, err := c.Porting.Submit(ctx, ids.PropertySid, pick(n, &p))
 				return err
 			},
 			Effect:     telcotest.Counts{PortingRequests: 1},
 			NilRefused: true,
 			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
-				p := portingRequest()
+				p := portingRequest("+61299998888", "+61299998889")
 				p.PreferredPortSchedule = "Soon"
 				_, err := c.Porting.Submit(ctx, ids.PropertySid, &p)
 				return err
@@ -763,17 +763,18 @@ func sipTrunk(ids IDs) telco.CreateSipTrunkParams {
 		CustomerReference: "PBX-1"}
 }
 
-// portingRequest is a valid porting request on a date two weeks ahead,
-// one number answered at a number, the other routed to a flow.
-func portingRequest() telco.PortingRequestParams {
+// portingRequest is a valid porting request of two numbers on a date two
+// weeks ahead, the first answered at a number, the second routed to a
+// flow.
+func portingRequest(first, second string) telco.PortingRequestParams {
 	return telco.PortingRequestParams{AuthorisedContactName: "Jane Doe", AuthorisedContactEmail: "jane@example.com",
 		DaytimeContactNumber: "+61299990000", CurrentCarrier: "Telstra", CurrentCarrierAccountNo: "12345",
 		PreferredPortSchedule: telco.PortOnDate, PreferredPortDate: time.Now().AddDate(0, 0, 14),
 		CustomerDescription: "Office numbers", WebhookURL: "https://hooks.example.com/porting",
 		PortingNumbers: []telco.PortingNumberParams{
-			{Number: "+61299998888", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+			{Number: first, PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
 				IncomingActionType: telco.IncomingAnsweringPoint, IncomingAnswerPoint: "+61299990001"},
-			{Number: "+61299998889", PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
+			{Number: second, PortType: telco.PortTypeCatA, PortAddress: "1 George St Sydney",
 				IncomingActionType: telco.IncomingFlow, IncomingActionID: "flow-1"},
 		}}
 }

@@ -67,10 +67,11 @@ const (
 func Secrets() []string { return []string{setupPassword, loginPassword, loginPassword2} }
 
 // Setup makes, on srv's seeded account and project, one resource of each
-// kind a fixture's call works on, and returns their identifiers: a number
-// and a number block of the project (seeded), a call (seeded), a message
-// sent with an ExternalId, an online login, an IP-to-IP SIP trunk, an
-// Australian address of the account and a porting request. It talks to
+// kind a fixture's call works on, every optional field set so that answers
+// about them carry every field, and returns their identifiers: a number, a
+// number block and a call of the project (seeded), a message scheduled an
+// hour ahead with an ExternalId, an online login, an IP-to-IP SIP trunk,
+// an Australian address of the account and a porting request. It talks to
 // srv through a client of its own, so a test's client sees none of it.
 func Setup(srv *telcotest.Server) (IDs, error) {
 	ctx := context.Background()
@@ -80,37 +81,36 @@ func Setup(srv *telcotest.Server) (IDs, error) {
 	srv.AddNumber(ids.PropertySid, ids.Number)
 	srv.AddNumberBlock(ids.PropertySid, telco.NumberBlock{Number: "6129997XXXX", NumberBlockSid: ids.NumberBlockSid,
 		FriendlyName: ids.Text})
-	ids.CallSid = srv.AddCall(ids.PropertySid, telco.Call{From: "+61412345678", To: "61299999999"}).CallSid
+	ids.CallSid = srv.AddCall(ids.PropertySid, telco.Call{Duration: 42, From: "+61499990000", To: "+61299999999",
+		Endpoint: "+61299990001", CallerCity: "Sydney", CallerRegion: "NSW", CallerCountryCode: "AU",
+		AttributionSource: "google", AttributionMedium: "cpc", AttributionCampaign: "spring", AttributionContent: "ad1",
+		PromptsKeys: "1,2"}).CallSid
 
-	m, err := c.Messages.Send(ctx, ids.PropertySid, &telco.SendMessageParams{To: "+61400000009", Text: "setup",
-		ExternalID: ids.ExternalID})
+	m, err := c.Messages.Send(ctx, ids.PropertySid, &telco.SendMessageParams{From: "Acme", To: "+61400000009", Text: "setup",
+		DeliveryReceipt: telco.Ptr(true), ExternalID: ids.ExternalID, Schedule: time.Now().Add(time.Hour)})
 	if err != nil {
 		return ids, fmt.Errorf("setup: %w", err)
 	}
 	ids.MessageSid = m.MessageSid
 	l, err := c.OnlineLogins.Create(ctx, ids.PropertySid, &telco.CreateOnlineLoginParams{Email: "setup@example.com",
-		Password: setupPassword, FirstName: "M", LastName: "X", Scopes: telco.Scopes{telco.ScopeManageSms}})
+		Password: setupPassword, FirstName: "M", LastName: "X", Scopes: telco.Scopes{telco.ScopeManage, telco.ScopeReportingSms},
+		Enabled: true})
 	if err != nil {
 		return ids, fmt.Errorf("setup: %w", err)
 	}
 	ids.OnlineLoginSid = l.OnlineLoginSid
-	if ids.SipTrunkSid, err = c.SipTrunks.Create(ctx, ids.PropertySid, &telco.CreateSipTrunkParams{Name: "PBX",
-		DefaultCallerID: ids.Number, Type: telco.SipTrunkIPToIP, IPAddresses: []string{"8.8.8.0/24"}, ChannelLimit: 2}); err != nil {
+	trunk := sipTrunk(ids)
+	if ids.SipTrunkSid, err = c.SipTrunks.Create(ctx, ids.PropertySid, &trunk); err != nil {
 		return ids, fmt.Errorf("setup: %w", err)
 	}
-	a, err := c.Addresses.Create(ctx, ids.AccountSid, &telco.CreateAddressParams{Line1: "1 Martin Place", City: "Sydney",
-		Region: "NSW", PostalCode: "2000", CountryCode: "AU"})
+	addr := address()
+	a, err := c.Addresses.Create(ctx, ids.AccountSid, &addr)
 	if err != nil {
 		return ids, fmt.Errorf("setup: %w", err)
 	}
 	ids.AddressSid = a.AddressSid
-	p, err := c.Porting.Submit(ctx, ids.PropertySid, &telco.PortingRequestParams{
-		AuthorisedContactName: "Olive Ops", AuthorisedContactEmail: "ops@example.com",
-		DaytimeContactNumber: "+61299999999", CurrentCarrier: "Optus", CurrentCarrierAccountNo: "ACC-1",
-		PreferredPortSchedule: telco.PortASAP,
-		PortingNumbers: []telco.PortingNumberParams{{Number: "+61298765433", PortType: telco.PortTypeCatA,
-			PortAddress: "1 Martin Place, Sydney NSW 2000"}},
-	})
+	porting := portingRequest("+61298765433", "+61298765434")
+	p, err := c.Porting.Submit(ctx, ids.PropertySid, &porting)
 	if err != nil {
 		return ids, fmt.Errorf("setup: %w", err)
 	}
