@@ -1,6 +1,7 @@
-package telco
+package telco_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -11,39 +12,47 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/internal/catalog"
+	"github.com/telcosdk/telco/internal/optest"
 )
 
 // sawRequest is what the recording transport saw of one attempt.
 type sawRequest struct {
-	info   AttemptInfo
+	info   telco.AttemptInfo
 	method string
 	path   string // escaped
 }
 
+// transportFunc is a function as an http.RoundTripper.
+type transportFunc func(*http.Request) (*http.Response, error)
+
+func (f transportFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 // TestEveryMethodCallsItsCatalogueRow holds each SDK method that is an
-// operation of internal/catalog to its row: called with valid params and
-// path identifiers, its request carries the row's name (CallInfo), method
-// and path, and its retries follow the row's idempotency. The method keeps
-// its path visible in its own code, as the interface document writes it;
-// this test is what keeps the two in step.
+// operation of internal/catalog to its row: its fixture's valid call
+// (internal/optest), with path identifiers that differ from one another,
+// sends a request that carries the row's name (CallInfo), method and path,
+// and its retries follow the row's idempotency. The method keeps its path
+// visible in its own code, as the interface document writes it; this test
+// is what keeps the two in step.
 func TestEveryMethodCallsItsCatalogueRow(t *testing.T) {
 	t.Parallel()
-	fixtures := map[string]operation{}
-	for _, o := range operations() {
-		fixtures[o.op] = o
+	fixtures := map[string]optest.Fixture{}
+	for _, f := range optest.Fixtures() {
+		fixtures[f.Name] = f
 	}
+	ids := optest.ValidIDs()
 	for _, row := range catalog.Operations() {
 		t.Run(row.Name, func(t *testing.T) {
 			t.Parallel()
 			f, ok := fixtures[row.Name]
-			require.True(t, ok, "%s: the SDK has no method %s (or operations_test.go no row for it)", row.Name, row.Name)
-			assert.Equal(t, row.IDs(), f.ids, "%s: the method's path identifiers, in order, are the path's", row.Name)
+			require.True(t, ok, "%s: the SDK has no method %s (or internal/optest no fixture for it)", row.Name, row.Name)
 			var mu sync.Mutex
 			var saw []sawRequest
 			rec := func(next http.RoundTripper) http.RoundTripper {
-				return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-					info, _ := CallInfo(r.Context())
+				return transportFunc(func(r *http.Request) (*http.Response, error) {
+					info, _ := telco.CallInfo(r.Context())
 					mu.Lock()
 					saw = append(saw, sawRequest{info, r.Method, r.URL.EscapedPath()})
 					mu.Unlock()
@@ -51,16 +60,16 @@ func TestEveryMethodCallsItsCatalogueRow(t *testing.T) {
 						Body: http.NoBody}, nil
 				})
 			}
-			c, err := NewClient(testSid, testToken, WithBaseURL("https://telco.invalid"), WithTransport(rec),
-				WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+			c, err := telco.NewClient(ids.AccountSid, "tok-S3cret-9f8e7d", telco.WithBaseURL("https://telco.invalid"),
+				telco.WithTransport(rec), telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0}))
 			require.NoError(t, err)
-			ids := make([]string, len(f.ids))
 			want := row.Path
-			for i, n := range f.ids {
-				ids[i] = validIDs[n]
-				want = strings.Replace(want, "{"+n+"}", escapeSeg(ids[i]), 1)
+			for _, n := range row.IDs() {
+				v, ok := ids.Get(n)
+				require.True(t, ok, n)
+				want = strings.Replace(want, "{"+n+"}", escapeSeg(v), 1)
 			}
-			_ = f.call(c, ids, false)
+			_ = f.Call(context.Background(), c, ids, false)
 			mu.Lock()
 			defer mu.Unlock()
 			require.NotEmpty(t, saw, "%s: no request", row.Name)
@@ -84,7 +93,7 @@ func escapeSeg(id string) string {
 // Service+"API", and every field of that kind is in the catalogue.
 func TestEveryCatalogueServiceIsOnClient(t *testing.T) {
 	t.Parallel()
-	ct := reflect.TypeFor[Client]()
+	ct := reflect.TypeFor[telco.Client]()
 	var fields []string
 	for i := 0; i < ct.NumField(); i++ {
 		f := ct.Field(i)
