@@ -115,6 +115,13 @@ func (a *app) getClient() (*telco.Client, error) {
 	if a.timeout > 0 {
 		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
 	}
+	settle, err := a.settleTime()
+	if err != nil {
+		return nil, err
+	}
+	if settle > 0 {
+		opts = append(opts, telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: settle}))
+	}
 	if a.debug {
 		// The SDK logs an allow-list of fields: never a token, a password
 		// or a message's text.
@@ -161,4 +168,25 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// settleTimeEnv shortens the settle time of sends that may have reached
+// the service (the SDK's DefaultReconcilePolicy, 5s), for tests that
+// resume many interrupted batches against a fake whose search lags less.
+// It is not for production: a settle time shorter than the service's lag
+// sends a message twice.
+const settleTimeEnv = "TELCO_TEST_SETTLE_TIME"
+
+// settleTime is the settle time the tool uses: the SDK's default, unless
+// TELCO_TEST_SETTLE_TIME (a Go duration) says otherwise.
+func (a *app) settleTime() (time.Duration, error) {
+	v := a.env(settleTimeEnv)
+	if v == "" {
+		return telco.DefaultReconcilePolicy().SettleTime, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, usagef("%s must be a positive duration such as 500ms, not %q", settleTimeEnv, v)
+	}
+	return d, nil
 }

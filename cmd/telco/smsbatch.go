@@ -587,7 +587,11 @@ func (b *batch) reconcile(c *telco.Client, doubt []int) ([]int, error) {
 	}
 	// A request still being processed when the process died is stored
 	// within the settle time; looking earlier could miss it.
-	if wait := telco.DefaultReconcilePolicy().SettleTime - time.Since(last); wait > 0 {
+	settle, err := b.a.settleTime()
+	if err != nil {
+		return nil, err
+	}
+	if wait := settle - time.Since(last); wait > 0 {
 		select {
 		case <-time.After(wait):
 		case <-b.cmd.Context().Done():
