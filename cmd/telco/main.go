@@ -22,10 +22,12 @@
 // people; --output json prints the SDK's types as JSON for scripts.
 //
 // Exit status: 0 success; 1 an error from the service (its code, message
-// and field names are printed) or the network; 2 a usage error or a
-// parameter the SDK's validation refused before sending (named by its
-// flag); 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143
-// SIGTERM).
+// and field names are printed) or the network, the request not carried
+// out; 2 a usage error or a parameter the SDK's validation refused before
+// sending (named by its flag); 3 a request that may have taken effect (a
+// message that may have been sent) and is unresolved, with the command
+// that settles it; 128+N when cut short by signal N (129 SIGHUP, 130
+// SIGINT, 143 SIGTERM).
 package main
 
 import (
@@ -55,8 +57,12 @@ func main() {
 // Exit statuses.
 const (
 	exitOK      = 0
-	exitService = 1 // the service (or the network) said no
+	exitService = 1 // the service (or the network) said no: not carried out
 	exitUsage   = 2 // the command line, or parameters refused before sending
+	// exitMaybeSent: the request may have taken effect (a message may have
+	// been sent) and it is not known whether it did. Running the same
+	// command again settles it for sms send --external-id and sms batch.
+	exitMaybeSent = 3
 )
 
 // usageError is a mistake on the command line: exit status 2.
@@ -170,6 +176,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	}
 	if errors.Is(err, telco.ErrMaybeSent) {
 		rep.MaybeSent = true
+		rep.ExitCode = exitMaybeSent
 		rep.Resolve = resolveHint(cmd, err)
 	}
 	if a.jsonOut() {
