@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -280,4 +282,122 @@ func TestTablesFitTheTerminal(t *testing.T) {
 	}
 	assert.Contains(t, lines[1], "…", "a cut cell ends in an ellipsis")
 	assert.Contains(t, wide, strings.Repeat("A long message that will not fit. ", 4)[:100], "-o wide keeps every character")
+}
+
+// testSettle is the settle time the binary runs with in the kill tests
+// (TELCO_TEST_SETTLE_TIME): long enough for the fake's search lag.
+const testSettle = 1500 * time.Millisecond
+
+// Issue 22, reproduction 1: a batch killed while SendBatchOnce resends a
+// chunk it could not settle (the first request answered 500, the look-up
+// found nothing) left its journal saying only that the first attempt
+// began, long ago; the resumed run looked the chunk up at once, before
+// the service, which went on with the killed request, showed it in a
+// search, and sent the whole chunk again. The resend is on record before
+// it leaves, so the resumed run waits the settle time and finds it.
+func TestBatchKilledDuringSendBatchOnceResend(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	resent := make(chan struct{}, 1)
+	var batches atomic.Int32
+	srv.SetFaultPolicy(func(method, path string) *telcotest.Fault {
+		if method != "POST" || !strings.HasSuffix(path, "/BatchMessages") {
+			return nil
+		}
+		switch batches.Add(1) {
+		case 1: // not stored, but the client cannot know
+			return &telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500}
+		case 2: // SendBatchOnce's resend: held until the client is killed, then stored
+			resent <- struct{}{}
+			return &telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Minute, VisibleAfter: testSettle - 300*time.Millisecond}
+		}
+		return nil
+	})
+	file := writeBatch(t, 3, true)
+	args := []string{"sms", "batch", file, "--journal", filepath.Join(t.TempDir(), "j"), "-o", "json"}
+	env := append(fakeEnv(srv), "TELCO_TEST_SETTLE_TIME="+testSettle.String())
+
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	select {
+	case <-resent:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no resend: %s", stderr.String())
+	}
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+
+	again := exec.Command(bin, args...)
+	again.Env = env
+	out, err := again.Output()
+	require.NoError(t, err, "the resumed run completes")
+	require.Len(t, decodeRows(t, string(out)), 3)
+	srv.WaitIdle()
+	assert.Equal(t, map[string]int{"own-0": 1, "own-1": 1, "own-2": 1}, storedIDs(srv), "each line stored once")
+}
+
+// Issue 22, reproduction 2: a truncated journal crashed the tool. At any
+// length it is a clear error, exit 3 (earlier runs may have sent lines),
+// naming --recover, and nothing is sent.
+func TestBatchTruncatedJournalIsAClearError(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	file := writeBatch(t, 300, true)
+	journal := filepath.Join(t.TempDir(), "j")
+	args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "20"}
+	run := func() (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = fakeEnv(srv)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		_ = cmd.Run()
+		return cmd.ProcessState.ExitCode(), stderr.String()
+	}
+	code, stderr := run()
+	require.Equal(t, 0, code, stderr)
+	whole, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	sent := len(srv.Messages(srv.PropertySid))
+	// The pages in use: the high-water mark of the later header page.
+	hwm := func(off int) (txid, pages int) {
+		m := whole[off+16:]
+		return int(binary.NativeEndian.Uint64(m[48:])), int(binary.NativeEndian.Uint64(m[40:]))
+	}
+	tx0, p0 := hwm(0)
+	tx1, p1 := hwm(4096)
+	used := 4096 * p0
+	if tx1 > tx0 {
+		used = 4096 * p1
+	}
+	require.Less(t, used, len(whole))
+	for _, size := range []int{1, 100, 4095, 4096 + 17, 8191, 8192, 12288, used / 2, used - 4096, used - 1, used + 4096, len(whole) - 1} {
+		if size <= 0 || size >= len(whole) {
+			continue
+		}
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			require.NoError(t, os.WriteFile(journal, whole[:size], 0o600))
+			code, stderr := run()
+			if len(stderr) > 400 {
+				stderr = stderr[:400] // a crash's stack says enough in its first lines
+			}
+			for _, crash := range []string{"panic", "fatal error", "goroutine ", "SIGBUS", "SIGSEGV"} {
+				assert.NotContains(t, stderr, crash)
+			}
+			assert.Len(t, srv.Messages(srv.PropertySid), sent, "nothing sent")
+			if size > used {
+				// Only the unused tail bbolt grows the file by is gone.
+				assert.Contains(t, []int{0, 3}, code, stderr)
+				return
+			}
+			assert.Equal(t, 3, code, "exit 3: %s", stderr)
+			assert.Contains(t, stderr, "--recover")
+		})
+	}
 }

@@ -84,6 +84,16 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// statusError is err, reported as usual, with another exit status (a
+// batch whose failure left other lines uncertain exits 3).
+type statusError struct {
+	code int
+	err  error
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
+
 // run runs the tool with args (without the program name) and returns the
 // exit status. env looks up environment variables (os.Getenv in main).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
@@ -178,6 +188,9 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 		rep.MaybeSent = true
 		rep.ExitCode = exitMaybeSent
 		rep.Resolve = resolveHint(cmd, err)
+	}
+	if se := (*statusError)(nil); errors.As(err, &se) {
+		rep.ExitCode = se.code
 	}
 	if a.jsonOut() {
 		return a.printErrorJSON(rep)

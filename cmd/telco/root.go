@@ -103,6 +103,17 @@ func (a *app) getClient() (*telco.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
+	c, err := a.newClient()
+	if err != nil {
+		return nil, err
+	}
+	a.client = c
+	return c, nil
+}
+
+// newClient builds a client from flags, else the environment, with extra
+// options (a send ledger).
+func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 	sid := firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
 	token := firstNonEmpty(a.token, a.env("TELCO_TOKEN"))
 	if sid == "" || token == "" {
@@ -134,11 +145,10 @@ func (a *app) getClient() (*telco.Client, error) {
 	if insecure {
 		opts = append(opts, telco.WithInsecureHTTP())
 	}
-	c, err := telco.NewClient(sid, token, opts...)
+	c, err := telco.NewClient(sid, token, append(opts, extra...)...)
 	if err != nil {
 		return nil, &usageError{insecureHint(err)}
 	}
-	a.client = c
 	return c, nil
 }
 
