@@ -57,10 +57,11 @@ func telcoBinary(t *testing.T) string {
 	return binPath
 }
 
-// fakeEnv is the environment that points the binary at srv.
-func fakeEnv(srv *telcotest.Server) []string {
+// fakeEnv is the environment that points the binary at srv, with a
+// state directory of its own.
+func fakeEnv(t *testing.T, srv *telcotest.Server) []string {
 	return append(os.Environ(), "TELCO_BASE_URL="+srv.URL, "TELCO_ACCOUNT_SID="+srv.AccountSid,
-		"TELCO_TOKEN="+srv.Token, "TELCO_PROPERTY_SID="+srv.PropertySid)
+		"TELCO_TOKEN="+srv.Token, "TELCO_PROPERTY_SID="+srv.PropertySid, "XDG_STATE_HOME="+t.TempDir())
 }
 
 // A batch of 5,000 lines cut by a signal at a random moment, then run
@@ -102,7 +103,7 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 			args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "50", "--parallel", kp.parallel, "-o", "json"}
 
 			cmd := exec.Command(bin, args...)
-			cmd.Env = fakeEnv(srv)
+			cmd.Env = fakeEnv(t, srv)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.StdoutPipe()
@@ -135,7 +136,7 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 
 			srv.WaitIdle() // a request the killed process left behind is handled
 			again := exec.Command(bin, args...)
-			again.Env = fakeEnv(srv)
+			again.Env = fakeEnv(t, srv)
 			var out2, err2 bytes.Buffer
 			again.Stdout, again.Stderr = &out2, &err2
 			require.NoError(t, again.Run(), "the second run completes: %s", err2.String())
@@ -208,9 +209,9 @@ func tmuxSession(t *testing.T, width int, script string) func() string {
 }
 
 // exports is the shell's export line for env.
-func exports(srv *telcotest.Server) string {
-	return fmt.Sprintf("export TELCO_BASE_URL=%s TELCO_ACCOUNT_SID=%s TELCO_TOKEN=%s TELCO_PROPERTY_SID=%s",
-		srv.URL, srv.AccountSid, srv.Token, srv.PropertySid)
+func exports(t *testing.T, srv *telcotest.Server) string {
+	return fmt.Sprintf("export TELCO_BASE_URL=%s TELCO_ACCOUNT_SID=%s TELCO_TOKEN=%s TELCO_PROPERTY_SID=%s XDG_STATE_HOME=%s",
+		srv.URL, srv.AccountSid, srv.Token, srv.PropertySid, t.TempDir())
 }
 
 // On a terminal the batch draws its progress bar: count, rate, elapsed
@@ -229,7 +230,7 @@ func TestProgressBarInATerminal(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "bar.csv")
 	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
 	out := filepath.Join(t.TempDir(), "out.jsonl")
-	screen := tmuxSession(t, 120, exports(srv)+"\n"+bin+" sms batch "+file+" --chunk-size 25 -o json > "+out)
+	screen := tmuxSession(t, 120, exports(t, srv)+"\n"+bin+" sms batch "+file+" --chunk-size 25 -o json > "+out)
 
 	var during, final string
 	require.Eventually(t, func() bool {
@@ -264,13 +265,13 @@ func TestTablesFitTheTerminal(t *testing.T) {
 	c := srv.Client()
 	for i := range 3 {
 		h := &harness{t: t, srv: srv, env: map[string]string{"TELCO_BASE_URL": srv.URL, "TELCO_ACCOUNT_SID": srv.AccountSid,
-			"TELCO_TOKEN": srv.Token, "TELCO_PROPERTY_SID": srv.PropertySid}}
+			"TELCO_TOKEN": srv.Token, "TELCO_PROPERTY_SID": srv.PropertySid, "XDG_STATE_HOME": t.TempDir()}}
 		h.ok("sms", "send", "--from", "Acme", "--to", fmt.Sprintf("+6140000000%d", i),
 			"--text", strings.Repeat("A long message that will not fit. ", 4), "--external-id", fmt.Sprintf("wide-%d", i))
 	}
 	_ = c
 	const width = 80
-	screen := tmuxSession(t, width, exports(srv)+"\n"+bin+" sms find\necho ---\n"+bin+" sms find -o wide")
+	screen := tmuxSession(t, width, exports(t, srv)+"\n"+bin+" sms find\necho ---\n"+bin+" sms find -o wide")
 	var s string
 	require.Eventually(t, func() bool { s = screen(); return strings.Contains(s, "EXIT:") }, 20*time.Second, 20*time.Millisecond)
 	table, wide, found := strings.Cut(s, "---\n")
@@ -317,7 +318,7 @@ func TestBatchKilledDuringSendBatchOnceResend(t *testing.T) {
 	})
 	file := writeBatch(t, 3, true)
 	args := []string{"sms", "batch", file, "--journal", filepath.Join(t.TempDir(), "j"), "-o", "json"}
-	env := append(fakeEnv(srv), "TELCO_TEST_SETTLE_TIME="+testSettle.String())
+	env := append(fakeEnv(t, srv), "TELCO_TEST_SETTLE_TIME="+testSettle.String())
 
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
@@ -354,7 +355,7 @@ func TestBatchTruncatedJournalIsAClearError(t *testing.T) {
 	args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "20"}
 	run := func() (int, string) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = fakeEnv(srv)
+		cmd.Env = fakeEnv(t, srv)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		_ = cmd.Run()

@@ -12,6 +12,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -199,4 +202,32 @@ func (a *app) settleTime() (time.Duration, error) {
 		return 0, usagef("%s must be a positive duration such as 500ms, not %q", settleTimeEnv, v)
 	}
 	return d, nil
+}
+
+// stateDir is where the tool keeps its state (the ledger of sms send):
+// $XDG_STATE_HOME/telco when set (an absolute path), else the platform's
+// place for an application's local data: ~/.local/state/telco on Unix,
+// ~/Library/Application Support/telco on macOS, %LocalAppData%\telco on
+// Windows.
+func (a *app) stateDir() (string, error) {
+	if d := a.env("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "telco"), nil
+	}
+	if runtime.GOOS == "windows" {
+		if d := a.env("LocalAppData"); d != "" {
+			return filepath.Join(d, "telco"), nil
+		}
+		return "", usagef("%%LocalAppData%% is not set: give --ledger PATH")
+	}
+	home := a.env("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", usagef("no home directory (%v): give --ledger PATH", err)
+		}
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Application Support", "telco"), nil
+	}
+	return filepath.Join(home, ".local", "state", "telco"), nil
 }
