@@ -261,3 +261,122 @@ func dropJournalRecords(t *testing.T, path string) {
 		return nil
 	}))
 }
+
+// halfSentBatch sends the first two chunks of a 30-line batch with
+// derived ExternalIds and has the third refused as a whole, so that the
+// journal records 14 lines sent and the rest not; it returns the file,
+// its journal and the rows printed.
+func halfSentBatch(t *testing.T, h *harness) (string, string, []batchRowOut) {
+	t.Helper()
+	file := writeBatch(t, 30, false)
+	journal, err := batch.DefaultJournalPath(file)
+	require.NoError(t, err)
+	h.srv.Inject(2, telcotest.Fault{Op: "Messages.SendBatch"}) // handled normally
+	h.srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.SendBatch"})
+	r := h.run("sms", "batch", file, "--chunk-size", "7", "-o", "json")
+	require.Equal(t, 1, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 14)
+	return file, journal, rows
+}
+
+// A journal bbolt cannot read (both header pages damaged) stops the
+// batch with exit 3, nothing sent; --recover moves it aside, salvages the
+// batch's ID and start from its header record, looks every line up and
+// sends only those not found: every line stored once.
+func TestBatchRecoverSalvagesTheHeader(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
+	file, journal, first := halfSentBatch(t, h)
+	raw, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	raw[16+56] ^= 0xff      // the first header page's checksum
+	raw[4096+16+56] ^= 0xff // the second's
+	require.NoError(t, os.WriteFile(journal, raw, 0o600))
+
+	r := h.run("sms", "batch", file, "-o", "json")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "cannot be read")
+	assert.Contains(t, r.stderr, "--recover")
+	assert.Empty(t, r.stdout)
+	assert.Len(t, storedIDs(h.srv), 14, "nothing sent")
+
+	r = h.run("sms", "batch", file, "--recover", "--chunk-size", "7", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "moved aside to "+journal+".damaged-")
+	assert.Contains(t, r.stderr, "read from the damaged journal")
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 30)
+	for k, row := range rows {
+		assert.Equal(t, "sent", row.State)
+		if k < 14 {
+			assert.True(t, row.Found, "line %d was found, not sent again", row.Line)
+			assert.Equal(t, first[k].ExternalID, row.ExternalID, "the same ExternalId: the batch ID was salvaged")
+		} else {
+			assert.False(t, row.Found)
+		}
+	}
+	stored := storedIDs(h.srv)
+	assert.Len(t, stored, 30)
+	for id, n := range stored {
+		assert.Equal(t, 1, n, id)
+	}
+	r = h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "batch already complete")
+}
+
+// With the header lost too (the file cut to 100 bytes), --recover needs
+// --since, and --batch-id for lines whose ExternalIds were derived from
+// it; with them, nothing is sent twice.
+func TestBatchRecoverWithoutTheHeader(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
+	file, journal, first := halfSentBatch(t, h)
+	raw, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(journal, raw[:100], 0o600))
+
+	r := h.run("sms", "batch", file, "--recover")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "give --since")
+	r = h.run("sms", "batch", file, "--recover", "--since", "-1h")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "give --batch-id")
+	assert.FileExists(t, journal, "not moved aside before the recovery can go ahead")
+
+	id := strings.TrimSuffix(first[0].ExternalID, "-2")
+	r = h.run("sms", "batch", file, "--recover", "--since", "-1h", "--batch-id", id, "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 30)
+	found := 0
+	for _, row := range rows {
+		if row.Found {
+			found++
+		}
+	}
+	assert.Equal(t, 14, found)
+	stored := storedIDs(h.srv)
+	assert.Len(t, stored, 30)
+	for id, n := range stored {
+		assert.Equal(t, 1, n, id)
+	}
+}
+
+// --recover is for a journal that cannot be read: a readable one is left
+// alone.
+func TestBatchRecoverReadableJournalIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 2, true)
+	h.ok("sms", "batch", file)
+	r := h.run("sms", "batch", file, "--recover")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "can be read: --recover is only for a journal that cannot")
+	r = h.run("sms", "batch", file, "--since", "-1h")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "--since and --batch-id go with --recover")
+}
