@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -102,8 +103,9 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 			journal := filepath.Join(t.TempDir(), "batch.journal")
 			args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "50", "--parallel", kp.parallel, "-o", "json"}
 
+			env := append(fakeEnv(t, srv), "TELCO_TEST_SETTLE_TIME="+testSettle.String())
 			cmd := exec.Command(bin, args...)
-			cmd.Env = fakeEnv(t, srv)
+			cmd.Env = env
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.StdoutPipe()
@@ -136,7 +138,7 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 
 			srv.WaitIdle() // a request the killed process left behind is handled
 			again := exec.Command(bin, args...)
-			again.Env = fakeEnv(t, srv)
+			again.Env = env
 			var out2, err2 bytes.Buffer
 			again.Stdout, again.Stderr = &out2, &err2
 			require.NoError(t, again.Run(), "the second run completes: %s", err2.String())
@@ -478,4 +480,182 @@ func TestBatchFlippedJournalBytes(t *testing.T) {
 		}
 	}
 	t.Logf("%d flips: %d read safely, %d refused then recovered", len(offsets), readSafely, refused)
+}
+
+// killLoopTarget is how many SIGKILLs each kill loop deals, over as many
+// batches as that takes: dozens in the default run, hundreds with
+// TELCO_LOAD=long (the repository's convention for the long runs).
+func killLoopTarget() int {
+	if os.Getenv("TELCO_LOAD") == "long" {
+		return 300
+	}
+	return 40
+}
+
+// killSeed is the loops' seed: TELCO_FAULT_SEED replays one (the kill
+// points and faults, not the timing they meet).
+func killSeed(t *testing.T) uint64 {
+	if v := os.Getenv("TELCO_FAULT_SEED"); v != "" {
+		s, err := strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "TELCO_FAULT_SEED")
+		return s
+	}
+	return rand.Uint64()
+}
+
+// killStats count a kill loop's work.
+type killStats struct{ runs, kills, unresolved int }
+
+// The property of the journal, under SIGKILL at random moments: a batch
+// killed and run again, as often as it takes to exit 0, stores every
+// line exactly once (0 duplicates, 0 lost), and what any run printed as
+// sent is what the service stored. Each round draws the batch's size,
+// chunk size, --parallel (1 to 8) and whether lines carry their own
+// ExternalIds. Against the slow service, every request waits 0 to 250ms
+// and the client hangs up after 120ms (--timeout): the service handles
+// the request all the same when the client hangs up, a kill included,
+// and its search shows what it stored only up to the settle time later.
+func TestBatchKillLoop(t *testing.T) {
+	t.Parallel()
+	bin := telcoBinary(t)
+	for k, slow := range []bool{false, true} {
+		name := "fast service"
+		if slow {
+			name = "slow service, processing after hang-ups, search lagging"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			seed := killSeed(t)
+			t.Logf("seed %d (TELCO_FAULT_SEED replays it)", seed)
+			rng := rand.New(rand.NewPCG(seed, uint64(k)))
+			var total killStats
+			start := time.Now()
+			target := killLoopTarget()
+			batches := 0
+			for ; total.kills < target; batches++ {
+				require.Less(t, batches, target, "batches keep finishing before a kill")
+				st := killLoopRound(t, bin, rng, slow, min(12, target-total.kills))
+				total.runs += st.runs
+				total.kills += st.kills
+				total.unresolved += st.unresolved
+			}
+			t.Logf("%d batches, %d runs, %d SIGKILLs, %d runs ended unresolved (exit 3) and were resumed: 0 duplicates, 0 lost, in %s",
+				batches, total.runs, total.kills, total.unresolved, time.Since(start).Round(time.Second))
+		})
+	}
+}
+
+// killLoopRound sends one batch, killing runs at random moments (up to
+// kills of them) and resuming until one exits 0, and checks the store.
+func killLoopRound(t *testing.T, bin string, rng *rand.Rand, slow bool, kills int) killStats {
+	t.Helper()
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	const settle = 250 * time.Millisecond
+	killWithin := 600 * time.Millisecond
+	if slow {
+		killWithin = 1200 * time.Millisecond
+		// The policy runs under the server's lock, one request at a time:
+		// its own source keeps it reproducible and race-free.
+		prng := rand.New(rand.NewPCG(rng.Uint64(), 2))
+		srv.SetFaultPolicy(func(method, path string) *telcotest.Fault {
+			if method != "POST" || !strings.HasSuffix(path, "/BatchMessages") {
+				return nil
+			}
+			return &telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Duration(prng.IntN(250)) * time.Millisecond,
+				VisibleAfter: time.Duration(prng.Int64N(int64(settle)))}
+		})
+	} else {
+		srv.Inject(1<<20, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 20 * time.Millisecond, Op: "Messages.SendBatch"})
+	}
+	n := 300 + rng.IntN(300)
+	file := writeBatch(t, n, rng.IntN(2) == 0)
+	journal := filepath.Join(t.TempDir(), "j")
+	args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", strconv.Itoa(10 + rng.IntN(30)),
+		"--parallel", strconv.Itoa(1 + rng.IntN(8)), "-o", "json"}
+	if slow {
+		args = append(args, "--timeout", "120ms")
+	}
+	env := append(fakeEnv(t, srv), "TELCO_TEST_SETTLE_TIME="+settle.String())
+	var st killStats
+	printed := map[string]string{} // ExternalId -> the MessageSid a run printed
+	for {
+		st.runs++
+		require.Less(t, st.runs, 400, "the batch never completed (%v)", args)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		require.NoError(t, cmd.Start())
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		var kill <-chan time.Time
+		if st.kills < kills {
+			kill = time.After(20*time.Millisecond + time.Duration(rng.Int64N(int64(killWithin))))
+		}
+		select {
+		case <-done:
+		case <-kill:
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+		}
+		rows := completeRows(t, stdout.String())
+		for _, r := range rows {
+			if r.State != "sent" {
+				continue
+			}
+			require.NotNil(t, r.Message, "line %d", r.Line)
+			if sid, ok := printed[r.ExternalID]; ok {
+				require.Equal(t, sid, r.Message.MessageSid, "line %d printed as two messages", r.Line)
+			}
+			printed[r.ExternalID] = r.Message.MessageSid
+		}
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			st.kills++
+			continue
+		}
+		for _, crash := range []string{"panic", "fatal error"} {
+			require.NotContains(t, stderr.String(), crash)
+		}
+		if code := cmd.ProcessState.ExitCode(); code == 3 {
+			st.unresolved++ // may have been sent, unresolved: run it again
+			continue
+		} else {
+			require.Equal(t, 0, code, "%v: %s", args, stderr.String())
+		}
+		require.Len(t, rows, n, "the last run prints every line")
+		for k, r := range rows {
+			require.Equal(t, "sent", r.State, "line %d", r.Line)
+			require.Equal(t, k, r.Line-2, "in input order")
+		}
+		break
+	}
+	srv.WaitIdle() // what a killed run left in flight is stored
+	stored := map[string][]string{}
+	for _, m := range srv.Messages(srv.PropertySid) {
+		stored[m.ExternalID] = append(stored[m.ExternalID], m.MessageSid)
+	}
+	dups := 0
+	for id, sids := range stored {
+		if len(sids) > 1 {
+			dups++
+			t.Errorf("%s stored %d times: %v", id, len(sids), sids)
+		}
+	}
+	require.Zero(t, dups, "duplicates (%v, %d runs, %d kills)", args, st.runs, st.kills)
+	require.Len(t, stored, n, "lost lines (%v)", args)
+	for id, sid := range printed {
+		require.Equal(t, stored[id][0], sid, "what was printed for %s is what was stored", id)
+	}
+	return st
+}
+
+// completeRows decodes the complete lines of a batch's JSON output: a
+// killed run may have been cut in the middle of one.
+func completeRows(t *testing.T, out string) []batchRowOut {
+	t.Helper()
+	if i := strings.LastIndexByte(out, '\n'); i >= 0 {
+		return decodeRows(t, out[:i+1])
+	}
+	return nil
 }

@@ -381,13 +381,10 @@ func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Led
 		if err != nil {
 			return nil, fmt.Errorf("moving ledger %s aside: %w", path, err)
 		}
-		if l, err = boltledger.Open(path, boltledger.Options{}); err != nil {
+		if l, err = boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}}); err != nil {
 			return nil, sendLedgerError(path, id, err)
 		}
-		if err = l.SetApp(sendLedgerApp{sendLedgerKind}); err == nil {
-			err = l.CastDoubt(since)
-		}
-		if err != nil {
+		if err = l.CastDoubt(since); err != nil {
 			l.Close()
 			return nil, sendLedgerError(path, id, err)
 		}
@@ -395,21 +392,14 @@ func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Led
 			path, moved, since.In(a.location()).Format(time.RFC3339))
 		return l, nil
 	}
-	l, err := boltledger.Open(path, boltledger.Options{})
+	l, err := boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}})
 	if err != nil {
 		return nil, sendLedgerError(path, id, err)
 	}
 	var app sendLedgerApp
-	ok, err := l.App(&app)
-	switch {
-	case err == nil && !ok:
-		err = l.SetApp(sendLedgerApp{sendLedgerKind})
-	case err == nil && app.Kind != sendLedgerKind:
-		err = usagef("%s is not a ledger of sms send (is it the journal of a batch?): give another --ledger", path)
-	}
-	if err != nil {
+	if ok, aerr := l.App(&app); aerr != nil || !ok || app.Kind != sendLedgerKind {
 		l.Close()
-		return nil, err
+		return nil, usagef("%s is not a ledger of sms send (is it the journal of a batch?): give another --ledger", path)
 	}
 	if from, found, _ := l.Doubt(); found != "" {
 		fmt.Fprintf(a.stderr, "telco: ledger %s is damaged (%s): every ExternalId it does not record as sent is looked up, from %s, before it is sent\n",

@@ -193,3 +193,21 @@ func TestFindByExternalIDShowsDuplicates(t *testing.T) {
 	assert.Contains(t, r.stderr, "ExternalId dup-1 has 2 messages (sent more than once)")
 	assert.NotContains(t, r.stderr, "single-1")
 }
+
+// A batch's journal is not a ledger of sms send, nor the other way round.
+func TestLedgerAndJournalAreNotMixedUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 1, true)
+	journal := filepath.Join(t.TempDir(), "j")
+	h.ok("sms", "batch", file, "--journal", journal)
+	r := h.run(sendArgs("order-1", "hi", "--ledger", journal)...)
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "is not a ledger of sms send")
+	ledger := filepath.Join(t.TempDir(), "l")
+	h.ok(sendArgs("order-1", "hi", "--ledger", ledger)...)
+	r = h.run("sms", "batch", file, "--journal", ledger)
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "is not the journal of an sms batch")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 2)
+}

@@ -73,7 +73,8 @@ func (e *MismatchError) Error() string { return e.msg }
 // that a resume can never mistake one batch for another. Other errors are
 // boltledger's: ErrBusy, a *DamagedError, a *FormatError.
 func OpenJournal(path string, o JournalOptions) (*Journal, error) {
-	l, err := boltledger.Open(path, boltledger.Options{ReadOnly: o.ReadOnly, Timeout: o.Timeout})
+	fresh := journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: NewBatchID()}
+	l, err := boltledger.Open(path, boltledger.Options{ReadOnly: o.ReadOnly, Timeout: o.Timeout, App: fresh})
 	if err != nil {
 		if o.ReadOnly && errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -85,9 +86,6 @@ func OpenJournal(path string, o JournalOptions) (*Journal, error) {
 	switch {
 	case err != nil:
 		err = &boltledger.DamagedError{Path: path, Reason: "its batch header cannot be decoded", Err: err}
-	case !ok && l.Fresh():
-		j.head = journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: NewBatchID()}
-		err = l.SetApp(j.head)
 	case !ok || j.head.Kind != journalKind:
 		err = &MismatchError{fmt.Sprintf("%s is not the journal of an sms batch (is it a ledger of sms send?); give another --journal", path)}
 	default:
@@ -213,15 +211,12 @@ func RecoverJournal(path string, o JournalOptions, r RecoverOptions) (*Journal, 
 	if rec.MovedTo, err = boltledger.MoveAside(path, time.Now()); err != nil {
 		return nil, nil, fmt.Errorf("moving journal %s aside: %w", path, err)
 	}
-	l, err := boltledger.Open(path, boltledger.Options{Timeout: o.Timeout})
+	head = journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: rec.BatchID}
+	l, err := boltledger.Open(path, boltledger.Options{Timeout: o.Timeout, App: head})
 	if err != nil {
 		return nil, nil, err
 	}
-	j = &Journal{Ledger: l, head: journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: rec.BatchID}}
-	if err := l.SetApp(j.head); err != nil {
-		l.Close()
-		return nil, nil, err
-	}
+	j = &Journal{Ledger: l, head: head}
 	if err := l.CastDoubt(rec.Since); err != nil {
 		l.Close()
 		return nil, nil, err

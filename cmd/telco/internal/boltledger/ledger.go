@@ -116,6 +116,10 @@ type Options struct {
 	// Update fails, and a missing file is an error matching
 	// fs.ErrNotExist.
 	ReadOnly bool
+	// App is what the program keeps beside the records (see SetApp) in a
+	// ledger Open creates, written with its header, so that no ledger is
+	// ever without it, however the process ends.
+	App any
 }
 
 // header is the ledger's own record, in the meta bucket.
@@ -219,7 +223,14 @@ func Open(path string, o Options) (*Ledger, error) {
 		return nil, &DamagedError{Path: path, Reason: "opening it failed", Err: err}
 	}
 	l := &Ledger{path: path, db: db, readOnly: o.ReadOnly, opened: time.Now(), mine: map[string]bool{}}
-	if err := l.protect(func() error { return l.load(check) }); err != nil {
+	var app json.RawMessage
+	if o.App != nil {
+		if app, err = json.Marshal(o.App); err != nil {
+			_ = l.protect(db.Close)
+			return nil, err
+		}
+	}
+	if err := l.protect(func() error { return l.load(check, app) }); err != nil {
 		_ = l.protect(db.Close)
 		var fe *FormatError
 		if errors.As(err, &fe) || errors.As(err, &de) {
@@ -232,7 +243,7 @@ func Open(path string, o Options) (*Ledger, error) {
 
 // load reads the header (writing a new one for a new file) and casts
 // doubt for the damage the file check found or the header shows.
-func (l *Ledger) load(check *fileCheck) error {
+func (l *Ledger) load(check *fileCheck, app json.RawMessage) error {
 	read := func(tx *bolt.Tx) (bool, error) {
 		mb := tx.Bucket(bucketMeta)
 		if mb == nil {
@@ -316,7 +327,7 @@ func (l *Ledger) load(check *fileCheck) error {
 		}
 		if !ok {
 			l.fresh = true
-			l.head = header{Format: formatName, Created: time.Now().UTC(), Epoch: 1}
+			l.head = header{Format: formatName, Created: time.Now().UTC(), Epoch: 1, App: app}
 		}
 		doubt(tx)
 		if len(reasons) > 0 {
