@@ -380,3 +380,41 @@ func TestBatchRecoverReadableJournalIsRefused(t *testing.T) {
 	assert.Equal(t, 2, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "--since and --batch-id go with --recover")
 }
+
+// A line an earlier run left in doubt an hour ago, which this run cannot
+// settle either (its look-ups fail), exits 3 with a look-up that
+// searches from before that first attempt, not from this run.
+func TestBatchUnresolvedHintSearchesFromTheFirstAttempt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
+	file := writeBatch(t, 2, true)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	path, err := batch.DefaultJournalPath(file)
+	require.NoError(t, err)
+	j, err := batch.OpenJournal(path, batch.JournalOptions{Input: batch.InputSum(raw), Property: h.srv.PropertySid})
+	require.NoError(t, err)
+	first := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	require.NoError(t, j.Ledger.Update(context.Background(), h.srv.PropertySid, []string{"own-0"}, func(recs []telco.LedgerRecord) error {
+		recs[0] = telco.LedgerRecord{State: telco.LedgerInDoubt, First: first, Last: first, Attempts: 1}
+		return nil
+	}))
+	require.NoError(t, j.Close())
+	h.srv.Inject(100, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.Find"})
+
+	r := h.run("sms", "batch", file, "-o", "json")
+	assert.Equal(t, 3, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 2)
+	assert.Equal(t, "uncertain", rows[0].State)
+	assert.Equal(t, "sent", rows[1].State, "the other line of the chunk is sent meanwhile")
+	since := first.Add(-time.Minute).Format(time.RFC3339)
+	assert.Contains(t, rows[0].Resolve, "--since "+since)
+	var e struct{ Error errorReport }
+	require.NoError(t, json.Unmarshal([]byte(r.stderr[strings.LastIndex(r.stderr[:len(r.stderr)-1], "\n")+1:]), &e), r.stderr)
+	assert.Equal(t, 3, e.Error.ExitCode)
+	assert.Contains(t, e.Error.Resolve, "--since "+since)
+	assert.Contains(t, e.Error.Resolve, "--external-id own-0")
+	assert.Equal(t, map[string]int{"own-1": 1}, storedIDs(h.srv), "the line in doubt is not sent while it cannot be settled")
+}

@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // runWith is run with the signals of in.
 func runWith(ctx context.Context, in *interrupts, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env, intr: in,
-		stdinTTY: isTerminal(stdin)}
+		stdinTTY: isTerminal(stdin), started: time.Now()}
 	if f, ok := stdout.(*os.File); ok && isTerminal(stdout) {
 		a.width = termWidth(f, env)
 	}
@@ -187,7 +187,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	if errors.Is(err, telco.ErrMaybeSent) {
 		rep.MaybeSent = true
 		rep.ExitCode = exitMaybeSent
-		rep.Resolve = resolveHint(cmd, err)
+		rep.Resolve = resolveHint(cmd, err, a.started)
 	}
 	if se := (*statusError)(nil); errors.As(err, &se) {
 		rep.ExitCode = se.code
@@ -363,8 +363,10 @@ func commandPath(cmd *cobra.Command, fallback string) string {
 
 // resolveHint is the command that tells whether a message that may have
 // been sent was: sms find by its ExternalId, over a window from a minute
-// before now. Commands that send set the annotations it reads.
-func resolveHint(cmd *cobra.Command, err error) string {
+// before the first attempt (the error's LookupSince, when it knows it),
+// else before the command started. Commands that send set the
+// annotations it reads.
+func resolveHint(cmd *cobra.Command, err error, started time.Time) string {
 	if cmd == nil || cmd.Annotations[annResolve] == "" {
 		return ""
 	}
@@ -375,8 +377,24 @@ func resolveHint(cmd *cobra.Command, err error) string {
 	} else if id := cmd.Annotations[annExternalID]; id != "" {
 		ids = []string{id}
 	}
-	return findCommand(cmd.Annotations[annResolve], time.Now().Add(-time.Minute), ids)
+	since := started
+	var ls interface{ LookupSince() time.Time }
+	if errors.As(err, &ls) && !ls.LookupSince().IsZero() && ls.LookupSince().Before(since) {
+		since = ls.LookupSince()
+	}
+	return findCommand(cmd.Annotations[annResolve], since.Add(-time.Minute), ids)
 }
+
+// sinceError is err with the time a look-up of what it left in doubt
+// must search from (an earlier run's first attempt).
+type sinceError struct {
+	err   error
+	since time.Time
+}
+
+func (e *sinceError) Error() string          { return e.err.Error() }
+func (e *sinceError) Unwrap() error          { return e.err }
+func (e *sinceError) LookupSince() time.Time { return e.since }
 
 // Annotations a sending command sets for resolveHint: the project, and the
 // ExternalId of the message.

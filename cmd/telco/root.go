@@ -32,6 +32,7 @@ type app struct {
 	loc            *time.Location // the user's zone, for times given without one
 	width          int            // the terminal's width when stdout is one, else 0
 	stdinTTY       bool           // standard input is a terminal (a person may answer)
+	started        time.Time      // when the tool started: a look-up of what it sent searches from then
 
 	accountSid, token, baseURL string
 	output                     string

@@ -337,6 +337,13 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 			err, path)}
 	}
 	if err != nil {
+		if errors.Is(err, telco.ErrMaybeSent) {
+			// The look-up that settles it searches from the first
+			// attempt, which may be an earlier run's.
+			if after, rerr := l.Records(ctx, prop, ids); rerr == nil && !after[0].First.IsZero() {
+				return &sinceError{err: err, since: after[0].First}
+			}
+		}
 		return err
 	}
 	was := before[0]

@@ -77,6 +77,7 @@ type chunk struct {
 
 	rows   []Row
 	unsure []string
+	since  time.Time // the earliest first attempt of the unsure lines
 }
 
 // Run sends the lines no earlier run settled with c (made with
@@ -255,6 +256,9 @@ func (job *Job) settle(r *chunk, res *Result) {
 			}
 			res.Uncertain++
 			r.unsure = append(r.unsure, row.ExternalID)
+			if r.since.IsZero() || row.Since.Before(r.since) {
+				r.since = row.Since
+			}
 		default:
 			continue // not sent: the request failed before reaching a decision
 		}
@@ -298,19 +302,23 @@ func (job *Job) report(r *chunk, final *chunk, all bool, out *orderer) error {
 		}
 	}
 	if len(r.unsure) > 0 {
-		return &ChunkError{First: first, End: end, Unsure: r.unsure, Since: r.start, Later: later, Err: r.err}
+		return &ChunkError{First: first, End: end, Unsure: r.unsure, Since: r.since, Later: later, Err: r.err}
 	}
 	return &ChunkError{First: first, End: end, Later: and, Err: r.err}
 }
 
 // ChunkError is the failure of one chunk.
 type ChunkError struct {
-	First, End int      // its first and last line
-	Unsure     []string // the ExternalIds that may have been sent
-	Since      time.Time
-	Later      string // what it left unsent after it
+	First, End int       // its first and last line
+	Unsure     []string  // the ExternalIds that may have been sent
+	Since      time.Time // the earliest first attempt of those
+	Later      string    // what it left unsent after it
 	Err        error
 }
+
+// LookupSince is when a look-up of the lines it left in doubt must
+// search from.
+func (e *ChunkError) LookupSince() time.Time { return e.Since }
 
 func (e *ChunkError) Error() string {
 	if len(e.Unsure) > 0 {
