@@ -145,6 +145,11 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 		return fmt.Errorf("reading standard input: %w", err)
 	}
 	lines, err := batch.Read(bytes.NewReader(raw), o.format, name)
+	if err == nil {
+		// Before a journal is bound to this input: a corrected file is
+		// another input.
+		err = batch.CheckIDs(lines)
+	}
 	if err != nil {
 		return inputError(err)
 	}

@@ -362,4 +362,15 @@ func TestBatchExternalIDWithBlanksIsRefused(t *testing.T) {
 		assert.Contains(t, r.stderr, "blank")
 		assert.Empty(t, h.srv.Messages(h.srv.PropertySid), "nothing sent")
 	}
+	// From a file: no journal is bound to the faulty input, so the
+	// corrected file is sent.
+	h := newHarness(t)
+	file := filepath.Join(t.TempDir(), "in.csv")
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000001,a,x-1 \n"), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.NoFileExists(t, file+journalSuffix)
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000001,a,x-1\n"), 0o644))
+	r = h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
 }

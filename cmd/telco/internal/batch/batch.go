@@ -91,38 +91,37 @@ func Prepare(ctx context.Context, prop string, lines []Line, j *Journal) (*Job, 
 	return job, nil
 }
 
-// prepare gives the lines their ExternalIds and, with read, reads the
-// journal's records of them.
-func (job *Job) prepare(ctx context.Context, read bool) error {
-	job.ids = make([]string, len(job.lines))
-	job.local = map[int]*telco.APIError{}
+// CheckIDs checks the input's own ExternalIds, before a journal is
+// opened for it: none with a blank at either end, none shared by two
+// lines. Prepare checks the derived ones too.
+func CheckIDs(lines []Line) error {
+	ids := make([]string, len(lines))
+	for i, l := range lines {
+		ids[i] = l.Params.ExternalID
+	}
+	return checkIDs(lines, ids)
+}
+
+// checkIDs checks ids, the ExternalIds of lines ("" for one not known
+// yet), and names the first few lines at fault.
+func checkIDs(lines []Line, ids []string) error {
 	first := map[string]int{}
 	var blanks, dups []string
-	for i := range job.lines {
-		l := &job.lines[i]
-		id := l.Params.ExternalID
-		if id == "" {
-			id = job.batchID + "-" + strconv.Itoa(l.Num)
-		}
-		if strings.TrimSpace(id) != id {
+	for i, id := range ids {
+		switch {
+		case id == "":
+		case strings.TrimSpace(id) != id:
 			if len(blanks) < 5 {
-				blanks = append(blanks, fmt.Sprintf("line %d: ExternalId %q", l.Num, id))
+				blanks = append(blanks, fmt.Sprintf("line %d: ExternalId %q", lines[i].Num, id))
 			}
-			continue
-		}
-		if k, dup := first[id]; dup {
-			if len(dups) < 5 {
-				dups = append(dups, fmt.Sprintf("lines %d and %d share ExternalId %q", job.lines[k].Num, l.Num, id))
+		default:
+			if k, dup := first[id]; dup {
+				if len(dups) < 5 {
+					dups = append(dups, fmt.Sprintf("lines %d and %d share ExternalId %q", lines[k].Num, lines[i].Num, id))
+				}
+			} else {
+				first[id] = i
 			}
-			continue
-		}
-		first[id] = i
-		job.ids[i] = id
-		p := l.Params
-		p.ExternalID = id
-		var ve *telco.ValidationError
-		if err := p.Validate(); errors.As(err, &ve) && len(ve.Fields) > 0 {
-			job.local[i] = &telco.APIError{Op: "Messages.SendBatch", Code: ve.Fields[0].Code, Message: ve.Fields[0].Message, Fields: ve.Fields}
 		}
 	}
 	if len(blanks) > 0 {
@@ -130,6 +129,30 @@ func (job *Job) prepare(ctx context.Context, read bool) error {
 	}
 	if len(dups) > 0 {
 		return inputErrorf("every line needs its own ExternalId (it is how a message that may have been sent is found again): %s", strings.Join(dups, "; "))
+	}
+	return nil
+}
+
+// prepare gives the lines their ExternalIds and, with read, reads the
+// journal's records of them.
+func (job *Job) prepare(ctx context.Context, read bool) error {
+	job.ids = make([]string, len(job.lines))
+	job.local = map[int]*telco.APIError{}
+	for i, l := range job.lines {
+		job.ids[i] = l.Params.ExternalID
+		if job.ids[i] == "" {
+			job.ids[i] = job.batchID + "-" + strconv.Itoa(l.Num)
+		}
+	}
+	if err := checkIDs(job.lines, job.ids); err != nil {
+		return err
+	}
+	for i := range job.lines {
+		p := job.params(i)
+		var ve *telco.ValidationError
+		if err := p.Validate(); errors.As(err, &ve) && len(ve.Fields) > 0 {
+			job.local[i] = &telco.APIError{Op: "Messages.SendBatch", Code: ve.Fields[0].Code, Message: ve.Fields[0].Message, Fields: ve.Fields}
+		}
 	}
 	job.state = make([]settled, len(job.lines))
 	job.recs = make([]telco.LedgerRecord, len(job.lines))
