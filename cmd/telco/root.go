@@ -64,8 +64,10 @@ Output: -o table (fits the terminal), -o wide (never cut), -o json (RFC 3339
 times, enumeration names, one array for one page or --all, errors as JSON on
 standard error).
 
-Exit status: 0 success, 1 service or network error, 2 usage or validation
-error, 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
+Exit status: 0 success, 1 service or network error (not carried out), 2 usage
+or validation error, 3 may have taken effect and unresolved (a message that
+may have been sent: run the same command again, or look it up), 128+N when
+cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 		Version:       versionLine(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
