@@ -418,3 +418,47 @@ func TestBatchUnresolvedHintSearchesFromTheFirstAttempt(t *testing.T) {
 	assert.Contains(t, e.Error.Resolve, "--external-id own-0")
 	assert.Equal(t, map[string]int{"own-1": 1}, storedIDs(h.srv), "the line in doubt is not sent while it cannot be settled")
 }
+
+// A journal of the earlier telco (plain JSON, no checksums) is not read:
+// exit 3, nothing sent; --recover takes its batch ID and start from its
+// header and looks every line up, so the lines it had sent are found.
+func TestBatchRecoverEarlierJournal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
+	file := writeBatch(t, 3, false)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	journal, err := batch.DefaultJournalPath(file)
+	require.NoError(t, err)
+	started := time.Now().Add(-10 * time.Minute).UTC()
+	db, err := bolt.Open(journal, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		meta, _ := tx.CreateBucket([]byte("meta"))
+		_, _ = tx.CreateBucket([]byte("lines"))
+		v, _ := json.Marshal(map[string]any{"Version": 1, "Input": batch.InputSum(raw), "Property": h.srv.PropertySid,
+			"BatchID": "tbearlier0001", "Created": started})
+		return meta.Put([]byte("meta"), v)
+	}))
+	require.NoError(t, db.Close())
+	c := h.srv.Client()
+	for _, line := range []int{2, 3} { // what the earlier run had sent
+		_, err := c.Messages.Send(context.Background(), h.srv.PropertySid,
+			&telco.SendMessageParams{To: fmt.Sprintf("+6140%07d", line-2), Text: fmt.Sprintf("Message %d", line-2), ExternalID: fmt.Sprintf("tbearlier0001-%d", line)})
+		require.NoError(t, err)
+	}
+
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "written by an earlier version of telco")
+	assert.Contains(t, r.stderr, "--recover")
+	r = h.run("sms", "batch", file, "--recover", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	rows := decodeRows(t, r.stdout)
+	require.Len(t, rows, 3)
+	assert.True(t, rows[0].Found)
+	assert.True(t, rows[1].Found)
+	assert.False(t, rows[2].Found)
+	assert.Equal(t, map[string]int{"tbearlier0001-2": 1, "tbearlier0001-3": 1, "tbearlier0001-4": 1}, storedIDs(h.srv))
+}
