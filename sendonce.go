@@ -51,8 +51,9 @@ type ReconcilePolicy struct {
 	// second time. Default 5s.
 	SettleTime time.Duration
 	// MaxRounds bounds the look-ups of one call, and with them the sends:
-	// a message is sent again only when a look-up found it missing and
-	// another look-up may follow the new send. Default 3.
+	// a message is sent again only when two look-ups a settle time apart
+	// found it missing and another look-up may follow the new send.
+	// Default 4: enough to resend a message the service never got once.
 	MaxRounds int
 	// ClockSkew widens the search window on both sides, for the
 	// difference between the clock that writes the service's Date header
@@ -64,9 +65,9 @@ type ReconcilePolicy struct {
 }
 
 // DefaultReconcilePolicy returns the policy a Client uses without
-// WithReconcilePolicy: settle 5s, 3 rounds, 30s of clock skew.
+// WithReconcilePolicy: settle 5s, 4 rounds, 30s of clock skew.
 func DefaultReconcilePolicy() ReconcilePolicy {
-	return ReconcilePolicy{SettleTime: 5 * time.Second, MaxRounds: 3, ClockSkew: 30 * time.Second}
+	return ReconcilePolicy{SettleTime: 5 * time.Second, MaxRounds: 4, ClockSkew: 30 * time.Second}
 }
 
 // WithReconcilePolicy replaces DefaultReconcilePolicy for SendOnce,
@@ -302,6 +303,9 @@ type onceItem struct {
 	seen       LedgerRecord // its record as this run last knew it
 	result     BatchResult
 	done       bool // result is final
+	// missedAt is when a look-up of this run last missed it: a message
+	// is sent again only after two look-ups a settle time apart miss it.
+	missedAt time.Time
 }
 
 // Waits for a message another caller holds: polled, from the first to the
@@ -613,8 +617,11 @@ func later(a, b time.Time) time.Time {
 
 // lookUp finds the messages of look in one scan from their first attempt
 // and records what it learnt: found ones are sent; missing ones may be
-// sent again, unless the look-up found others of the same request, which
-// shows the service still storing it: those get another settle round.
+// sent again once a second look-up, a settle time after the first, has
+// missed them too (a service may go on processing a request after the
+// client hung up, and then show it only a settle time later), and no
+// other message of their request turned up meanwhile (the service still
+// storing it).
 func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	r.rounds++
 	var since time.Time
@@ -655,11 +662,16 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 			o.State, o.Message, o.Found = LedgerSent, stripText(&ms), true
 			ms.Text = r.msgs[i].Text
 			it.result, it.done = BatchResult{Message: &ms}, true
-		} else if foundOf[o.Last.UnixMicro()] {
-			o.State, o.Ended = LedgerInDoubt, now // another settle round from now
+		} else if foundOf[o.Last.UnixMicro()] || it.missedAt.IsZero() {
+			// Missing, but its request's other messages are still
+			// arriving, or this is the first look-up to miss it: the
+			// service may have gone on processing after the client hung
+			// up, so another settle round from now before a resend.
+			o.State, o.Ended = LedgerInDoubt, now
+			it.missedAt = now
 		} else {
-			o.State = LedgerNotSent
-			r.lastErr = fmt.Errorf("not found by a look-up after the settle time: %w", errOrMaybe(r.lastErr))
+			o.State = LedgerNotSent // missed twice, a settle time apart
+			r.lastErr = fmt.Errorf("not found by two look-ups a settle time apart: %w", errOrMaybe(r.lastErr))
 		}
 		outcome[k] = o
 	}

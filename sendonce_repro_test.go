@@ -4,9 +4,11 @@ package telco
 // (issue "Exactly once across calls"), each on a recording server.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -337,4 +339,45 @@ func TestReproFindDateToRoundsUp(t *testing.T) {
 		DateTo: sent.Created.Time().Add(time.Millisecond)})
 	require.NoError(t, err)
 	require.Len(t, page.Items, 1, "a message of the current second is before a DateTo within that second")
+}
+
+// A service that keeps processing a request for a while after the client
+// hung up, and then shows it in searches up to the settle time later:
+// one look-up after the settle time misses it, and resending stored it
+// twice. Not found once is not enough: a second look-up, a settle time
+// later, must miss it too before it is sent again.
+func TestReproProcessingAfterHangUpThenLag(t *testing.T) {
+	t.Parallel()
+	const settle = 300 * time.Millisecond
+	srv := newStoreServer(t, &storeServer{})
+	inner := srv.Config.Handler
+	var mu sync.Mutex
+	first := true
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		slow := first && r.Method == http.MethodPost
+		first = first && !slow
+		mu.Unlock()
+		if !slow {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		<-r.Context().Done()               // the client gives up
+		time.Sleep(100 * time.Millisecond) // the service goes on processing
+		srv.mu.Lock()
+		srv.send = func(int) (bool, int, time.Duration) { return true, 0, settle - 20*time.Millisecond }
+		srv.mu.Unlock()
+		inner.ServeHTTP(httptest.NewRecorder(), r.WithContext(context.Background()))
+		srv.mu.Lock()
+		srv.send = func(int) (bool, int, time.Duration) { return true, 0, 0 }
+		srv.mu.Unlock()
+	})
+	c := srv.client(t, ReconcilePolicy{SettleTime: settle, MaxRounds: 4, ClockSkew: 2 * time.Second},
+		WithAttemptTimeout(100*time.Millisecond))
+	m, err := c.Messages.SendOnce(context.Background(), testProp, onceParams("order-8"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, srv.stored()["order-8"], "found by the second look-up: not sent again")
+	assert.Equal(t, "MG000000", m.MessageSid)
 }
