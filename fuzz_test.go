@@ -421,7 +421,7 @@ func FuzzCallsAnswer(f *testing.F) {
 // share one name in JSON, so a round trip keeps only one of them.
 func namesAField(extra map[string]json.RawMessage) bool {
 	for k := range extra {
-		for _, f := range inferredFields(reflect.TypeFor[Call]()) {
+		for _, f := range wireFields(reflect.TypeFor[Call]()) {
 			for _, n := range f.names {
 				if strings.EqualFold(k, n) {
 					return true

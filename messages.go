@@ -269,12 +269,12 @@ func decodeBatchElement(op string, raw json.RawMessage) BatchResult {
 	if json.Unmarshal(raw, &probe) == nil {
 		if probe.MessageSid != "" {
 			var m Message
-			if json.Unmarshal(raw, &m) == nil {
+			if decodeLoose(raw, &m) == nil {
 				return BatchResult{Message: &m}
 			}
 		} else if len(probe.Message) > 0 && probe.Message[0] == '{' {
 			var m Message
-			if json.Unmarshal(probe.Message, &m) == nil && m.MessageSid != "" {
+			if decodeLoose(probe.Message, &m) == nil && m.MessageSid != "" {
 				return BatchResult{Message: &m}
 			}
 		}
