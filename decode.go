@@ -65,6 +65,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // bodyDecoder reads a 2xx body.
@@ -363,6 +364,12 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 type looseString string
 
 func (s *looseString) UnmarshalJSON(b []byte) error {
+	// A valid UTF-8 string without escapes, the common case, is read
+	// without encoding/json's second pass over it.
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		*s = looseString(b[1 : n-1])
+		return nil
+	}
 	var v string
 	if json.Unmarshal(b, &v) == nil {
 		*s = looseString(v)

@@ -193,6 +193,7 @@ func TestEveryEnvelopeKeyIsOnTheFastPath(t *testing.T) {
 		"numbersList":       listCheck(numbersList),
 		"purchaseShape":     resourceCheck(purchaseShape),
 		"callShape":         resourceCheck(callShape),
+		"numberBlocksList":  listCheck(numberBlocksList),
 	}
 	declared := declaredShapes(t)
 	names := make([]string, 0, len(shapes))
@@ -456,4 +457,25 @@ func withoutExtra(v any) any {
 	// them in place is harmless here.
 	clear(cp)
 	return cp.Interface()
+}
+
+// looseString's shortcut reads what encoding/json reads.
+func FuzzLooseString(f *testing.F) {
+	for _, s := range []string{`"t"`, `""`, `"a\"b"`, `"\u00e9"`, "\"\xff\"", `null`, `42`, `["x"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return // encoding/json hands UnmarshalJSON only valid JSON
+		}
+		var s looseString
+		require.NoError(t, s.UnmarshalJSON(b))
+		var want string
+		if json.Unmarshal(b, &want) != nil {
+			want = ""
+		}
+		if string(s) != want {
+			t.Fatalf("%q: %q, encoding/json %q", b, s, want)
+		}
+	})
 }

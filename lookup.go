@@ -1,13 +1,10 @@
 package telco
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,10 +45,10 @@ type NumberDetail struct {
 }
 
 // UnmarshalJSON reads e164 as a number or, tolerantly, a numeric string
-// (with or without +).
+// (with or without +), and every integer so, as the SDK reads answers.
 func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 	var w wireNumberDetail
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := decodeLoose(b, &w); err != nil {
 		return err
 	}
 	*d = w.detail()
@@ -62,42 +59,20 @@ func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 // decoded into these, in one pass: NumberDetail's own UnmarshalJSON would
 // have encoding/json scan every element twice and allocate for each e164.
 type wireNumberDetail struct {
-	E164                  e164Value `json:"e164"`
-	AssignedCarrier       Carrier   `json:"assignedCarrier"`
-	CurrentCarrier        Carrier   `json:"currentCarrier"`
-	NumberingArea         string    `json:"numberingArea"`
-	PortedActionIndicator string    `json:"portedActionIndicator"`
-	ThirdParty            bool      `json:"thirdParty"`
-	AlreadyPorting        int       `json:"alreadyPorting"`
-	Reason                string    `json:"reason"`
+	E164                  flexInt `json:"e164"` // a number or a string, either on the fast pass
+	AssignedCarrier       Carrier `json:"assignedCarrier"`
+	CurrentCarrier        Carrier `json:"currentCarrier"`
+	NumberingArea         string  `json:"numberingArea"`
+	PortedActionIndicator string  `json:"portedActionIndicator"`
+	ThirdParty            bool    `json:"thirdParty"`
+	AlreadyPorting        int     `json:"alreadyPorting"`
+	Reason                string  `json:"reason"`
 }
 
 func (w *wireNumberDetail) detail() NumberDetail {
 	return NumberDetail{E164: int64(w.E164), AssignedCarrier: w.AssignedCarrier, CurrentCarrier: w.CurrentCarrier,
 		NumberingArea: w.NumberingArea, PortedActionIndicator: w.PortedActionIndicator, ThirdParty: w.ThirdParty,
 		AlreadyPorting: w.AlreadyPorting, Reason: w.Reason}
-}
-
-// e164Value reads e164 as a number or a numeric string, with or without
-// +; null leaves it 0. The common forms are read without allocating.
-type e164Value int64
-
-func (v *e164Value) UnmarshalJSON(b []byte) error {
-	raw := bytes.TrimSpace(b)
-	if string(raw) == "null" {
-		return nil
-	}
-	digits := bytes.TrimPrefix(bytes.Trim(raw, `"`), []byte("+"))
-	if n, ok := fastInt(digits); ok {
-		*v = e164Value(n)
-		return nil
-	}
-	n, err := strconv.ParseInt(string(digits), 10, 64) // a sign or 19 digits
-	if err != nil {
-		return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
-	}
-	*v = e164Value(n)
-	return nil
 }
 
 // numberDetailsList is the answer of a lookup: the results under numbers,
