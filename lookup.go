@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -165,7 +163,7 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 // exactly one result each. It is request i (0-based) of n.
 func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []string, out []NumberDetail, i, n int) error {
 	r := &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(numbers, ","))}
+		path: "/v2/Numbers/Details", query: &wireLookup{Numbers: numbers}}
 	page, err := getList(ctx, s.client, r, numberDetailsList)
 	if err != nil {
 		return err
@@ -184,11 +182,28 @@ func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []st
 	return nil
 }
 
-// lookupQuery is the query of a lookup, Numbers=a,b,c, encoded as
-// url.Values would encode it without building one.
-type lookupQuery string
+// wireLookup is the query of a lookup, Numbers=a,b,c.
+type wireLookup struct {
+	Numbers commaList[string] `url:"Numbers"`
+}
 
-func (q lookupQuery) encodeQuery() string { return "Numbers=" + url.QueryEscape(string(q)) }
+// appendQuery writes the lookup's query without reflection (see
+// encodeQueryTo), the numbers escaped one by one rather than joined first.
+func (q *wireLookup) appendQuery(b []byte) []byte {
+	start := len(b)
+	for i, n := range q.Numbers {
+		if i == 0 {
+			b = appendKey(b, start, "Numbers")
+		} else {
+			b = append(b, "%2C"...) // the comma, escaped
+		}
+		b = appendQueryEscape(b, n)
+	}
+	if len(b) == len("Numbers=")+start {
+		return b[:start] // every number empty: commaList sends nothing
+	}
+	return b
+}
 
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the

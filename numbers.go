@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -377,28 +376,17 @@ type ListNumbersParams struct {
 // MaxNumbersCount is the largest Results_Count the number listings take.
 const MaxNumbersCount = 200
 
-// query is ListNumbersParams as the query string carries it. The
+// wireListNumbers is ListNumbersParams as the query carries it. The
 // documentation spells the capability filter "Capabilites"; that is the
 // name sent.
-func (p *ListNumbersParams) query() url.Values {
-	v := url.Values{}
-	if len(p.Types) > 0 {
-		parts := make([]string, len(p.Types))
-		for i, t := range p.Types {
-			parts[i] = string(t)
-		}
-		v.Set("Type", strings.Join(parts, ","))
-	}
-	if len(p.Capabilities) > 0 {
-		v.Set("Capabilites", NumberCapabilities(p.Capabilities).String())
-	}
-	if p.Count != 0 {
-		v.Set("Results_Count", strconv.Itoa(p.Count))
-	}
-	if p.Skip != 0 {
-		v.Set("Results_Skip", strconv.Itoa(p.Skip))
-	}
-	return v
+type wireListNumbers struct {
+	Type        commaList[NumberType]       `url:"Type,omitempty"`
+	Capabilites commaList[NumberCapability] `url:"Capabilites,omitempty"`
+	ListParams
+}
+
+func (p *ListNumbersParams) wire() *wireListNumbers {
+	return &wireListNumbers{Type: p.Types, Capabilites: p.Capabilities, ListParams: p.ListParams}
 }
 
 // The shapes of the answers, none shown by the documentation: a number
@@ -449,7 +437,7 @@ func (s *NumbersService) list(ctx context.Context, op, ownerName, owner, pattern
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath(pattern, owner), query: q.query()}, numbersList)
+		path: escapedPath(pattern, owner), query: q.wire()}, numbersList)
 }
 
 // ListByPropertyAll iterates over every number ListByProperty would
