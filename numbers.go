@@ -77,21 +77,21 @@ const (
 // ClearableNumberFields lists every NumberField Clear accepts, in the
 // order of NumberConfigParams.
 func ClearableNumberFields() []NumberField {
-	return []NumberField{
-		NumberFieldFriendly, NumberFieldAddressSid,
-		NumberFieldAttributionSource, NumberFieldAttributionMedium, NumberFieldAttributionCampaign, NumberFieldAttributionContent,
-		NumberFieldSendSmsFrom, NumberFieldSendSmsTo, NumberFieldSendEmailFrom, NumberFieldSendEmailTo,
-		NumberFieldWebhookURL, NumberFieldWebhookMethod,
-		NumberFieldDeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod,
+	var out []NumberField
+	for i := range numberSettings {
+		if numberSettings[i].clearable {
+			out = append(out, numberSettings[i].name)
+		}
 	}
+	return out
 }
 
 // NumberConfigParams changes a number's configuration. Every field is
 // optional; only those set are sent, so an empty string leaves a field as
 // it is. To empty a field (detach an address, stop a forward or a
 // webhook), name it in Clear. The rules are listed on Validate. Its json
-// tags are not what the SDK sends (that is wireNumberConfig); they remain
-// only while telcotest decodes requests into this type.
+// tags are not what the SDK reads (numberSettings is); they remain only
+// while telcotest decodes requests into this type.
 type NumberConfigParams struct {
 	Friendly   string `json:"Friendly,omitempty"`
 	AddressSid string `json:"AddressSid,omitempty"`
@@ -126,53 +126,79 @@ type NumberConfigParams struct {
 	Clear []NumberField `json:"-"`
 }
 
-// wireNumberConfig is NumberConfigParams as the service reads it; the two
-// convert into each other, so a field added to one must be added to both.
-type wireNumberConfig struct {
-	Friendly                     string        `json:"Friendly,omitempty"`
-	AddressSid                   string        `json:"AddressSid,omitempty"`
-	AttributionSource            string        `json:"Attribution_Source,omitempty"`
-	AttributionMedium            string        `json:"Attribution_Medium,omitempty"`
-	AttributionCampaign          string        `json:"Attribution_Campaign,omitempty"`
-	AttributionContent           string        `json:"Attribution_Content,omitempty"`
-	RoutingMethod                RoutingMethod `json:"RoutingMethod,omitempty"`
-	EndpointNumber               string        `json:"EndpointNumber,omitempty"`
-	Flow                         string        `json:"Flow,omitempty"`
-	Recording                    Recording     `json:"Recording,omitempty"`
-	SendSmsFrom                  string        `json:"SendSmsFrom,omitempty"`
-	SendSmsTo                    string        `json:"SendSmsTo,omitempty"`
-	SendEmailFrom                string        `json:"SendEmailFrom,omitempty"`
-	SendEmailTo                  string        `json:"SendEmailTo,omitempty"`
-	WebhookURL                   string        `json:"WebHookUrl,omitempty"`
-	WebhookMethod                string        `json:"WebHookMethod,omitempty"`
-	DeliveryReceiptWebhookURL    string        `json:"DeliveryReceiptWebHookUrl,omitempty"`
-	DeliveryReceiptWebhookMethod string        `json:"DeliveryReceiptWebHookMethod,omitempty"`
-	Clear                        []NumberField `json:"-"`
+// numberSetting is one field of a number's configuration.
+type numberSetting struct {
+	name      NumberField                        // the wire name; a NumberField constant when clearable
+	of        func(*NumberConfigParams) *string  // where NumberConfigParams holds it
+	clearable bool                               // Clear may empty it
+	upper     bool                               // sent upper-cased (a webhook method)
+	check     func(f *fieldErrs, name, v string) // its own rule, for a value set; nil for none
 }
 
-// MarshalJSON writes the fields set, then each field of Clear with an
-// empty string.
-func (w *wireNumberConfig) MarshalJSON() ([]byte, error) {
-	type plain wireNumberConfig // no methods: no recursion
-	b, err := json.Marshal((*plain)(w))
-	if err != nil || len(w.Clear) == 0 {
-		return b, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for _, f := range w.Clear {
-		m[string(f)] = json.RawMessage(`""`)
-	}
-	return json.Marshal(m)
+// numberSettings is the one list of a number configuration's fields, in
+// the order of NumberConfigParams. What Configure sends, what Clear may
+// empty (ClearableNumberFields), the check of Clear and each field's own
+// rule all come from it, so a field is added here once. Go needs the
+// field declared by hand on NumberConfigParams and NumberConfig, and a
+// clearable one as a NumberField constant: TestNumberSettingsMatchTheTypes
+// fails until those agree with this list.
+var numberSettings = [...]numberSetting{
+	{name: NumberFieldFriendly, clearable: true, of: func(p *NumberConfigParams) *string { return &p.Friendly }},
+	{name: NumberFieldAddressSid, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AddressSid }},
+	{name: NumberFieldAttributionSource, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionSource }},
+	{name: NumberFieldAttributionMedium, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionMedium }},
+	{name: NumberFieldAttributionCampaign, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionCampaign }},
+	{name: NumberFieldAttributionContent, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionContent }},
+	// Routing and recording are changed by setting another value, never
+	// emptied: a number always routes somewhere. RoutingMethod's rule names
+	// other fields and runs in check.
+	{name: "RoutingMethod", of: func(p *NumberConfigParams) *string { return (*string)(&p.RoutingMethod) }},
+	{name: "EndpointNumber", of: func(p *NumberConfigParams) *string { return &p.EndpointNumber }, check: (*fieldErrs).number},
+	{name: "Flow", of: func(p *NumberConfigParams) *string { return &p.Flow }},
+	{name: "Recording", of: func(p *NumberConfigParams) *string { return (*string)(&p.Recording) }, check: checkRecording},
+	{name: NumberFieldSendSmsFrom, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendSmsFrom }, check: checkSmsFrom},
+	{name: NumberFieldSendSmsTo, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendSmsTo }, check: (*fieldErrs).number},
+	{name: NumberFieldSendEmailFrom, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendEmailFrom }, check: (*fieldErrs).email},
+	{name: NumberFieldSendEmailTo, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendEmailTo }, check: (*fieldErrs).email},
+	{name: NumberFieldWebhookURL, clearable: true, of: func(p *NumberConfigParams) *string { return &p.WebhookURL }, check: (*fieldErrs).url},
+	{name: NumberFieldWebhookMethod, clearable: true, upper: true, of: func(p *NumberConfigParams) *string { return &p.WebhookMethod },
+		check: (*fieldErrs).webhookMethod},
+	{name: NumberFieldDeliveryReceiptWebhookURL, clearable: true, of: func(p *NumberConfigParams) *string { return &p.DeliveryReceiptWebhookURL },
+		check: (*fieldErrs).url},
+	{name: NumberFieldDeliveryReceiptWebhookMethod, clearable: true, upper: true,
+		of: func(p *NumberConfigParams) *string { return &p.DeliveryReceiptWebhookMethod }, check: (*fieldErrs).webhookMethod},
 }
 
-func (p *NumberConfigParams) wire() *wireNumberConfig {
-	w := wireNumberConfig(*p)
-	w.WebhookMethod = strings.ToUpper(w.WebhookMethod)
-	w.DeliveryReceiptWebhookMethod = strings.ToUpper(w.DeliveryReceiptWebhookMethod)
-	return &w
+// clearableSetting is the setting Clear may empty under name, or nil.
+func clearableSetting(name NumberField) *numberSetting {
+	for i := range numberSettings {
+		if s := &numberSettings[i]; s.clearable && s.name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// wireNumberConfig is NumberConfigParams as the service reads it: the
+// fields set under their wire names, then each field of Clear with an
+// empty string. Every value is a string.
+type wireNumberConfig map[string]string
+
+func (p *NumberConfigParams) wire() wireNumberConfig {
+	w := wireNumberConfig{}
+	for i := range numberSettings {
+		s := &numberSettings[i]
+		if v := *s.of(p); v != "" {
+			if s.upper {
+				v = strings.ToUpper(v)
+			}
+			w[string(s.name)] = v
+		}
+	}
+	for _, f := range p.Clear {
+		w[string(f)] = ""
+	}
+	return w
 }
 
 // numberShape is a number configuration under Number or
@@ -557,22 +583,29 @@ func (p *NumberConfigParams) check() fieldErrs {
 	default:
 		f.invalid("RoutingMethod", "RoutingMethod must be Endpoint or Flow")
 	}
-	f.number("EndpointNumber", p.EndpointNumber)
-	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
-		f.invalid("Recording", "Recording must be Off or Call")
+	for i := range numberSettings {
+		if s := &numberSettings[i]; s.check != nil {
+			if v := *s.of(p); v != "" {
+				s.check(&f, string(s.name), v)
+			}
+		}
 	}
-	if v := p.SendSmsFrom; v != "" && !rules.IsSenderID(v) {
-		f.number("SendSmsFrom", v)
-	}
-	f.number("SendSmsTo", p.SendSmsTo)
-	f.email("SendEmailFrom", p.SendEmailFrom)
-	f.email("SendEmailTo", p.SendEmailTo)
-	f.url("WebHookUrl", p.WebhookURL)
-	f.webhookMethod("WebHookMethod", p.WebhookMethod)
-	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
-	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
 	p.checkClear(&f)
 	return f
+}
+
+// checkRecording is Recording's rule: Off or Call.
+func checkRecording(f *fieldErrs, name, v string) {
+	if r := Recording(v); r != RecordingOff && r != RecordingCall {
+		f.invalid(name, "Recording must be Off or Call")
+	}
+}
+
+// checkSmsFrom is SendSmsFrom's rule: a number or a sender ID.
+func checkSmsFrom(f *fieldErrs, name, v string) {
+	if !rules.IsSenderID(v) {
+		f.number(name, v)
+	}
 }
 
 // numberDigits checks a number given for a path, without its +.
@@ -632,28 +665,16 @@ func (p *PurchaseNumberParams) check() fieldErrs {
 
 // checkClear refuses a Clear entry that is unknown, repeated or also set.
 func (p *NumberConfigParams) checkClear(f *fieldErrs) {
-	if len(p.Clear) == 0 {
-		return
-	}
-	set := map[NumberField]string{
-		NumberFieldFriendly: p.Friendly, NumberFieldAddressSid: p.AddressSid,
-		NumberFieldAttributionSource: p.AttributionSource, NumberFieldAttributionMedium: p.AttributionMedium,
-		NumberFieldAttributionCampaign: p.AttributionCampaign, NumberFieldAttributionContent: p.AttributionContent,
-		NumberFieldSendSmsFrom: p.SendSmsFrom, NumberFieldSendSmsTo: p.SendSmsTo,
-		NumberFieldSendEmailFrom: p.SendEmailFrom, NumberFieldSendEmailTo: p.SendEmailTo,
-		NumberFieldWebhookURL: p.WebhookURL, NumberFieldWebhookMethod: p.WebhookMethod,
-		NumberFieldDeliveryReceiptWebhookURL: p.DeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod: p.DeliveryReceiptWebhookMethod,
-	}
 	seen := map[NumberField]bool{}
 	for i, c := range p.Clear {
 		name := fmt.Sprintf("Clear[%d]", i)
-		v, ok := set[c]
+		s := clearableSetting(c)
 		switch {
-		case !ok:
+		case s == nil:
 			f.invalid(name, fmt.Sprintf("%s: %q cannot be cleared; clearable fields are %s", name, string(c), clearableList()))
 		case seen[c]:
 			f.invalid(name, fmt.Sprintf("%s repeats %s", name, c))
-		case v != "":
+		case *s.of(p) != "":
 			f.add(CodeConflictingParameters, string(c), fmt.Sprintf("%s is both set and cleared", c))
 		}
 		seen[c] = true
