@@ -22,6 +22,20 @@
 //		From: "Acme", To: "+61499999999", Text: "Your order has shipped",
 //	})
 //
+// The Client's services, each with an interface of its methods for fakes:
+//
+//   - [Client.NumberBlocks] ([NumberBlocksAPI]): search number blocks, buy and route them
+//   - [Client.Numbers] ([NumbersAPI]): configure a number (routing, recording, attribution, SMS forwarding, webhooks), read, list and buy numbers
+//   - [Client.Messages] ([MessagesAPI]): send SMS (once, by ExternalId, with SendOnce), batch-send, find and read them
+//   - [Client.Properties] ([PropertiesAPI]): create, read, list and update projects
+//   - [Client.OnlineLogins] ([OnlineLoginsAPI]): create, read, list and update portal logins
+//   - [Client.SipTrunks] ([SipTrunksAPI]): create, list, read and update SIP trunks
+//   - [Client.Porting] ([PortingAPI]): submit number porting requests and follow their status
+//   - [Client.Addresses] ([AddressesAPI]): add, list, read and remove an account's addresses
+//   - [Client.Lookup] ([LookupAPI]): carrier and porting details of phone numbers
+//   - [Client.Flows] ([FlowsAPI]): a project's call flows, which numbers can be routed to
+//   - [Client.Calls] ([CallsAPI]): read and follow calls
+//
 // # Authentication
 //
 // Every request carries HTTP Basic credentials: the account SID as user name
@@ -187,10 +201,9 @@
 //
 // # Testing code that uses this package
 //
-// Each service has a small interface listing its methods ([MessagesAPI],
-// [PropertiesAPI], [NumberBlocksAPI], [NumbersAPI], [OnlineLoginsAPI],
-// [SipTrunksAPI], [PortingAPI], [AddressesAPI], [LookupAPI]), which the
-// service types satisfy. Code that depends on the interface can be handed a
+// Each service has a small interface listing its methods (see the list of
+// services above: [MessagesAPI], [PropertiesAPI], ...), which the service
+// types satisfy. Code that depends on the interface can be handed a
 // hand-written fake in unit tests.
 //
 // For tests that exercise real requests, the [telcotest] package is an

@@ -37,11 +37,30 @@ const (
 	// CodeParameterInvalid is the SDK's own choice, used by client-side
 	// validation (and answered by telcotest) for a value of the wrong form
 	// when the service's code for it is not documented. The service may use
-	// another code for the same problem. telcotest answers some codes of
-	// its own too (LEASE_LIMIT_REACHED, and *_NOT_FOUND codes such as
-	// MESSAGE_NOT_FOUND that the page does not list); the SDK names none of
-	// them.
+	// another code for the same problem. telcotest answers *_NOT_FOUND
+	// codes the page does not list too, such as MESSAGE_NOT_FOUND.
 	CodeParameterInvalid = "PARAMETER_INVALID"
+)
+
+// Error codes telcotest answers where the service documents a rule but not
+// the code it refuses with. They are named here, with the service's other
+// codes, so that a test against the fake and code that reads errors share
+// one spelling; the live service may answer another code for the same
+// refusal.
+const (
+	// CodeFlowNotFound refuses Numbers.Configure or NumberBlocks.Configure
+	// with a Flow (a ConfigId) that the number's or block's project does
+	// not have (field Flow).
+	CodeFlowNotFound = "FLOW_NOT_FOUND"
+	// CodeLeaseLimitReached refuses a leased send (From empty) when the
+	// recipient already has the limit of 5 valid leased senders, none of
+	// them the sending project's (field From): sharing another project's
+	// sender would send the recipient's answers to the wrong project.
+	CodeLeaseLimitReached = "LEASE_LIMIT_REACHED"
+	// CodeNumberAlreadyPurchased refuses Numbers.Purchase of a number the
+	// project already has (field Number); a number of another project is
+	// refused with CodeNumberBelongsToDifferentProperty.
+	CodeNumberAlreadyPurchased = "NUMBER_ALREADY_PURCHASED"
 )
 
 // ErrMaybeSent is matched by errors.Is when a non-idempotent call (an SMS

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // fakeService stands in for the service in these examples: it answers every
@@ -174,4 +175,44 @@ func ExampleSegments() {
 	// GSM-7 17 1 143
 	// GSM-7 20 1 140
 	// UCS-2 8 1 62
+}
+
+// NewClientFromEnv builds a Client from TELCO_ACCOUNT_SID, TELCO_TOKEN,
+// TELCO_BASE_URL and TELCO_ALLOW_INSECURE_HTTP: with the variables `telco
+// mock --env` prints, the same program talks to the mock.
+func ExampleNewClientFromEnv() {
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	for k, v := range map[string]string{"TELCO_ACCOUNT_SID": srv.AccountSid, "TELCO_TOKEN": srv.Token, "TELCO_BASE_URL": srv.URL} {
+		os.Setenv(k, v)
+		defer os.Unsetenv(k)
+	}
+
+	client, err := telco.NewClientFromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := client.Properties.Get(context.Background(), srv.PropertySid)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(client.BaseURL() == srv.URL, p.SmsEnabled)
+	// Output: true true
+}
+
+// NormalizeNumber turns numbers as users hold them into the E.164 form
+// operations take; ValidLookupNumber filters a list before a lookup.
+func ExampleNormalizeNumber() {
+	for _, n := range []string{"0412 345 678", "61 2 9999 9999", "(02) 9999-9999", "not a number"} {
+		e164, err := telco.NormalizeNumber(n)
+		fmt.Println(e164, err != nil)
+	}
+	fromLookup, _ := telco.NormalizeNumber(int64(61412345678)) // NumberDetail.E164
+	fmt.Println(fromLookup, telco.ValidLookupNumber("0412345678"), telco.ValidLookupNumber("04-1234"))
+	// Output:
+	// +61412345678 false
+	// +61299999999 false
+	// +61299999999 false
+	//  true
+	// +61412345678 true false
 }

@@ -345,7 +345,13 @@ func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindM
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
+	return s.find(ctx, propertySid, p, nil)
+}
+
+// find is Find once its params are checked; a look-up by ExternalId calls
+// it with a probe for the service's clock (sendonce.go).
+func (s *MessagesService) find(ctx context.Context, propertySid string, p *FindMessagesParams, probe *dateProbe) (*Page[Message], error) {
+	return getList(ctx, s.client, &call{op: "Messages.Find", method: http.MethodGet, idempotent: true, probe: probe,
 		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), query: p.wire()}, messagesList)
 }
 

@@ -76,6 +76,9 @@ type call struct {
 	rawQuery   string // Client.Do's query, as the caller wrote it (re-encoded); "" for none
 	body       any    // a wire value, JSON-encoded when non-nil
 	idempotent bool   // repeating it is harmless
+	// probe, set by a look-up's scan, receives the Date of the call's
+	// answer (sendonce.go).
+	probe *dateProbe
 	// noUnsafeRetry keeps a non-idempotent call from being retried after
 	// it may have reached the service even with RetryPolicy.RetryUnsafe:
 	// SendOnce's sends, which look the message up instead.
@@ -169,6 +172,9 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return err
 	}
 	defer resp.Body.Close()
+	if is2xx(resp.StatusCode) {
+		c.once.observe(resp, st.start, r.probe) // the service's clock, for look-ups by ExternalId
+	}
 	return c.decodeResponse(r, st, resp, out)
 }
 

@@ -1,60 +1,11 @@
 package telco
 
 // Retries: when an attempt is repeated, and how long the Client waits.
-//
-// Every Client holds one retryablehttp.Client, shared by all its calls, and
-// plugs its decisions into that library's hooks rather than around them:
-//
-//   - RequestLogHook (startAttempt) runs before each attempt and stamps the
-//     call's attemptState with the attempt number and start time.
-//   - CheckRetry (checkRetry) runs after each attempt and decides, with the
-//     call's own idempotency, whether another attempt may follow (classify).
-//   - The request's ResponseHandler (readAnswer), set for idempotent calls,
-//     reads a 2xx body inside the loop, so that an answer cut short is
-//     retried like a dropped connection; retryablehttp hands its error back
-//     to CheckRetry. A non-idempotent call's body is read after the loop: a
-//     send whose answer was cut short took effect and is not repeated.
-//   - The wait (backoff) is a server's Retry-After, else grows
-//     exponentially with jitter, always between MinWait and MaxWait.
-//     checkRetry fixes it once it decides to retry and tells
-//     RetryPolicy.OnRetry (planRetry); PrepareRetry (prepareRetry) then
-//     waits it out, ending with the request's context, and waits for the
-//     rate limiter (below). retryablehttp's own Backoff is noBackoff.
-//   - ErrorHandler is PassthroughErrorHandler: the last answer or error
-//     comes back as it was, and request.go turns it into the SDK's errors.
-//
-// The hooks see only the request's context, so the per-call state
-// (attemptState) travels in it under attemptKey.
-//
-// What may be retried (classify):
-//
-//   - Idempotent calls (every GET, PATCH and DELETE, and number
-//     configuration) retry network errors and 408, 429 and 5xx other than
-//     501.
-//   - Non-idempotent calls (SMS send and batch, creates, porting submission)
-//     retry only when the service cannot have acted: a failed dial, DNS
-//     lookup or proxy connect; an attempt that never got a connection (an
-//     httptrace GotConn hook tells); an HTTP/2 stream the server promised
-//     it did not process (h2NotProcessed); a 408 or 429. Anything else
-//     leaves the call in doubt: it is not retried (unless RetryUnsafe) and
-//     its error matches ErrMaybeSent. A connection closed or reset after
-//     the request was handed to it is in doubt even when the server closed
-//     it before reading, since the client cannot tell that from a server
-//     that acted and then crashed. A 503, even with Retry-After, is in
-//     doubt: the service does not document that it never acts first, and a
-//     proxy in front of it may answer 503 after forwarding.
-//   - Certificate errors and redirects the client refused are never
-//     retried: another attempt would meet them again.
-//
-// net/http could resend a request behind the SDK's back: over HTTP/2 it
-// does so, whenever Request.GetBody is set, after a GOAWAY, REFUSED_STREAM
-// or a peer's RST_STREAM PROTOCOL_ERROR, which can come after the service
-// acted. request.go clears GetBody for non-idempotent calls, so those
-// failures reach classify instead. net/http then reports the two that
-// promise nothing was processed only as text, so h2NotProcessed matches
-// the whole message of one error in the chain, never a substring: a peer
-// can put any wording inside a header value or GOAWAY debug data that
-// net/http quotes in its own errors.
+// Idempotent calls retry network errors and 408, 429 and 5xx other than
+// 501; non-idempotent ones only failures the service cannot have acted on
+// (classify), and otherwise fail with ErrMaybeSent. The decisions plug
+// into go-retryablehttp's hooks; CONTRIBUTING.md ("The retry loop") says
+// which hook does what and why each failure is classed as it is.
 
 import (
 	"bytes"
@@ -212,7 +163,6 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if st == nil {
 		return false, nil
 	}
-	c.once.observe(ctx, resp, st.start) // the service's clock, for SendOnce's windows
 	if err == nil && st.call.idempotent && is2xx(resp.StatusCode) {
 		return false, nil // readAnswer reads the body next, and logs the attempt
 	}

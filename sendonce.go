@@ -634,7 +634,7 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	ids := append([]string(nil), r.idsOf(look)...) // the scan may outlive this call's buffers
 	found, err := r.s.client.once.lookup(ctx, r.s, r.prop, since, ids, false)
 	if err != nil {
-		r.lastErr = &lookupError{op: r.op, err: err}
+		r.lastErr = lookupFailed(r.op, err)
 		return
 	}
 	// Requests (by the start of their last attempt) of which this look-up
@@ -681,7 +681,7 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	if err != nil {
 		// Not recorded: the records still say in doubt, and the next
 		// claim will look again rather than send.
-		r.lastErr = &lookupError{op: r.op, err: err}
+		r.lastErr = lookupFailed(r.op, err)
 		return
 	}
 	for k, i := range look {
@@ -741,17 +741,11 @@ func (e *reusedError) Error() string {
 
 func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
 
-// lookupError is a failed look-up: the send it follows is still in doubt,
-// so it matches ErrMaybeSent.
-type lookupError struct {
-	op  string
-	err error
+// lookupFailed is a failed look-up: the send it follows is still in
+// doubt, so it matches ErrMaybeSent.
+func lookupFailed(op string, err error) error {
+	return &maybeSentError{fmt.Errorf("telco: %s: looking the ExternalId up: %w", op, err)}
 }
-
-func (e *lookupError) Error() string {
-	return "telco: " + e.op + ": looking the ExternalId up: " + e.err.Error() + " (" + ErrMaybeSent.Error() + ")"
-}
-func (e *lookupError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
 
 // FindByExternalID returns the transmitted messages of the project whose
 // ExternalId is one of externalIDs, keyed by ExternalId (the first stored
@@ -862,23 +856,18 @@ func newOnceState(p ReconcilePolicy) (*onceState, error) {
 	return &onceState{policy: p, scans: map[string]*scanQueue{}}, nil
 }
 
-// observe is called by checkRetry after every attempt, with the time the
-// attempt began: it learns the service's clock from the answer's Date
-// header, and hands the header to a scan's probe in ctx.
-func (o *onceState) observe(ctx context.Context, resp *http.Response, sent time.Time) {
-	if o == nil || resp == nil || !is2xx(resp.StatusCode) {
-		// An error page may come from a gateway in front of the service,
-		// whose clock is not the one that stamps messages.
-		return
-	}
+// observe learns the service's clock from the Date header of a call's
+// successful answer, and hands the header to the call's probe when a
+// scan set one. An error page may come from a gateway in front of the
+// service, whose clock is not the one that stamps messages: request.go
+// calls observe only for 2xx answers.
+func (o *onceState) observe(resp *http.Response, sent time.Time, probe *dateProbe) {
 	v := resp.Header.Get("Date")
 	if v == "" {
 		return
 	}
-	if d, ok := o.clock.observe(v, sent, time.Now()); ok {
-		if p, _ := ctx.Value(dateProbeKey{}).(*dateProbe); p != nil {
-			p.first.CompareAndSwap(0, d)
-		}
+	if d, ok := o.clock.observe(v, sent, time.Now()); ok && probe != nil {
+		probe.first.CompareAndSwap(0, d)
 	}
 }
 
@@ -942,8 +931,6 @@ func window(since, now time.Time, lo, hi, skew time.Duration) (from, to int64) {
 // dateProbe receives the Date of the first answer of a scan, which tells
 // whether the window reached the service's time when the scan began.
 type dateProbe struct{ first atomic.Int64 }
-
-type dateProbeKey struct{}
 
 // scanQueue holds the callers waiting for the next scan of one project.
 type scanQueue struct{ waiting []*lookWaiter }
@@ -1093,12 +1080,11 @@ func (o *onceState) scan(ctx context.Context, s *MessagesService, propertySid st
 	seen := map[string]struct{}{} // MessageSids, as a page may repeat one
 	for {
 		probe := &dateProbe{}
-		pctx := context.WithValue(ctx, dateProbeKey{}, probe)
 		p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
 		var prev []Message
 		for skip := 0; ; {
 			p.Skip = skip
-			page, err := s.Find(pctx, propertySid, p)
+			page, err := s.find(ctx, propertySid, p, probe)
 			if err != nil {
 				return nil, err
 			}

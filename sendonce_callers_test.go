@@ -53,8 +53,11 @@ func (d dyingLedger) Update(ctx context.Context, prop string, ids []string, fn f
 // store): at the same time or one after another, some of them "dying"
 // after their request (their outcome never recorded, their claim left to
 // run out), against a service that fails at random, keeps processing a
-// request after the client hung up, and shows messages in searches up to
-// most of the settle time late. Every ExternalId ends stored exactly once,
+// request after the client hung up, and shows messages in searches up
+// to half the settle time late (the other half is slack for a loaded
+// machine, whose scheduling delays the fake's own processing after the
+// hang-up: the settle time must cover processing and lag together, as
+// RELIABILITY.md says). Every ExternalId ends stored exactly once,
 // and every success names the message stored.
 func TestSendOnceAcrossCallersUnderFaults(t *testing.T) {
 	t.Parallel()
@@ -66,7 +69,7 @@ func TestSendOnceAcrossCallersUnderFaults(t *testing.T) {
 	}
 	const (
 		attemptTimeout = 150 * time.Millisecond
-		settle         = 300 * time.Millisecond
+		settle         = 500 * time.Millisecond
 	)
 	var mu sync.Mutex // guards rng, used by the fault policy and the plan
 	sends := map[string]int{}
@@ -91,11 +94,11 @@ func TestSendOnceAcrossCallersUnderFaults(t *testing.T) {
 		}
 		if method == http.MethodPost && rng.Float64() >= 0.3 {
 			// Even a clean send shows late in searches.
-			return &telcotest.Fault{VisibleAfter: time.Duration(rng.Int64N(int64(settle * 2 / 3)))}
+			return &telcotest.Fault{VisibleAfter: time.Duration(rng.Int64N(int64(settle / 2)))}
 		}
 		f := kinds[rng.IntN(len(kinds))]
 		if method == http.MethodPost {
-			f.VisibleAfter = time.Duration(rng.Int64N(int64(settle * 2 / 3)))
+			f.VisibleAfter = time.Duration(rng.Int64N(int64(settle / 2)))
 			sends[faultName(f)]++
 		}
 		return &f
@@ -174,8 +177,10 @@ func TestSendOnceAcrossCallersUnderFaults(t *testing.T) {
 								sids[c.id] = map[string]bool{}
 							}
 							sids[c.id][m.MessageSid] = true
-						case c.dying && errors.Is(err, telco.ErrMaybeSent):
-							// A dying caller may give up in doubt.
+						case c.dying:
+							// A dying caller may give up any way: in doubt,
+							// or on a failure its short life left it (a 429
+							// retried until its deadline).
 						default:
 							fails = append(fails, fmt.Sprintf("%s (dying %v): %v", c.id, c.dying, err))
 						}

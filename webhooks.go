@@ -87,74 +87,33 @@ type PortingEvent struct {
 	Request *http.Request
 }
 
-// WebhookHandler is an http.Handler for the service's callbacks. It decodes
-// each callback into a MessageEvent or a PortingEvent and calls the
-// function set for its kind. Any nil function is fine; set those you use.
+// WebhookHandler is an http.Handler for the service's callbacks: it
+// decodes each into a MessageEvent or a PortingEvent and calls the
+// function set for its kind; set those you use, nil ones are fine.
 //
-// The service's interface document lists when it calls back but shows
-// neither the bodies nor the query parameters of those calls, and names no
-// event type in them. The handler decodes what the resources themselves
-// are called:
-//   - message callbacks carry the fields of Message (MessageSid,
-//     AccountSid, PropertySid, From, To, Text, DeliveryReceipt,
-//     NumSegments, Status, Direction, Scheduled, Created, Submitted,
-//     Delivered, Received, ErrorCode, ExternalId);
-//   - porting callbacks carry the fields of PortingRequest (PortingNo,
-//     Status, PortingNumbers, ...).
+// The service documents when it calls back but not what it sends, so the
+// handler reads the resources' own fields (those of Message or of
+// PortingRequest) from a GET query, a JSON body or a form, tolerantly, and
+// tells the kinds apart by their fields: a PortingNo is a porting update,
+// a MessageSid with Direction Receive an inbound message (or a lease
+// response, when InboundMessage is nil), any other MessageSid a delivery
+// receipt. Give each kind a URL of its own (DeliveryReceiptHandler and the
+// others) when you can. CONTRIBUTING.md records the decoding rules in full.
 //
-// They may arrive as a GET query string, a JSON object POSTed (with
-// Content-Type application/json, or none), or a form POSTed with
-// application/x-www-form-urlencoded (a POST with an empty body is read from
-// its query string). A key given more than once counts once, at its first
-// occurrence, in a JSON body, a form and a query alike (as url.Values.Get
-// reads them): a parameter appended after the fields cannot replace one.
-// Names match without regard to case, as encoding/json matches them; when
-// several keys differ only in case (Text and text), the one spelled as the
-// field is read, else the first in sorted order. Unknown fields are ignored; an empty or null value counts
-// as absent (a string of spaces is kept: it is a real SMS text); Status
-// and Direction are given as the SDK's constants when they match one
-// without regard to case ("delivered" is MessageDelivered); numbers and
-// booleans may be quoted (a query string has nothing else); timestamps are
-// Unix seconds; a list in a query or form (PortingNumbers) is JSON text.
+// A callback can arrive more than once: each distinct one's function runs
+// once (see Once). The service signs nothing, so set Authorize.
 //
-// Because the service sends no event-type field, one URL for every kind
-// relies on telling them apart by their fields:
-//   - a PortingNo: a porting update;
-//   - a MessageSid with Direction Receive (or Status Received): an inbound
-//     message, given to InboundMessage, or to LeaseResponse when
-//     InboundMessage is nil (the two look the same on the wire);
-//   - a MessageSid with Direction Transmit, or a sent message's status
-//     (Processing, Submitted, Delivered, Failed): a delivery receipt.
+// It answers 204 when the function returned nil, now or for an earlier
+// delivery; 500 when it failed or panicked (the detail goes to OnError,
+// never in the body); 503 when Once could not claim the callback; 401 when
+// Authorize refused it, 404 when no function is set for its kind, 400 when
+// it cannot be decoded or is of no known kind, 405 for a method other than
+// GET or POST (any case), 408 when the body is too slow (ReadTimeout), 413
+// or 414 when it is too large (MaxBodyBytes), 415 for a body neither JSON
+// nor a form.
 //
-// Give inbound messages and lease responses URLs of their own (with
-// InboundMessageHandler and LeaseResponseHandler) when you need both.
-//
-// A callback can arrive more than once: the service's documents say
-// nothing of its retries, and any sender delivers again a callback whose
-// answer it did not get. The handler runs each distinct callback's
-// function once (see Once), so that an auto-reply sent from InboundMessage
-// goes out once; a redelivery of a callback done is answered 204 without
-// calling the function.
-//
-// The service signs nothing, so anyone who learns a callback URL can call
-// it: set Authorize (WebhookQuerySecret checks a secret you put in the
-// URLs you configure). Authorize runs first, before the body is read.
-//
-// Answers: 204 when the function returned nil, or had for this callback
-// before; 500 with a body that gives no detail when it returned an error
-// or panicked (the error goes to OnError); 503, as bare, when Once could
-// not claim the callback; 401 when Authorize refused the call; 408 when
-// the body did not arrive within ReadTimeout; 404 when no function is set for the callback's kind, so that a callback sent to
-// the wrong URL shows as failed instead of being dropped quietly; 400 for a
-// body or query that cannot be decoded or a callback of no known kind; 405
-// for a method other than GET or POST (matched case-insensitively, as the
-// service's own SDKs send "Get" and "Post"); 413 for a body over
-// MaxBodyBytes, 414 for a longer query; 415 for a body neither JSON nor a
-// form. Unknown fields are ignored.
-//
-// A WebhookHandler is safe for concurrent use once serving, and must not be
-// copied then; the functions may be called concurrently (for distinct
-// callbacks).
+// It is safe for concurrent use once serving, and must not be copied then;
+// the functions may be called concurrently for distinct callbacks.
 type WebhookHandler struct {
 	// DeliveryReceipt is called with a sent message whose status reached
 	// Delivered or Failed.
@@ -191,28 +150,18 @@ type WebhookHandler struct {
 	Authorize func(*http.Request) bool
 
 	// Once runs each distinct callback's function once, however many times
-	// it is delivered. nil means a memory of the handler's own, as
-	// NewMemoryCallbackOnce(0, 0) makes, which serves one process: behind
-	// a load balancer, give the replicas one CallbackOnce on a store they
-	// share. EveryDelivery runs the function for every delivery, as
-	// before Once: for replaying callbacks on purpose.
-	//
-	// On by default: a duplicate costs a second SMS to a customer, unseen
-	// until they complain; a deliberate replay skipped is seen at once by
-	// whoever replays. A callback is told from another by what its decoded
-	// event says happened, whatever the encoding:
-	//   - a message callback by its kind, MessageSid, Status, the time of
-	//     that Status (Submitted, Delivered or Received) and ErrorCode, so
-	//     that a receipt for Submitted and one for Delivered both run;
-	//   - a porting callback by PortingNo, Status and each number's Status
-	//     and latest StatusHistory entry.
-	// A callback with a blank MessageSid or PortingNo cannot be told from
-	// another and runs every time.
-	//
-	// A function that fails (an error or a panic: 500, so the sender will
-	// deliver again) gives up its claim, and the redelivery runs it again.
-	// A delivery arriving while the same callback's function runs waits
-	// for it.
+	// it is delivered: by default with a memory of the handler's own
+	// (NewMemoryCallbackOnce(0, 0)), which serves one process; behind a
+	// load balancer give the replicas one CallbackOnce on a store they
+	// share; EveryDelivery runs the function for every delivery. A message
+	// callback is told from another by its kind, MessageSid, Status, the
+	// time of that Status and ErrorCode; a porting callback by PortingNo,
+	// Status and each number's Status and latest history entry; one
+	// without a MessageSid or PortingNo runs every time. A function that
+	// fails gives up its claim, so the redelivery runs it again; a
+	// delivery arriving while the same callback's function runs waits for
+	// it. On by default, because a duplicate costs a second SMS to a
+	// customer, while a replay skipped on purpose is seen at once.
 	Once CallbackOnce
 
 	// OnError, when set, is told of every callback not answered 2xx: the

@@ -20,10 +20,21 @@ func (st *store) address(sid string) *telco.Address {
 // createAddress stores a new address, Approved at once. A CountryCode
 // that ISO 3166-1 does not assign is refused with COUNTRY_NOT_FOUND.
 func (s *Server) createAddress(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	var p telco.CreateAddressParams
-	if !decodeFlat(w, r, &p) {
+	var wa struct {
+		Line1       string `json:"Line1"`
+		City        string `json:"City"`
+		CountryCode string `json:"CountryCode"`
+		Friendly    string `json:"Friendly"`
+		Reference   string `json:"Reference"`
+		Line2       string `json:"Line2"`
+		Region      string `json:"Region"`
+		PostalCode  string `json:"PostalCode"`
+	}
+	if !decodeFlat(w, r, &wa) {
 		return
 	}
+	p := telco.CreateAddressParams{Line1: wa.Line1, City: wa.City, CountryCode: wa.CountryCode, Friendly: wa.Friendly,
+		Reference: wa.Reference, Line2: wa.Line2, Region: wa.Region, PostalCode: wa.PostalCode}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
 		return

@@ -202,28 +202,6 @@ func TestFaultKind_String(t *testing.T) {
 	}
 }
 
-func TestCounts_AndMessagesDoNotAdvanceStatus(t *testing.T) {
-	t.Parallel()
-	srv := newServer(t)
-	c := srv.Client()
-	ctx := testCtx(t)
-	before := srv.Counts()
-	assert.Equal(t, telcotest.Counts{Properties: 1}, before)
-	m, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "hi", ExternalID: "e1"})
-	require.NoError(t, err)
-	_, err = c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "p", MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time"})
-	require.NoError(t, err)
-	assert.Equal(t, telcotest.Counts{Properties: 2, Messages: 1}, srv.Counts())
-	for i := 0; i < 3; i++ {
-		ms := srv.Messages(srv.PropertySid)
-		require.Len(t, ms, 1)
-		assert.Equal(t, m.MessageSid, ms[0].MessageSid)
-		assert.Equal(t, "e1", ms[0].ExternalID)
-		assert.Equal(t, m.Status, ms[0].Status, "reading through Messages changes nothing")
-	}
-	assert.Empty(t, srv.Messages("PRNOSUCHPROJECT"))
-}
-
 func TestLatency_CloseEndsTheWait(t *testing.T) {
 	t.Parallel()
 	srv := telcotest.NewServer()

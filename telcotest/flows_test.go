@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/telcotest"
 )
 
 // Every project has its default flows; a number routes only to a flow of
@@ -42,7 +41,7 @@ func TestFlows_SeededPerProjectAndCheckedOnConfigure(t *testing.T) {
 
 	_, err = c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{
 		RoutingMethod: telco.RoutingFlow, Flow: "cfg-unknown"})
-	assert.Equal(t, "FLOW_NOT_FOUND", telco.ErrorCode(err))
+	assert.Equal(t, telco.CodeFlowNotFound, telco.ErrorCode(err))
 
 	// Another project's flow is as unknown to this number.
 	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
@@ -52,7 +51,7 @@ func TestFlows_SeededPerProjectAndCheckedOnConfigure(t *testing.T) {
 	require.NotEmpty(t, theirs.Items)
 	_, err = c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{
 		RoutingMethod: telco.RoutingFlow, Flow: theirs.Items[0].ConfigID})
-	assert.Equal(t, "FLOW_NOT_FOUND", telco.ErrorCode(err))
+	assert.Equal(t, telco.CodeFlowNotFound, telco.ErrorCode(err))
 
 	stranger := srv.AddAccount("", "")
 	_, err = srv.ClientFor(stranger.AccountSid).Flows.List(ctx, srv.PropertySid, nil)
@@ -71,7 +70,7 @@ func TestFlows_CheckedOnNumberBlockConfigure(t *testing.T) {
 	srv.AddNumber(srv.PropertySid, "+61299999999")
 
 	_, numErr := c.Numbers.Configure(ctx, "+61299999999", &telco.NumberConfigParams{RoutingMethod: telco.RoutingFlow, Flow: "cfg-unknown"})
-	want := requireAPIError(t, numErr, http.StatusBadRequest, telcotest.CodeFlowNotFound)
+	want := requireAPIError(t, numErr, http.StatusBadRequest, telco.CodeFlowNotFound)
 	_, err = c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
 		RoutingMethod: telco.BlockRoutingFlow, Flow: "cfg-unknown"})
 	got := requireAPIError(t, err, want.StatusCode, want.Code)
@@ -85,7 +84,7 @@ func TestFlows_CheckedOnNumberBlockConfigure(t *testing.T) {
 	require.NotEmpty(t, theirs.Items)
 	_, err = c.NumberBlocks.Configure(ctx, res.NumberBlockSid, &telco.ConfigureNumberBlockParams{
 		RoutingMethod: telco.BlockRoutingFlow, Flow: theirs.Items[0].ConfigID})
-	requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeFlowNotFound)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeFlowNotFound)
 
 	page, err := c.NumberBlocks.ListByProperty(ctx, srv.PropertySid, nil)
 	require.NoError(t, err)

@@ -2,6 +2,7 @@ package telcotest
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -9,25 +10,8 @@ import (
 	"time"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/smswire"
 )
-
-// wireMessage is a send request element as the service reads it.
-type wireMessage struct {
-	From                         string `json:"From"`
-	To                           string `json:"To"`
-	Text                         string `json:"Text"`
-	Schedule                     int64  `json:"Schedule"`
-	DeliveryReceipt              *bool  `json:"DeliveryReceipt"`
-	DeliveryReceiptWebhookURI    string `json:"DeliveryReceiptWebhookUri"`
-	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebhookMethod"`
-	ExternalID                   string `json:"ExternalId"`
-	ForwardToSms                 string `json:"ForwardToSms"`
-	ForwardFromSms               string `json:"ForwardFromSms"`
-	ForwardToEmail               string `json:"ForwardToEmail"`
-	ForwardFromEmail             string `json:"ForwardFromEmail"`
-	WebhookURI                   string `json:"WebhookUri"`
-	WebhookMethod                string `json:"WebhookMethod"`
-}
 
 // messageOut is a message as the service writes it, in answers and
 // callbacks alike: ErrorCode is always there, "" when nothing failed (the
@@ -65,28 +49,39 @@ func wireOut(m telco.Message) messageOut {
 		ExternalID: m.ExternalID, ErrorCode: m.ErrorCode}
 }
 
-// params is the send the fake acts on. The lease-only fields (ForwardToSms,
+// readSend reads one send, the body of Messages.Send or an element of a
+// batch, with smswire: the service's field names and JSON types, read
+// apart from the SDK's encoder, so that a field the SDK misspells or
+// mistypes is refused here. Keys that name no field are ignored, as the
+// service ignores them. The lease-only fields (ForwardToSms,
 // ForwardFromSms, ForwardToEmail, ForwardFromEmail, WebhookUri,
 // WebhookMethod) apply only to a lease, From empty: next to a From they
 // are dropped here, unchecked and unstored, as the service ignores them
 // (the official SDKs send them with any From). The client refuses them
 // while it validates; Validate, which the fake shares, never sees them.
-func (m *wireMessage) params() *telco.SendMessageParams {
-	p := &telco.SendMessageParams{
-		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt,
-		DeliveryReceiptWebhookURI: m.DeliveryReceiptWebhookURI, DeliveryReceiptWebhookMethod: m.DeliveryReceiptWebhookMethod,
-		ExternalID: m.ExternalID,
+func readSend(raw []byte) (*telco.SendMessageParams, error) {
+	p := new(telco.SendMessageParams)
+	if _, err := smswire.DecodeJSON(raw, p); err != nil {
+		return nil, err
 	}
-	if m.From == "" {
-		p.ForwardToSms, p.ForwardFromSms = m.ForwardToSms, m.ForwardFromSms
-		p.ForwardToEmail, p.ForwardFromEmail = m.ForwardToEmail, m.ForwardFromEmail
-		p.WebhookURI, p.WebhookMethod = m.WebhookURI, m.WebhookMethod
+	if p.From != "" {
+		for _, f := range leaseOnly {
+			_ = f.Set(p, "") // the empty text of a string field: no error
+		}
 	}
-	if m.Schedule != 0 {
-		p.Schedule = time.Unix(m.Schedule, 0)
-	}
-	return p
+	return p, nil
 }
+
+// leaseOnly are the fields readSend drops next to a From.
+var leaseOnly = func() []smswire.Field {
+	var out []smswire.Field
+	for _, f := range smswire.Fields() {
+		if f.LeaseOnly {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
 
 // The fake's message timing: a sent message is Submitted SubmitDelay after
 // it goes out (at once, or at its Schedule) and, when a delivery receipt
@@ -230,13 +225,6 @@ func (s *Server) accept(prop *telco.Property, p *telco.SendMessageParams) *messa
 	return m
 }
 
-// CodeLeaseLimitReached is the fake's answer to a leased send when the
-// recipient already has MaxLeasesPerRecipient valid leases, none of them
-// the sending project's. The spec states the limit but not the error; the
-// fake refuses the send (status 400, field From) rather than share another
-// project's sender, whose responses would then reach the wrong project.
-const CodeLeaseLimitReached = "LEASE_LIMIT_REACHED"
-
 // validLeases drops the recipient's expired leases and returns the rest.
 func (st *store) validLeases(to string, now time.Time) []*leaseRec {
 	var valid []*leaseRec
@@ -280,7 +268,7 @@ func (st *store) senderRefusal(prop *telco.Property, p *telco.SendMessageParams,
 		if len(valid) < MaxLeasesPerRecipient {
 			return nil
 		}
-		fe = fieldError(CodeLeaseLimitReached, "From",
+		fe = fieldError(telco.CodeLeaseLimitReached, "From",
 			fmt.Sprintf("The recipient already has %d leased sender IDs; try again when one expires.", MaxLeasesPerRecipient))
 	default:
 		return nil
@@ -428,11 +416,10 @@ func validateSend(p *telco.SendMessageParams, now time.Time) error {
 }
 
 func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	var wm wireMessage
-	if !decodeBody(w, r, &wm) {
+	var p *telco.SendMessageParams
+	if !readBody(w, r, func(body []byte) (err error) { p, err = readSend(body); return err }) {
 		return
 	}
-	p := wm.params()
 	if err := validateSend(p, s.now()); err != nil {
 		writeInvalid(w, err)
 		return
@@ -450,6 +437,12 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		s.hideNew(r, m)
 		writeJSON(w, http.StatusOK, sentAnswer{wireOut(m.Message)})
 	})
+}
+
+// wireBatch is the body of a batch send: its elements are read one by
+// one with readSend.
+type wireBatch struct {
+	Messages []json.RawMessage `json:"Messages"`
 }
 
 // sentAnswer is Send's answer: the message under "Message" (a struct
@@ -472,14 +465,30 @@ type fieldNames struct {
 }
 
 func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	var body struct {
-		Messages []wireMessage `json:"Messages"`
-	}
-	// The batch takes JSON only, as the service documents.
-	if !decodeBody(w, r, &body) {
+	// The batch takes JSON only, as the service documents. An element
+	// that cannot be read fails the whole request, as a body that cannot
+	// be deserialized does.
+	var msgs []*telco.SendMessageParams
+	var missing bool
+	if !readBody(w, r, func(body []byte) error {
+		var batch wireBatch
+		if err := json.Unmarshal(body, &batch); err != nil {
+			return err
+		}
+		missing = batch.Messages == nil
+		msgs = make([]*telco.SendMessageParams, len(batch.Messages))
+		for i, raw := range batch.Messages {
+			p, err := readSend(raw)
+			if err != nil {
+				return fmt.Errorf("element %d of Messages: %w", i, err)
+			}
+			msgs[i] = p
+		}
+		return nil
+	}) {
 		return
 	}
-	if body.Messages == nil {
+	if missing {
 		writeField(w, telco.CodeParameterRequired, "Messages", "Messages is required")
 		return
 	}
@@ -488,9 +497,8 @@ func (s *Server) sendBatch(w http.ResponseWriter, r *http.Request, pp pathParams
 			writeError(w, http.StatusBadRequest, telco.CodeForbidden, msg)
 			return
 		}
-		out := make([]any, len(body.Messages))
-		for i := range body.Messages {
-			p := body.Messages[i].params()
+		out := make([]any, len(msgs))
+		for i, p := range msgs {
 			err := validateSend(p, s.now())
 			if err == nil {
 				err = s.st.senderRefusal(prop, p, s.now())

@@ -631,7 +631,7 @@ func TestLeases_AtMostFivePerRecipient(t *testing.T) {
 	}
 	// A 6th project is refused rather than given another project's sender.
 	_, err := c.Messages.Send(ctx, projects[5], &telco.SendMessageParams{To: to, Text: "leased"})
-	ae := requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	ae := requireAPIError(t, err, http.StatusBadRequest, telco.CodeLeaseLimitReached)
 	require.Len(t, ae.Fields, 1)
 	assert.Equal(t, "From", ae.Fields[0].FieldName)
 	assert.Equal(t, first, leaseSend(t, c, projects[0], to), "a project with a lease keeps it")
@@ -675,13 +675,13 @@ func TestLeases_NeverSharedAcrossAccounts(t *testing.T) {
 	}
 	_, err := accts[5].c.Messages.Send(ctx, accts[5].prop, &telco.SendMessageParams{To: to, Text: "reply?",
 		WebhookURI: rc.URL + "/acct5"})
-	requireAPIError(t, err, http.StatusBadRequest, telcotest.CodeLeaseLimitReached)
+	requireAPIError(t, err, http.StatusBadRequest, telco.CodeLeaseLimitReached)
 	// The batch refuses the element the same way.
 	res, err := accts[5].c.Messages.SendBatch(ctx, accts[5].prop, []telco.SendMessageParams{{To: to, Text: "b"}})
 	require.NoError(t, err)
 	require.Len(t, res, 1)
 	require.NotNil(t, res[0].Err)
-	assert.Equal(t, telcotest.CodeLeaseLimitReached, res[0].Err.Code)
+	assert.Equal(t, telco.CodeLeaseLimitReached, res[0].Err.Code)
 
 	srv.Receive(accts[5].prop, to, accts[0].sender, "YES")
 	srv.Flush()
@@ -724,4 +724,63 @@ func TestMessages_ErrorCodeAlwaysWritten(t *testing.T) {
 	hits := rc.got()
 	require.Len(t, hits, 1)
 	assert.Contains(t, string(hits[0].Body), `"ErrorCode":""`)
+}
+
+// The fake reads a send with its own table of the service's wire names and
+// JSON types (internal/smswire), not through the SDK's encoder: names in
+// any case are taken, and what the service could not read is refused with
+// its whole-request error, naming the field.
+func TestSend_ReadsTheWireByItsOwnTable(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	path := "/v2/Properties/" + srv.PropertySid + "/Messages"
+	at := time.Now().Add(time.Hour).Unix()
+
+	r := raw(t, srv, http.MethodPost, path, fmt.Sprintf(`{"from":"Acme","TO":"+61400000001","text":"hi",
+		"schedule":%d,"deliveryreceipt":false,"externalid":"e1","DeliveryReceiptWebhookMETHOD":"get","Campaign":"spring"}`, at))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var sent struct{ Message telco.Message }
+	require.NoError(t, json.Unmarshal(r.Body, &sent))
+	assert.Equal(t, "Acme", sent.Message.From)
+	assert.Equal(t, "+61400000001", sent.Message.To)
+	assert.Equal(t, "e1", sent.Message.ExternalID)
+	assert.False(t, sent.Message.DeliveryReceipt)
+	assert.Equal(t, telco.Timestamp(at), sent.Message.Scheduled)
+
+	for _, c := range []struct{ body, field, why string }{
+		{`{"To":"+61400000001","to":"+61400000002","Text":"hi"}`, "To", "two recipients: which one is not a guess"},
+		{`{"To":61400000001,"Text":"hi"}`, "To", "a number for a recipient would lose its +"},
+		{`{"To":"+61400000001","Text":"hi","Schedule":"1800000000"}`, "Schedule", "Schedule is an integer on the wire"},
+		{`{"To":"+61400000001","Text":"hi","DeliveryReceipt":"false"}`, "DeliveryReceipt", "DeliveryReceipt is a boolean on the wire"},
+		{`["To"]`, "JSON object", "a send is an object"},
+	} {
+		r := raw(t, srv, http.MethodPost, path, c.body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, c.why)
+		e := errorBody(t, r).ResponseStatus
+		assert.Equal(t, "SerializationException", e.ErrorCode, c.why)
+		assert.Contains(t, e.Message, c.field, c.why)
+	}
+	assert.Len(t, srv.Messages(srv.PropertySid), 1, "only the first send was stored")
+}
+
+// A batch element the service could not read fails the whole batch, as a
+// body that cannot be deserialized does: nothing of it is sent.
+func TestSendBatch_AnUnreadableElementFailsTheBatch(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	path := "/v2/Properties/" + srv.PropertySid + "/BatchMessages"
+	r := raw(t, srv, http.MethodPost, path, `{"messages":[{"To":"+61400000001","Text":"one"},{"To":"+61400000002","Text":"two","Schedule":"soon"}]}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	e := errorBody(t, r).ResponseStatus
+	assert.Equal(t, "SerializationException", e.ErrorCode)
+	assert.Contains(t, e.Message, "element 1 of Messages: Schedule")
+	assert.Empty(t, srv.Messages(srv.PropertySid), "the readable first element was not sent either")
+
+	r = raw(t, srv, http.MethodPost, path, `{"Messages":[{"to":"+61400000001","TEXT":"one","externalId":"b1"},{"To":"+61400000002"}]}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out []map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &out))
+	require.Len(t, out, 2)
+	assert.Equal(t, "b1", out[0]["ExternalId"], "keys in any case, element by element")
+	assert.Equal(t, telco.CodeParameterRequired, out[1]["ErrorCode"], "a readable element is refused on its own")
 }

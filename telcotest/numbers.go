@@ -1,7 +1,6 @@
 package telcotest
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -20,24 +19,11 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 		writeField(w, telco.CodeInvalidPhoneNumberFormat, "Number", "The Number is not in E.164 format.")
 		return
 	}
-	// Decoded twice: once for the values, once for which keys came with an
-	// empty string, which empties the field (NumberConfigParams.Clear).
-	var raw map[string]json.RawMessage
-	if !decodeFlat(w, r, &raw) {
+	var wc wireNumberConfig
+	if !decodeFlat(w, r, &wc) {
 		return
 	}
-	b, _ := json.Marshal(raw)
-	var p telco.NumberConfigParams
-	if err := json.Unmarshal(b, &p); err != nil {
-		writeError(w, http.StatusBadRequest, "SerializationException", "Could not deserialize request: "+err.Error())
-		return
-	}
-	cleared := map[string]bool{}
-	for k, v := range raw {
-		if string(v) == `""` {
-			cleared[strings.ToLower(k)] = true // names are matched as the decoder does, in any case
-		}
-	}
+	p := wc.params()
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
 		return
@@ -61,43 +47,105 @@ func (s *Server) configureNumber(w http.ResponseWriter, r *http.Request, pp path
 	s.seedFlows(rec.propertySid)
 	if p.Flow != "" && s.st.flow(rec.propertySid, p.Flow) == nil {
 		// Flows.List shows the ConfigIds a number of this project can take.
-		writeField(w, CodeFlowNotFound, "Flow", "The flow "+p.Flow+" was not found in the number's project.")
+		writeField(w, telco.CodeFlowNotFound, "Flow", "The flow "+p.Flow+" was not found in the number's project.")
 		return
 	}
-	c := &rec.cfg
+	wc.apply(&rec.cfg)
+	// The bare resource: the interface document wraps only where it says so.
+	writeJSON(w, http.StatusOK, rec.cfg)
+}
+
+// wireNumberConfig is the body of Numbers.Configure, with the interface
+// document's names (operation 3). Every field is optional; a field given
+// as "" is emptied, when it is one that can be (see apply), which is how
+// a client detaches an address or stops a forward.
+type wireNumberConfig struct {
+	Friendly                     *string `json:"Friendly"`
+	AddressSid                   *string `json:"AddressSid"`
+	AttributionSource            *string `json:"Attribution_Source"`
+	AttributionMedium            *string `json:"Attribution_Medium"`
+	AttributionCampaign          *string `json:"Attribution_Campaign"`
+	AttributionContent           *string `json:"Attribution_Content"`
+	RoutingMethod                *string `json:"RoutingMethod"`
+	EndpointNumber               *string `json:"EndpointNumber"`
+	Flow                         *string `json:"Flow"`
+	Recording                    *string `json:"Recording"`
+	SendSmsFrom                  *string `json:"SendSmsFrom"`
+	SendSmsTo                    *string `json:"SendSmsTo"`
+	SendEmailFrom                *string `json:"SendEmailFrom"`
+	SendEmailTo                  *string `json:"SendEmailTo"`
+	WebHookURL                   *string `json:"WebHookUrl"`
+	WebHookMethod                *string `json:"WebHookMethod"`
+	DeliveryReceiptWebHookURL    *string `json:"DeliveryReceiptWebHookUrl"`
+	DeliveryReceiptWebHookMethod *string `json:"DeliveryReceiptWebHookMethod"`
+}
+
+// params is the request as the SDK's params, for its Validate: the
+// values set, without the fields emptied, which have nothing to check.
+func (wc *wireNumberConfig) params() *telco.NumberConfigParams {
+	v := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	return &telco.NumberConfigParams{
+		Friendly: v(wc.Friendly), AddressSid: v(wc.AddressSid),
+		AttributionSource: v(wc.AttributionSource), AttributionMedium: v(wc.AttributionMedium),
+		AttributionCampaign: v(wc.AttributionCampaign), AttributionContent: v(wc.AttributionContent),
+		RoutingMethod: telco.RoutingMethod(v(wc.RoutingMethod)), EndpointNumber: v(wc.EndpointNumber),
+		Flow: v(wc.Flow), Recording: telco.Recording(v(wc.Recording)),
+		SendSmsFrom: v(wc.SendSmsFrom), SendSmsTo: v(wc.SendSmsTo),
+		SendEmailFrom: v(wc.SendEmailFrom), SendEmailTo: v(wc.SendEmailTo),
+		WebhookURL: v(wc.WebHookURL), WebhookMethod: v(wc.WebHookMethod),
+		DeliveryReceiptWebhookURL: v(wc.DeliveryReceiptWebHookURL), DeliveryReceiptWebhookMethod: v(wc.DeliveryReceiptWebHookMethod),
+	}
+}
+
+// apply sets the fields given with a value and empties those given as ""
+// that can be emptied: all but the routing (RoutingMethod,
+// EndpointNumber, Flow) and Recording, which always hold a setting, so
+// that "" there leaves them as they are. Webhook methods are stored in
+// upper case, as the service sends them.
+func (wc *wireNumberConfig) apply(c *telco.NumberConfig) {
 	for _, f := range []struct {
-		dst  *string
-		v    string
-		wire telco.NumberField // "" for a field that cannot be emptied
+		dst       *string
+		v         *string
+		clearable bool
 	}{
-		{&c.Friendly, p.Friendly, telco.NumberFieldFriendly}, {&c.AddressSid, p.AddressSid, telco.NumberFieldAddressSid},
-		{&c.AttributionSource, p.AttributionSource, telco.NumberFieldAttributionSource},
-		{&c.AttributionMedium, p.AttributionMedium, telco.NumberFieldAttributionMedium},
-		{&c.AttributionCampaign, p.AttributionCampaign, telco.NumberFieldAttributionCampaign},
-		{&c.AttributionContent, p.AttributionContent, telco.NumberFieldAttributionContent},
-		{&c.EndpointNumber, p.EndpointNumber, ""}, {&c.Flow, p.Flow, ""},
-		{&c.SendSmsFrom, p.SendSmsFrom, telco.NumberFieldSendSmsFrom}, {&c.SendSmsTo, p.SendSmsTo, telco.NumberFieldSendSmsTo},
-		{&c.SendEmailFrom, p.SendEmailFrom, telco.NumberFieldSendEmailFrom}, {&c.SendEmailTo, p.SendEmailTo, telco.NumberFieldSendEmailTo},
-		{&c.WebhookURL, p.WebhookURL, telco.NumberFieldWebhookURL},
-		{&c.WebhookMethod, strings.ToUpper(p.WebhookMethod), telco.NumberFieldWebhookMethod},
-		{&c.DeliveryReceiptWebhookURL, p.DeliveryReceiptWebhookURL, telco.NumberFieldDeliveryReceiptWebhookURL},
-		{&c.DeliveryReceiptWebhookMethod, strings.ToUpper(p.DeliveryReceiptWebhookMethod), telco.NumberFieldDeliveryReceiptWebhookMethod},
+		{&c.Friendly, wc.Friendly, true}, {&c.AddressSid, wc.AddressSid, true},
+		{&c.AttributionSource, wc.AttributionSource, true}, {&c.AttributionMedium, wc.AttributionMedium, true},
+		{&c.AttributionCampaign, wc.AttributionCampaign, true}, {&c.AttributionContent, wc.AttributionContent, true},
+		{&c.EndpointNumber, wc.EndpointNumber, false}, {&c.Flow, wc.Flow, false},
+		{&c.SendSmsFrom, wc.SendSmsFrom, true}, {&c.SendSmsTo, wc.SendSmsTo, true},
+		{&c.SendEmailFrom, wc.SendEmailFrom, true}, {&c.SendEmailTo, wc.SendEmailTo, true},
+		{&c.WebhookURL, wc.WebHookURL, true}, {&c.WebhookMethod, upper(wc.WebHookMethod), true},
+		{&c.DeliveryReceiptWebhookURL, wc.DeliveryReceiptWebHookURL, true},
+		{&c.DeliveryReceiptWebhookMethod, upper(wc.DeliveryReceiptWebHookMethod), true},
 	} {
 		switch {
-		case f.v != "":
-			*f.dst = f.v
-		case f.wire != "" && cleared[strings.ToLower(string(f.wire))]:
+		case f.v == nil:
+		case *f.v != "":
+			*f.dst = *f.v
+		case f.clearable:
 			*f.dst = ""
 		}
 	}
-	if p.RoutingMethod != "" {
-		c.RoutingMethod = p.RoutingMethod
+	if m := wc.RoutingMethod; m != nil && *m != "" {
+		c.RoutingMethod = telco.RoutingMethod(*m)
 	}
-	if p.Recording != "" {
-		c.Recording = p.Recording
+	if r := wc.Recording; r != nil && *r != "" {
+		c.Recording = telco.Recording(*r)
 	}
-	// The bare resource: the interface document wraps only where it says so.
-	writeJSON(w, http.StatusOK, *c)
+}
+
+// upper is s in upper case, nil for nil.
+func upper(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	u := strings.ToUpper(*s)
+	return &u
 }
 
 // carriers are the fake's carriers, by carrier access code.
@@ -148,17 +196,6 @@ func (s *Server) numberDetails(w http.ResponseWriter, r *http.Request, _ pathPar
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"numbers": out})
 }
-
-// CodeFlowNotFound is the fake's answer to a number or number block
-// configured with a Flow its project does not have; the service's code for
-// it is not documented.
-const CodeFlowNotFound = "FLOW_NOT_FOUND"
-
-// CodeNumberAlreadyPurchased is the fake's answer to the purchase of a
-// number the project already has; the service's code for it is not
-// documented. A number of another project is answered with
-// NUMBER_BELONGS_TO_DIFFERENT_PROPERTY.
-const CodeNumberAlreadyPurchased = "NUMBER_ALREADY_PURCHASED"
 
 // addNumber stores a number of the project, its type and capabilities
 // told by its prefix (see numberKind). The caller holds s.mu.
@@ -302,10 +339,14 @@ func splitList(v, sep string) []string {
 // first of the account's addresses in the number's country is assigned,
 // and the number is Pending when there is none.
 func (s *Server) purchaseNumber(w http.ResponseWriter, r *http.Request, pp pathParams) {
-	var p telco.PurchaseNumberParams
-	if !decodeBody(w, r, &p) {
+	var wp struct {
+		Number     string `json:"Number"`
+		AddressSid string `json:"AddressSid"`
+	}
+	if !decodeBody(w, r, &wp) {
 		return
 	}
+	p := telco.PurchaseNumberParams{Number: wp.Number, AddressSid: wp.AddressSid}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
 		return
@@ -314,7 +355,7 @@ func (s *Server) purchaseNumber(w http.ResponseWriter, r *http.Request, pp pathP
 	s.withProperty(w, r, pp, func(prop *telco.Property) {
 		if rec := s.st.numbers[digits]; rec != nil {
 			if rec.propertySid == prop.PropertySid {
-				writeField(w, CodeNumberAlreadyPurchased, "Number", "The project already has +"+digits+".")
+				writeField(w, telco.CodeNumberAlreadyPurchased, "Number", "The project already has +"+digits+".")
 				return
 			}
 			writeField(w, telco.CodeNumberBelongsToDifferentProperty, "Number", "+"+digits+" belongs to another project.")

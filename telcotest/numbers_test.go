@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/telcotest"
 )
 
 func TestNumbers_ConfigureUnknownNumber400(t *testing.T) {
@@ -264,7 +263,7 @@ func TestNumbers_PurchaseActiveOrPendingByAddress(t *testing.T) {
 	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990005", AddressSid: "ADNOPE"})
 	assert.Equal(t, telco.CodeAddressNotFound, telco.ErrorCode(err))
 	_, err = c.Numbers.Purchase(ctx, srv.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
-	assert.Equal(t, telcotest.CodeNumberAlreadyPurchased, telco.ErrorCode(err))
+	assert.Equal(t, telco.CodeNumberAlreadyPurchased, telco.ErrorCode(err))
 	other, err := c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: "B", MainDomain: "b.example", TimeZone: "UTC"})
 	require.NoError(t, err)
 	_, err = c.Numbers.Purchase(ctx, other.PropertySid, &telco.PurchaseNumberParams{Number: "+61299990001"})
@@ -342,4 +341,36 @@ func TestNumbers_1800And1802AreTollFree(t *testing.T) {
 		assert.Equal(t, telco.NumberTollFree, got.Type, n)
 		assert.Equal(t, telco.NumberCapabilities{telco.CapabilityVoice}, got.Capabilities, n)
 	}
+}
+
+// The fake reads Numbers.Configure by the interface document's names, not
+// by the SDK's: Attribution_Source is the wire's name, AttributionSource
+// only the Go field's, which the service would not know, so a client
+// that sent it would see its attribution left unset. Names are taken in
+// any case, as the fake reads every body.
+func TestNumbers_ConfigureReadsTheWiresNames(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	srv.AddNumber(srv.PropertySid, "+61255550002")
+	path := "/v2/Numbers/61255550002"
+	r := raw(t, srv, http.MethodPost, path, `{"AttributionSource":"google","AttributionMedium":"cpc","Friendly":"Desk"}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var n telco.NumberConfig
+	require.NoError(t, json.Unmarshal(r.Body, &n))
+	assert.Equal(t, "Desk", n.Friendly)
+	assert.Empty(t, n.AttributionSource, "AttributionSource is no wire name")
+	assert.Empty(t, n.AttributionMedium, "AttributionMedium is no wire name")
+
+	r = raw(t, srv, http.MethodPost, path, `{"Attribution_Source":"google","attribution_medium":"cpc","webhookurl":"https://h.example/in","WEBHOOKMETHOD":"get"}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	require.NoError(t, json.Unmarshal(r.Body, &n))
+	assert.Equal(t, "google", n.AttributionSource)
+	assert.Equal(t, "cpc", n.AttributionMedium)
+	assert.Equal(t, "https://h.example/in", n.WebhookURL)
+	assert.Equal(t, "GET", n.WebhookMethod)
+	assert.Equal(t, "Desk", n.Friendly, "a field not given is left as it was")
+
+	r = raw(t, srv, http.MethodPost, path, `{"Friendly":7}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Equal(t, "SerializationException", errorBody(t, r).ResponseStatus.ErrorCode, "a number is no name")
 }

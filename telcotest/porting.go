@@ -11,16 +11,25 @@ import (
 )
 
 type wirePorting struct {
-	AuthorisedContactName   string                      `json:"AuthorisedContactName"`
-	AuthorisedContactEmail  string                      `json:"AuthorisedContactEmail"`
-	DaytimeContactNumber    string                      `json:"DaytimeContactNumber"`
-	CurrentCarrier          string                      `json:"CurrentCarrier"`
-	CurrentCarrierAccountNo string                      `json:"CurrentCarrierAccountNo"`
-	PreferredPortSchedule   string                      `json:"PreferredPortSchedule"`
-	PreferredPortDate       string                      `json:"PreferredPortDate"`
-	CustomerDescription     string                      `json:"CustomerDescription"`
-	WebhookURL              string                      `json:"WebHookURL"`
-	PortingNumbers          []telco.PortingNumberParams `json:"PortingNumbers"`
+	AuthorisedContactName   string              `json:"AuthorisedContactName"`
+	AuthorisedContactEmail  string              `json:"AuthorisedContactEmail"`
+	DaytimeContactNumber    string              `json:"DaytimeContactNumber"`
+	CurrentCarrier          string              `json:"CurrentCarrier"`
+	CurrentCarrierAccountNo string              `json:"CurrentCarrierAccountNo"`
+	PreferredPortSchedule   string              `json:"PreferredPortSchedule"`
+	PreferredPortDate       string              `json:"PreferredPortDate"`
+	CustomerDescription     string              `json:"CustomerDescription"`
+	WebhookURL              string              `json:"WebHookURL"`
+	PortingNumbers          []wirePortingNumber `json:"PortingNumbers"`
+}
+
+type wirePortingNumber struct {
+	Number              string `json:"Number"`
+	PortType            string `json:"PortType"`
+	PortAddress         string `json:"PortAddress"`
+	IncomingActionType  string `json:"IncomingActionType"`
+	IncomingActionID    string `json:"IncomingActionId"`
+	IncomingAnswerPoint string `json:"IncomingAnswerPoint"`
 }
 
 // portingSubmitted is the status of a new request and of its numbers.
@@ -35,7 +44,12 @@ func (s *Server) submitPorting(w http.ResponseWriter, r *http.Request, pp pathPa
 		AuthorisedContactName: wp.AuthorisedContactName, AuthorisedContactEmail: wp.AuthorisedContactEmail,
 		DaytimeContactNumber: wp.DaytimeContactNumber, CurrentCarrier: wp.CurrentCarrier,
 		CurrentCarrierAccountNo: wp.CurrentCarrierAccountNo, PreferredPortSchedule: telco.PortSchedule(wp.PreferredPortSchedule),
-		CustomerDescription: wp.CustomerDescription, WebhookURL: wp.WebhookURL, PortingNumbers: wp.PortingNumbers,
+		CustomerDescription: wp.CustomerDescription, WebhookURL: wp.WebhookURL,
+	}
+	for _, n := range wp.PortingNumbers {
+		p.PortingNumbers = append(p.PortingNumbers, telco.PortingNumberParams{Number: n.Number, PortType: n.PortType,
+			PortAddress: n.PortAddress, IncomingActionType: n.IncomingActionType, IncomingActionID: n.IncomingActionID,
+			IncomingAnswerPoint: n.IncomingAnswerPoint})
 	}
 	if wp.PreferredPortDate != "" {
 		d, err := time.Parse(time.DateOnly, wp.PreferredPortDate)

@@ -45,10 +45,21 @@ func checkTimeZone(w http.ResponseWriter, id string) (string, bool) {
 }
 
 func (s *Server) createProperty(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	var p telco.CreatePropertyParams
-	if !decodeBody(w, r, &p) {
+	var wp struct {
+		Name                 string `json:"Name"`
+		MainDomain           string `json:"MainDomain"`
+		TimeZone             string `json:"TimeZone"`
+		SmsEnabled           bool   `json:"SmsEnabled"`
+		CallRecordingEnabled bool   `json:"CallRecordingEnabled"`
+		IntegrationsEnabled  bool   `json:"IntegrationsEnabled"`
+		Active               *bool  `json:"Active"` // nil: true
+	}
+	if !decodeBody(w, r, &wp) {
 		return
 	}
+	p := telco.CreatePropertyParams{Name: wp.Name, MainDomain: wp.MainDomain, TimeZone: wp.TimeZone,
+		SmsEnabled: wp.SmsEnabled, CallRecordingEnabled: wp.CallRecordingEnabled,
+		IntegrationsEnabled: wp.IntegrationsEnabled, Active: wp.Active}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
 		return
@@ -104,10 +115,21 @@ func (s *Server) updateProperty(w http.ResponseWriter, r *http.Request, pp pathP
 			"Content-Type must be application/merge-patch+json or application/json.")
 		return
 	}
-	var p telco.UpdatePropertyParams
-	if !decodeBody(w, r, &p) {
+	var wp struct { // a merge patch: only the fields given change
+		Name                 *string `json:"Name"`
+		MainDomain           *string `json:"MainDomain"`
+		TimeZone             *string `json:"TimeZone"`
+		SmsEnabled           *bool   `json:"SmsEnabled"`
+		CallRecordingEnabled *bool   `json:"CallRecordingEnabled"`
+		IntegrationsEnabled  *bool   `json:"IntegrationsEnabled"`
+		Active               *bool   `json:"Active"`
+	}
+	if !decodeBody(w, r, &wp) {
 		return
 	}
+	p := telco.UpdatePropertyParams{Name: wp.Name, MainDomain: wp.MainDomain, TimeZone: wp.TimeZone,
+		SmsEnabled: wp.SmsEnabled, CallRecordingEnabled: wp.CallRecordingEnabled,
+		IntegrationsEnabled: wp.IntegrationsEnabled, Active: wp.Active}
 	if err := p.Validate(); err != nil {
 		writeInvalid(w, err)
 		return

@@ -4,57 +4,72 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/telcosdk/telco/internal/catalog"
 )
 
-// operations is the fake's one catalogue of what it serves: the SDK's name
-// for each operation (as in errors, logs and Fault.Op), its method, its
-// path pattern and its handler. The router, fault matching and Ops all read
-// it, so adding an operation is one row here plus its handler.
-var operations = []operation{
-	{"NumberBlocks.Search", "GET", "/v2/numberblocks", (*Server).searchNumberBlocks},
-	{"NumberBlocks.SearchText", "GET", "/v2/numberblocks/{Text}", (*Server).searchNumberBlocksText},
-	{"NumberBlocks.ListByProperty", "GET", "/v2/Properties/{PropertySid}/numberblocks", (*Server).listNumberBlocksByProperty},
-	{"NumberBlocks.ListByAccount", "GET", "/v2/Accounts/{AccountSid}/numberblocks", (*Server).listNumberBlocksByAccount},
-	{"NumberBlocks.Purchase", "POST", "/v2/Properties/{PropertySid}/NumberBlocks", (*Server).purchaseNumberBlock},
-	{"NumberBlocks.Configure", "POST", "/v2/numberblocks/{NumberBlockSid}", (*Server).configureNumberBlock},
-	{"Lookup.NumberDetails", "GET", "/v2/Numbers/Details", (*Server).numberDetails},
-	{"Numbers.Configure", "POST", "/v2/Numbers/{Number}", (*Server).configureNumber},
-	{"OnlineLogins.Create", "POST", "/v2/Properties/{PropertySid}/OnlineLogins", (*Server).createOnlineLogin},
-	{"OnlineLogins.List", "GET", "/v2/OnlineLogins", (*Server).listOnlineLogins},
-	{"OnlineLogins.Get", "GET", "/v2/OnlineLogins/{OnlineLoginSid}", (*Server).getOnlineLogin},
-	{"OnlineLogins.Update", "PATCH", "/v2/OnlineLogins/{OnlineLoginSid}", (*Server).updateOnlineLogin},
-	{"Messages.Send", "POST", "/v2/Properties/{PropertySid}/Messages", (*Server).sendMessage},
-	{"Messages.SendBatch", "POST", "/v2/Properties/{PropertySid}/BatchMessages", (*Server).sendBatch},
-	{"Messages.Find", "GET", "/v2/Properties/{PropertySid}/Messages", (*Server).findMessages},
-	{"Messages.Get", "GET", "/v2/Messages/{MessageSid}", (*Server).getMessage},
-	{"Properties.Create", "POST", "/v2/Properties", (*Server).createProperty},
-	{"Properties.List", "GET", "/v2/Properties", (*Server).listProperties},
-	{"Properties.Get", "GET", "/v2/Properties/{PropertySid}", (*Server).getProperty},
-	{"Properties.Update", "PATCH", "/v2/Properties/{PropertySid}", (*Server).updateProperty},
-	{"SipTrunks.Create", "POST", "/v2/Properties/{PropertySid}/SipTrunk", (*Server).createSipTrunk},
-	{"SipTrunks.List", "GET", "/v2/Properties/{PropertySid}/SipTrunks", (*Server).listSipTrunks},
-	{"SipTrunks.GetByProperty", "GET", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details", (*Server).sipTrunkDetailsByProperty},
-	{"SipTrunks.GetByAccount", "GET", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details", (*Server).sipTrunkDetailsByAccount},
-	{"SipTrunks.Update", "PATCH", "/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}", (*Server).updateSipTrunkByProperty},
-	{"SipTrunks.UpdateByAccount", "PATCH", "/v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}", (*Server).updateSipTrunkByAccount},
-	{"Porting.Submit", "POST", "/v2/Properties/{PropertySid}/Porting", (*Server).submitPorting},
-	{"Porting.StatusByProperty", "GET", "/v2/Properties/{PropertySid}/Porting/Status", (*Server).portingStatusByProperty},
-	{"Porting.StatusByAccount", "GET", "/v2/Accounts/{AccountSid}/Porting/Status", (*Server).portingStatusByAccount},
-	{"Addresses.Create", "POST", "/v2/Accounts/{AccountSid}/Addresses", (*Server).createAddress},
-	{"Addresses.Delete", "DELETE", "/v2/Addresses/{AddressSid}", (*Server).deleteAddress},
-	{"Addresses.List", "GET", "/v2/Accounts/{AccountSid}/Addresses", (*Server).listAddresses},
-	{"Addresses.Get", "GET", "/v2/Addresses/{AddressSid}", (*Server).getAddress},
-	{"Flows.List", "GET", "/v2/Properties/{PropertySid}/Flows", (*Server).listFlows},
-	{"Numbers.Get", "GET", "/v2/Numbers/{Number}", (*Server).getNumber},
-	{"Numbers.ListByProperty", "GET", "/v2/Properties/{PropertySid}/Numbers", (*Server).listNumbersByProperty},
-	{"Numbers.ListByAccount", "GET", "/v2/Accounts/{AccountSid}/Numbers", (*Server).listNumbersByAccount},
-	{"Numbers.Purchase", "POST", "/v2/Properties/{PropertySid}/Numbers", (*Server).purchaseNumber},
-	{"Calls.Get", "GET", "/v2/Calls/{CallSid}", (*Server).getCall},
-	{"Calls.ListByProperty", "GET", "/v2/Properties/{PropertySid}/Calls", (*Server).listCallsByProperty},
-	{"Calls.ListByAccount", "GET", "/v2/Accounts/{AccountSid}/Calls", (*Server).listCallsByAccount},
+// handlers are the fake's handlers, by the name of the operation each
+// serves in the project's catalogue (internal/catalog), which gives its
+// method and path: the router, fault matching and Ops all read the
+// catalogue through operations. A test fails for a catalogue row without a
+// handler and for a handler without a row.
+var handlers = map[string]func(s *Server, w http.ResponseWriter, r *http.Request, p pathParams){
+	"NumberBlocks.Search":         (*Server).searchNumberBlocks,
+	"NumberBlocks.SearchText":     (*Server).searchNumberBlocksText,
+	"NumberBlocks.ListByProperty": (*Server).listNumberBlocksByProperty,
+	"NumberBlocks.ListByAccount":  (*Server).listNumberBlocksByAccount,
+	"NumberBlocks.Purchase":       (*Server).purchaseNumberBlock,
+	"NumberBlocks.Configure":      (*Server).configureNumberBlock,
+	"Lookup.NumberDetails":        (*Server).numberDetails,
+	"Numbers.Configure":           (*Server).configureNumber,
+	"OnlineLogins.Create":         (*Server).createOnlineLogin,
+	"OnlineLogins.List":           (*Server).listOnlineLogins,
+	"OnlineLogins.Get":            (*Server).getOnlineLogin,
+	"OnlineLogins.Update":         (*Server).updateOnlineLogin,
+	"Messages.Send":               (*Server).sendMessage,
+	"Messages.SendBatch":          (*Server).sendBatch,
+	"Messages.Find":               (*Server).findMessages,
+	"Messages.Get":                (*Server).getMessage,
+	"Properties.Create":           (*Server).createProperty,
+	"Properties.List":             (*Server).listProperties,
+	"Properties.Get":              (*Server).getProperty,
+	"Properties.Update":           (*Server).updateProperty,
+	"SipTrunks.Create":            (*Server).createSipTrunk,
+	"SipTrunks.List":              (*Server).listSipTrunks,
+	"SipTrunks.GetByProperty":     (*Server).sipTrunkDetailsByProperty,
+	"SipTrunks.GetByAccount":      (*Server).sipTrunkDetailsByAccount,
+	"SipTrunks.Update":            (*Server).updateSipTrunkByProperty,
+	"SipTrunks.UpdateByAccount":   (*Server).updateSipTrunkByAccount,
+	"Porting.Submit":              (*Server).submitPorting,
+	"Porting.StatusByProperty":    (*Server).portingStatusByProperty,
+	"Porting.StatusByAccount":     (*Server).portingStatusByAccount,
+	"Addresses.Create":            (*Server).createAddress,
+	"Addresses.Delete":            (*Server).deleteAddress,
+	"Addresses.List":              (*Server).listAddresses,
+	"Addresses.Get":               (*Server).getAddress,
+	"Flows.List":                  (*Server).listFlows,
+	"Numbers.Get":                 (*Server).getNumber,
+	"Numbers.ListByProperty":      (*Server).listNumbersByProperty,
+	"Numbers.ListByAccount":       (*Server).listNumbersByAccount,
+	"Numbers.Purchase":            (*Server).purchaseNumber,
+	"Calls.Get":                   (*Server).getCall,
+	"Calls.ListByProperty":        (*Server).listCallsByProperty,
+	"Calls.ListByAccount":         (*Server).listCallsByAccount,
 }
 
-// operation is one row of the catalogue.
+// operations is the catalogue's rows that the fake serves, in the
+// catalogue's order.
+var operations = func() []operation {
+	var out []operation
+	for _, o := range catalog.Operations() {
+		if h := handlers[o.Name]; h != nil {
+			out = append(out, operation{o.Name, o.Method, o.Path, h})
+		}
+	}
+	return out
+}()
+
+// operation is one operation the fake serves.
 type operation struct {
 	name    string
 	method  string

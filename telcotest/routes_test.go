@@ -8,7 +8,22 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco/internal/catalog"
 )
+
+// Every operation of the project's catalogue has a handler, and every
+// handler an operation of the catalogue.
+func TestOperations_EveryCatalogueRowIsServed(t *testing.T) {
+	for _, o := range catalog.Operations() {
+		assert.NotNil(t, handlers[o.Name], "%s (%s %s) has no handler in telcotest: add one to handlers", o.Name, o.Method, o.Path)
+	}
+	for name := range handlers {
+		_, ok := catalog.Lookup(name)
+		assert.True(t, ok, "handler %s serves no operation of internal/catalog", name)
+	}
+	assert.Len(t, operations, len(catalog.Operations()))
+}
 
 // The catalogue has one row per operation: no name, and no method and
 // pattern pair, appears twice, and every row has a handler.

@@ -7,16 +7,17 @@
 //	client := srv.Client()
 //	msg, err := client.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{...})
 //
-// It implements all 18 operations of the interface document, reading a
-// message back, and the documented operations beyond them: flows (two
-// seeded per project, more with AddFlow), reading and listing addresses,
-// numbers (read, listed, purchased Active or Pending by address) and calls
-// (seeded with AddCall, listed with the Token cursor). It enforces the service's rules with the service's error
-// shapes and codes, reusing the SDK's own Validate methods: required
-// fields, E.164 numbers, sender IDs, the schedule window, passwords, SIP
-// CIDRs, time zones, SMS being enabled, addresses in use. It answers wrong
-// credentials with 401 and WWW-Authenticate: Basic, routes paths without
-// regard to case, and is safe for concurrent use.
+// It serves every operation of the catalogue: Ops lists them, by the
+// names the SDK gives them in errors and logs, which Fault.Op takes too.
+// It reads each request into wire types of its own, with the names and
+// JSON types of the service's documents rather than the SDK's encoding: a
+// second reading of the wire, so that a field the SDK misnames or
+// mistypes is refused (or, unknown, ignored) here as the service would.
+// It enforces the service's rules with the service's error shapes and
+// codes, checking values with the SDK's own rules (its Validate methods)
+// and adding those only the service can know, such as who owns what. It
+// answers wrong credentials with 401 and WWW-Authenticate: Basic, routes
+// paths without regard to case, and is safe for concurrent use.
 //
 // Time comes from a Clock (WithClock) or, by default, the real clock. Sent
 // messages move from Processing to Submitted SubmitDelay after their send
@@ -558,10 +559,17 @@ func notFound(w http.ResponseWriter, what string) {
 	writeError(w, http.StatusBadRequest, code, "The "+what+" was not found.")
 }
 
-// decodeBody reads a JSON object into v, answering 400 with a
-// serialization error when it cannot. A form body is refused: these
-// operations take JSON only.
+// decodeBody reads a JSON object into v, one of the fake's wire types,
+// answering 400 with a serialization error when it cannot. A form body is
+// refused: these operations take JSON only.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	return readBody(w, r, func(body []byte) error { return json.Unmarshal(body, v) })
+}
+
+// readBody is decodeBody with the decoding left to decode, which gets the
+// body ("{}" for an empty one) and must copy what it keeps: the buffer
+// goes back to a pool.
+func readBody(w http.ResponseWriter, r *http.Request, decode func(body []byte) error) bool {
 	if isForm(r.Header.Get("Content-Type")) {
 		writeError(w, http.StatusBadRequest, "SerializationException",
 			"This operation accepts only application/json bodies.")
@@ -576,9 +584,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		if len(bytes.TrimSpace(body)) == 0 {
 			body = []byte("{}")
 		}
-		// json.Unmarshal copies what it keeps, so the buffer can go back
-		// to the pool.
-		err = json.Unmarshal(body, v)
+		err = decode(body)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "SerializationException",

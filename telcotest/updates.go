@@ -369,7 +369,7 @@ func (s *Server) configureNumberBlock(w http.ResponseWriter, r *http.Request, pp
 		// As Numbers.Configure: only a flow of the block's own project.
 		s.seedFlows(rec.propertySid)
 		if s.st.flow(rec.propertySid, wc.Flow) == nil {
-			writeField(w, CodeFlowNotFound, "Flow", "The flow "+wc.Flow+" was not found in the number block's project.")
+			writeField(w, telco.CodeFlowNotFound, "Flow", "The flow "+wc.Flow+" was not found in the number block's project.")
 			return
 		}
 	}

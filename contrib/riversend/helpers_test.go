@@ -24,6 +24,8 @@ func newDB(t *testing.T) *pgxpool.Pool {
 
 func pgtestStart(t *testing.T) string { t.Helper(); return pgtest.Start(t) }
 
+func newServer(t *testing.T) *pgtest.Server { t.Helper(); return pgtest.New(t) }
+
 // quietLogger drops River's logs below warnings (rescues and retries
 // are expected in these tests).
 func quietLogger() *slog.Logger {

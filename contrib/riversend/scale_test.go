@@ -24,11 +24,6 @@ import (
 	"github.com/telcosdk/telco/contrib/riversend"
 )
 
-type sendFinder interface {
-	riversend.Sender
-	riversend.Finder
-}
-
 // scaleCount is how many distinct messages the scale tests send;
 // RIVERSEND_SCALE overrides it (for a quicker local run).
 func scaleCount(t *testing.T) int {
@@ -39,7 +34,7 @@ func scaleCount(t *testing.T) int {
 		}
 		return n
 	}
-	return 10000
+	return 5000
 }
 
 // faultPolicy fails about one request in rate with every kind of fault,
@@ -72,14 +67,24 @@ func (fastRetry) NextRetry(job *rivertype.JobRow) time.Time {
 	return time.Now().Add(time.Duration(job.Attempt) * 100 * time.Millisecond)
 }
 
-// node is one River client with its own pool, as one process would have.
+// node is one River client with its own pool and telco.Client, as one
+// process would have; they share the service and the database.
 type node struct {
 	id     string
 	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
 }
 
-func startNode(t *testing.T, dsn, id string, sender riversend.Sender, finder riversend.Finder, dead *atomic.Bool) *node {
+// nodeOpts are a node's particulars.
+type nodeOpts struct {
+	// dead, once set, makes the node's pool refuse new connections: the
+	// process is gone.
+	dead *atomic.Bool
+	// telco are options of the node's telco.Client, after the test's.
+	telco []telco.Option
+}
+
+func startNode(t *testing.T, dsn, id string, svc *service, o nodeOpts) *node {
 	t.Helper()
 	logger := quietLogger()
 	ctx := context.Background()
@@ -89,7 +94,7 @@ func startNode(t *testing.T, dsn, id string, sender riversend.Sender, finder riv
 	}
 	cfg.MaxConns = 12
 	cfg.ConnConfig.RuntimeParams["application_name"] = id
-	if dead != nil {
+	if dead := o.dead; dead != nil {
 		// Its errors after the kill are expected: keep them out of the log.
 		logger = slog.New(slog.DiscardHandler)
 		// A dead process makes no new connection.
@@ -105,8 +110,9 @@ func startNode(t *testing.T, dsn, id string, sender riversend.Sender, finder riv
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	w, err := riversend.NewWorker(riversend.WorkerConfig{Sender: sender, Finder: finder, DB: pool,
-		RateLimitWait: 50 * time.Millisecond, ClockSkew: 5 * time.Second})
+	opts := append(append([]telco.Option{}, svc.opts...), telco.WithLedger(riversend.NewLedger(pool)))
+	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: svc.srv.Client(append(opts, o.telco...)...),
+		RateLimitWait: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,23 +180,25 @@ func campaign(t *testing.T, pool *pgxpool.Pool, prop string, n int) []string {
 }
 
 // waitSent waits until telco_sends has n messages sent, failing on any
-// other final state.
+// other final state. A failed query is tried again: the database may be
+// restarting.
 func waitSent(t *testing.T, pool *pgxpool.Pool, n int, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	var last map[riversend.State]int
 	for {
 		st, err := riversend.CountStates(context.Background(), pool)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st[riversend.StateRefused]+st[riversend.StateFailed] > 0 {
-			t.Fatalf("messages refused or failed: %v", st)
-		}
-		if st[riversend.StateSent] == n {
-			return
+		if err == nil {
+			last = st
+			if st[riversend.StateRefused]+st[riversend.StateFailed] > 0 {
+				t.Fatalf("messages refused or failed: %v", st)
+			}
+			if st[riversend.StateSent] == n {
+				return
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %v, want %d sent", limit, st, n)
+			t.Fatalf("after %v: %v (last error %v), want %d sent", limit, last, err, n)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -224,7 +232,7 @@ func checkOnce(t *testing.T, srv *telcotest.Server, pool *pgxpool.Pool, ids []st
 	if c := srv.Counts().Messages; c != len(ids) {
 		t.Fatalf("fake stores %d messages, want %d", c, len(ids))
 	}
-	rows, err := pool.Query(context.Background(), "SELECT external_id, message_sid FROM telco_sends")
+	rows, err := pool.Query(context.Background(), "SELECT external_id, message_sid FROM telco_sends WHERE state = 'sent'")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +251,16 @@ func checkOnce(t *testing.T, srv *telcotest.Server, pool *pgxpool.Pool, ids []st
 	}
 }
 
-func newFakeService(t *testing.T, seed uint64) (*telcotest.Server, *telco.Client) {
+// service is the fake service and the options of every node's Client.
+type service struct {
+	srv  *telcotest.Server
+	opts []telco.Option
+	// killer is a pool that outlives the doomed node, to cut its
+	// connections with.
+	killer *pgxpool.Pool
+}
+
+func newFakeService(t *testing.T, seed uint64) *service {
 	t.Helper()
 	srv := telcotest.NewServer()
 	t.Cleanup(srv.Close)
@@ -251,22 +268,22 @@ func newFakeService(t *testing.T, seed uint64) (*telcotest.Server, *telco.Client
 	t.Logf("fault seed %d", seed)
 	// The fake stores a message before it answers, so a short settle time
 	// loses nothing and keeps the test quick.
-	return srv, srv.Client(telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: 50 * time.Millisecond, MaxRounds: 3}))
+	return &service{srv: srv, opts: []telco.Option{telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: 50 * time.Millisecond, MaxRounds: 3})}}
 }
 
 func TestScaleOutExactlyOnce(t *testing.T) {
 	n := scaleCount(t)
 	dsn := pgtestStart(t)
 	pool := migrated(t, dsn)
-	srv, client := newFakeService(t, uint64(time.Now().UnixNano()))
-	msgs := client.Messages
+	svc := newFakeService(t, uint64(time.Now().UnixNano()))
+	srv := svc.srv
 
 	start := time.Now()
 	ids := campaign(t, pool, srv.PropertySid, n)
 	t.Logf("enqueued %d messages in %v", n, time.Since(start))
 	start = time.Now()
 	for i := range 4 {
-		startNode(t, dsn, fmt.Sprintf("node-%d", i), msgs, msgs, nil)
+		startNode(t, dsn, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
 	}
 	waitSent(t, pool, n, 4*time.Minute)
 	el := time.Since(start)
@@ -274,11 +291,12 @@ func TestScaleOutExactlyOnce(t *testing.T) {
 	checkOnce(t, srv, pool, ids)
 }
 
-// dying wraps the doomed node's sender: once kill starts, the next few
-// sends reach the service and then hang, as if the process died before it
-// recorded them; any later send fails without a request.
+// dying is the doomed node's HTTP transport: once kill starts, the next
+// few sends reach the service and are stored, and then their answers
+// never come back, as if the process died before it read and recorded
+// them; any later request fails without reaching the service.
 type dying struct {
-	sendFinder
+	base     http.RoundTripper
 	dying    atomic.Bool
 	orphans  atomic.Int32
 	orphaned chan struct{}
@@ -288,63 +306,94 @@ type dying struct {
 
 const orphanTarget = 5
 
-func (d *dying) SendOnce(ctx context.Context, prop string, p *telco.SendMessageParams) (*telco.Message, error) {
+func (d *dying) RoundTrip(req *http.Request) (*http.Response, error) {
 	if d.dead.Load() {
 		return nil, fmt.Errorf("process is dead")
 	}
-	m, err := d.sendFinder.SendOnce(ctx, prop, p)
-	if err == nil && d.dying.Load() {
+	resp, err := d.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && d.dying.Load() && resp.StatusCode < 300 {
+		resp.Body.Close()
 		if d.orphans.Add(1) >= orphanTarget {
 			d.once.Do(func() { close(d.orphaned) })
 		}
-		<-ctx.Done() // never records: the job stays running until rescued
-		return nil, ctx.Err()
+		<-req.Context().Done() // the job stays running until rescued
+		return nil, req.Context().Err()
 	}
-	return m, err
+	return resp, err
+}
+
+// kill starts a doomed node, and returns the function that kills it in
+// the middle of sends: its last sends stored at the service and never
+// recorded, its database connections cut, its River client stopped.
+func doomedNode(t *testing.T, dsn string, svc *service) (*node, *dying, func()) {
+	t.Helper()
+	dead := &atomic.Bool{}
+	d := &dying{base: http.DefaultTransport, orphaned: make(chan struct{}), dead: dead}
+	victim := startNode(t, dsn, "doomed", svc, nodeOpts{dead: dead,
+		telco: []telco.Option{telco.WithHTTPClient(&http.Client{Transport: d})}})
+	return victim, d, func() {
+		t.Helper()
+		d.dying.Store(true)
+		select {
+		case <-d.orphaned:
+		case <-time.After(30 * time.Second):
+			st, err := riversend.CountStates(context.Background(), svc.killer)
+			t.Fatalf("the doomed node sent %d more after it started dying, want %d (states now %v, %v)",
+				d.orphans.Load(), orphanTarget, st, err)
+		}
+		dead.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for {
+			// Through another node's pool: the victim's makes no connection.
+			_, err := svc.killer.Exec(ctx,
+				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", victim.id)
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = victim.client.StopAndCancel(ctx)
+		}()
+	}
 }
 
 func TestScaleOutSurvivesAWorkerDying(t *testing.T) {
 	n := scaleCount(t)
 	dsn := pgtestStart(t)
 	pool := migrated(t, dsn)
-	srv, client := newFakeService(t, uint64(time.Now().UnixNano()))
-	msgs := client.Messages
+	svc := newFakeService(t, uint64(time.Now().UnixNano()))
+	svc.killer = pool
+	srv := svc.srv
 
 	ids := campaign(t, pool, srv.PropertySid, n)
 	start := time.Now()
-	dead := &atomic.Bool{}
-	doomed := &dying{sendFinder: msgs, orphaned: make(chan struct{}), dead: dead}
-	victim := startNode(t, dsn, "doomed", doomed, doomed, dead)
+	victim, doomed, kill := doomedNode(t, dsn, svc)
 	for i := range 3 {
-		startNode(t, dsn, fmt.Sprintf("node-%d", i), msgs, msgs, nil)
+		startNode(t, dsn, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
 	}
 
 	// Let a quarter go, then kill the doomed node in the middle of sends.
 	waitSentAtLeast(t, pool, n/4)
-	doomed.dying.Store(true)
-	select {
-	case <-doomed.orphaned:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the doomed node sent nothing more after it started dying")
-	}
-	dead.Store(true)
-	if _, err := pool.Exec(context.Background(),
-		"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", victim.id); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = victim.client.StopAndCancel(ctx)
-	}()
+	kill()
 	t.Logf("killed %s after %v with %d sends it never recorded", victim.id, time.Since(start), doomed.orphans.Load())
 
 	waitSent(t, pool, n, 4*time.Minute)
 	t.Logf("all %d sent in %v", n, time.Since(start))
 	checkOnce(t, srv, pool, ids)
+	checkRescued(t, pool, victim, int(doomed.orphans.Load()))
+}
 
-	// The doomed node's unfinished jobs were rescued and finished by the
-	// others: completed, attempted by it and by another node.
+// checkRescued: the dead node's unfinished jobs were rescued and finished
+// by the others: completed, attempted by it and by another node.
+func checkRescued(t *testing.T, pool *pgxpool.Pool, victim *node, atLeast int) {
+	t.Helper()
 	// telco_sends is written before River completes a job (in batches):
 	// wait for River to catch up.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
@@ -357,9 +406,9 @@ func TestScaleOutSurvivesAWorkerDying(t *testing.T) {
 		}
 	}
 	rescued := count(t, pool, `SELECT count(*) FROM river_job WHERE state = 'completed'
-		AND 'doomed' = ANY(attempted_by) AND cardinality(attempted_by) > 1`)
-	if rescued < int(doomed.orphans.Load()) {
-		t.Fatalf("%d jobs of the dead node were finished by others, want at least its %d unrecorded sends", rescued, doomed.orphans.Load())
+		AND $1 = ANY(attempted_by) AND cardinality(attempted_by) > 1`, victim.id)
+	if rescued < atLeast {
+		t.Fatalf("%d jobs of the dead node were finished by others, want at least its %d unrecorded sends", rescued, atLeast)
 	}
 	t.Logf("%d jobs rescued from the dead node", rescued)
 }
@@ -369,13 +418,89 @@ func waitSentAtLeast(t *testing.T, pool *pgxpool.Pool, n int) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		st, err := riversend.CountStates(context.Background(), pool)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st[riversend.StateSent] >= n {
+		if err == nil && st[riversend.StateSent] >= n {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("fewer than %d sent after 2 minutes", n)
+}
+
+// slowFaultPolicy is faultPolicy with a slow service whose searches lag:
+// one request in rate fails, as faultPolicy's do, except that latency
+// outlasts the client's attempt timeout (the client hangs up, the service
+// stores the message all the same); and every request that stores a
+// message, failed or not, keeps it out of searches for a random time of
+// up to lag.
+func slowFaultPolicy(seed uint64, rate int, latency, lag time.Duration) func(method, path string) *telcotest.Fault {
+	r := rand.New(rand.NewPCG(seed, seed))
+	kinds := []telcotest.Fault{
+		{Kind: telcotest.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "0"},
+		{Kind: telcotest.FaultStatus, Status: http.StatusInternalServerError},
+		{Kind: telcotest.FaultStatus, Status: http.StatusServiceUnavailable},
+		{Kind: telcotest.FaultDropBeforeRead},
+		{Kind: telcotest.FaultDropAfterRead},
+		{Kind: telcotest.FaultTruncateBody},
+		{Kind: telcotest.FaultLatency, Delay: latency},
+	}
+	return func(method, _ string) *telcotest.Fault {
+		var f telcotest.Fault // handled normally
+		if r.IntN(rate) == 0 {
+			f = kinds[r.IntN(len(kinds))]
+		}
+		if method == http.MethodPost {
+			f.VisibleAfter = time.Duration(r.Int64N(int64(lag) + 1))
+		}
+		return &f
+	}
+}
+
+// TestScaleOutSurvivesKillsRestartsAndASlowService: four nodes, one
+// killed in the middle of sends, while the database crashes and restarts
+// twice, against a service that keeps storing after the client hung up
+// and whose searches lag by up to the settle time. Every message is
+// stored once.
+func TestScaleOutSurvivesKillsRestartsAndASlowService(t *testing.T) {
+	n := scaleCount(t)
+	pg := newServer(t)
+	pool := migrated(t, pg.DSN)
+	seed := uint64(time.Now().UnixNano())
+	const settle = 400 * time.Millisecond
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	// Lag up to 90% of the settle time: the rest covers the service's
+	// noticing the hang-up after the client saw its attempt end.
+	srv.SetFaultPolicy(slowFaultPolicy(seed, 20, time.Second, settle*9/10))
+	t.Logf("fault seed %d", seed)
+	svc := &service{srv: srv, killer: pool, opts: []telco.Option{
+		telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: settle, MaxRounds: 3}),
+		telco.WithAttemptTimeout(300 * time.Millisecond),
+	}}
+
+	ids := campaign(t, pool, srv.PropertySid, n)
+	start := time.Now()
+	victim, doomed, kill := doomedNode(t, pg.DSN, svc)
+	for i := range 3 {
+		startNode(t, pg.DSN, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
+	}
+	restart := func() {
+		t.Helper()
+		if err := pg.Restart(500 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("database restarted after %v", time.Since(start))
+	}
+	// The kill comes early enough that the doomed node still has jobs.
+	waitSentAtLeast(t, pool, n/5)
+	restart()
+	waitSentAtLeast(t, pool, n/3)
+	kill()
+	t.Logf("killed %s after %v with %d sends it never recorded", victim.id, time.Since(start), doomed.orphans.Load())
+	waitSentAtLeast(t, pool, n/2)
+	restart()
+
+	waitSent(t, pool, n, 4*time.Minute)
+	t.Logf("all %d sent in %v, %d requests", n, time.Since(start), srv.Requests())
+	checkOnce(t, srv, pool, ids)
+	checkRescued(t, pool, victim, int(doomed.orphans.Load()))
 }

@@ -27,28 +27,48 @@ type DB interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// State is where a message is in telco_sends.
+// State is where a message is in telco_sends: the column state, a
+// summary for people and for River's side of the work. The Ledger keeps
+// its own, finer state beside it (Outcome.LedgerState).
+//
+// How they relate: a message is StateSent exactly when the ledger says
+// telco.LedgerSent, whoever learnt it (a worker, a SendOnce outside River,
+// a look-up). StateRefused and StateFailed are verdicts of the Worker on
+// a River job (it cancelled the job, or River ran out of attempts); the
+// ledger then says telco.LedgerRefused, LedgerNotSent or LedgerInDoubt
+// (a failed job's message may still have been sent: it is looked up
+// before any new send). An attempt that begins after such a verdict (the
+// message sent again by other means) makes it StateEnqueued again. Every
+// other row is StateEnqueued, a message outside River included (sent with
+// SendOnce on the Ledger, not sent yet).
 type State string
 
 // The states of a message in telco_sends.
 const (
-	// StateEnqueued: the job is waiting, running or retrying.
+	// StateEnqueued: not settled: the job is waiting, running or
+	// retrying, or a SendOnce is at work on it.
 	StateEnqueued State = "enqueued"
 	// StateSent: the service stored the message; MessageSid is set.
 	StateSent State = "sent"
 	// StateRefused: the service (or client-side validation) refused the
-	// message in a way retrying cannot fix; ErrorCode says why. The job
-	// was cancelled and nothing was sent.
+	// message in a way retrying cannot fix, or its ExternalId was used
+	// for another message; ErrorCode says why. The job was cancelled and
+	// nothing was sent.
 	StateRefused State = "refused"
 	// StateFailed: River ran out of attempts. ErrorMessage is the last
-	// error; when it says the request may have reached the service, look
-	// the ExternalId up before sending it again by other means.
+	// error. The ledger keeps the message in doubt when it may have been
+	// sent, so a later SendOnce on the Ledger looks it up before sending.
 	StateFailed State = "failed"
 )
 
 // recordTimeout bounds the write of an outcome.
 const recordTimeout = 10 * time.Second
 
+// schema creates telco_sends, and brings a table of an earlier version to
+// this one: the ledger's columns are added, and the rows' ledger states
+// are derived from their outcomes (an attempt that may have sent, the
+// last of a failed job or one in progress, is in doubt: looked up before
+// any new send). Every statement is idempotent.
 const schema = `
 CREATE TABLE IF NOT EXISTS telco_sends (
     property_sid  text        NOT NULL,
@@ -64,12 +84,38 @@ CREATE TABLE IF NOT EXISTS telco_sends (
     PRIMARY KEY (property_sid, external_id)
 );
 CREATE INDEX IF NOT EXISTS telco_sends_state ON telco_sends (state);
+ALTER TABLE telco_sends
+    ADD COLUMN IF NOT EXISTS ledger_state     text,
+    ADD COLUMN IF NOT EXISTS digest           text,
+    ADD COLUMN IF NOT EXISTS last_attempt_at  timestamptz,
+    ADD COLUMN IF NOT EXISTS attempt_ended_at timestamptz,
+    ADD COLUMN IF NOT EXISTS claim_until      timestamptz,
+    ADD COLUMN IF NOT EXISTS attempt_nanos    integer[],
+    ADD COLUMN IF NOT EXISTS message          jsonb,
+    ADD COLUMN IF NOT EXISTS found            boolean NOT NULL DEFAULT false,
+    ADD COLUMN IF NOT EXISTS error            jsonb;
+UPDATE telco_sends SET ledger_state = CASE
+        WHEN state = 'sent' THEN 'sent'
+        WHEN state = 'refused' THEN 'refused'
+        WHEN state = 'failed' OR attempts > 0 THEN 'in-doubt'
+        ELSE 'new' END
+    WHERE ledger_state IS NULL;
+ALTER TABLE telco_sends ALTER COLUMN ledger_state SET DEFAULT 'new',
+    ALTER COLUMN ledger_state SET NOT NULL;
 `
 
+// migrateLock serializes concurrent Migrates of one database (an
+// advisory lock's key: "telco_se" in ASCII).
+const migrateLock = 0x74656c636f5f7365
+
 // Migrate brings River's tables to the latest version with rivermigrate
-// and creates telco_sends. Both steps are idempotent; run it at deploy
-// time, or call rivermigrate yourself and only the CREATE statements here
-// will matter.
+// and creates telco_sends, or adds the Ledger's columns to a telco_sends
+// of an earlier version, keeping its rows. Both steps are idempotent and
+// safe to run from several processes at once; run it at deploy time,
+// before workers of this version start, and with no worker of an earlier
+// version still running (those keep no ledger). MigrateSends does the
+// second step alone, for a database whose River tables are migrated
+// otherwise, or that uses the Ledger without River.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
@@ -78,8 +124,29 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("riversend: Migrate: river: %w", err)
 	}
-	if _, err := pool.Exec(ctx, schema); err != nil {
+	if err := MigrateSends(ctx, pool); err != nil {
 		return fmt.Errorf("riversend: Migrate: %w", err)
+	}
+	return nil
+}
+
+// MigrateSends creates telco_sends, or brings it to this version; it is
+// idempotent and takes a lock of its own, so concurrent runs wait for
+// each other.
+func MigrateSends(ctx context.Context, pool *pgxpool.Pool) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("riversend: MigrateSends: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrateLock)); err != nil {
+		return fmt.Errorf("riversend: MigrateSends: %w", err)
+	}
+	if _, err := tx.Exec(ctx, schema); err != nil {
+		return fmt.Errorf("riversend: MigrateSends: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("riversend: MigrateSends: %w", err)
 	}
 	return nil
 }
@@ -120,10 +187,12 @@ func Enqueue(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, msgs ...S
 		props[i], ids[i] = m.PropertySid, m.ExternalID
 	}
 	// The outcome rows go first: their primary key decides which messages
-	// are new, for good, whatever River's retention later removes.
+	// are new, for good, whatever River's retention later removes. They
+	// are inserted in key order, the order a Ledger locks its rows in, so
+	// that the two cannot deadlock.
 	rows, err := tx.Query(ctx, `
 		INSERT INTO telco_sends (property_sid, external_id)
-		SELECT * FROM unnest($1::text[], $2::text[])
+		SELECT * FROM unnest($1::text[], $2::text[]) AS k(p, i) ORDER BY p, i
 		ON CONFLICT DO NOTHING
 		RETURNING property_sid, external_id`, props, ids)
 	if err != nil {
@@ -174,9 +243,14 @@ type Outcome struct {
 	MessageSid   string // set when State is StateSent
 	ErrorCode    string // the service's (or validation's) code, when refused
 	ErrorMessage string // the refusal or the last error
-	Attempts     int    // attempts that reached the worker, snoozed ones included
-	EnqueuedAt   time.Time
-	FinishedAt   time.Time // zero while enqueued
+	// Attempts counts the attempts to send that the ledger recorded (each
+	// one made a request, or may have); a job's snoozes and a look-up that
+	// found the message are not attempts.
+	Attempts   int
+	EnqueuedAt time.Time // when the row was made: by Enqueue, or the first SendOnce
+	FinishedAt time.Time // zero while enqueued
+	// LedgerState is the Ledger's state of the message (see State).
+	LedgerState telco.LedgerState
 }
 
 // ErrNotEnqueued is returned by Lookup when telco_sends has no row for the
@@ -186,23 +260,23 @@ var ErrNotEnqueued = errors.New("riversend: message not enqueued")
 // Lookup returns the outcome of one message.
 func Lookup(ctx context.Context, db DB, propertySid, externalID string) (*Outcome, error) {
 	var (
-		o              Outcome
-		sid, code, msg *string
-		finished       *time.Time
-		state          string
+		o               Outcome
+		sid, code, msg  *string
+		finished        *time.Time
+		state, ledgerSt string
 	)
 	err := db.QueryRow(ctx, `
 		SELECT property_sid, external_id, state, message_sid, error_code, error_message,
-		       attempts, enqueued_at, finished_at
+		       attempts, enqueued_at, finished_at, ledger_state
 		FROM telco_sends WHERE property_sid = $1 AND external_id = $2`, propertySid, externalID).
-		Scan(&o.PropertySid, &o.ExternalID, &state, &sid, &code, &msg, &o.Attempts, &o.EnqueuedAt, &finished)
+		Scan(&o.PropertySid, &o.ExternalID, &state, &sid, &code, &msg, &o.Attempts, &o.EnqueuedAt, &finished, &ledgerSt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNotEnqueued
 	}
 	if err != nil {
 		return nil, fmt.Errorf("riversend: Lookup: %w", err)
 	}
-	o.State = State(state)
+	o.State, o.LedgerState = State(state), ledgerStateOf(ledgerSt)
 	o.MessageSid, o.ErrorCode, o.ErrorMessage = deref(sid), deref(code), deref(msg)
 	if finished != nil {
 		o.FinishedAt = *finished
@@ -239,47 +313,25 @@ func deref(s *string) string {
 	return *s
 }
 
-// begin notes that an attempt starts and returns when the first attempt
-// started, by the database's clock: no attempt of the job can have sent
-// its message before then, so a retried job's lookup starts there rather
-// than at its creation (a campaign's jobs can wait in the queue for
-// hours).
-func begin(ctx context.Context, db DB, a *SendArgs, attempt int) (time.Time, error) {
-	var first time.Time
-	err := db.QueryRow(ctx, `
-		INSERT INTO telco_sends AS t (property_sid, external_id, attempts, first_attempt_at)
-		VALUES ($1, $2, $3, now())
-		ON CONFLICT (property_sid, external_id) DO UPDATE SET
-		    attempts = greatest(t.attempts + 1, excluded.attempts),
-		    first_attempt_at = coalesce(t.first_attempt_at, excluded.first_attempt_at)
-		RETURNING first_attempt_at`, a.PropertySid, a.ExternalID, attempt).Scan(&first)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("riversend: noting an attempt of %s: %w", a.ExternalID, err)
-	}
-	return first, nil
-}
-
-// record writes a finished outcome. It inserts the row when the job was
-// inserted without Enqueue, and overwrites an earlier outcome: a job that
-// is worked again after its outcome was written (a crash between the two)
-// reaches the same outcome.
+// verdict records the Worker's verdict on a job, StateRefused or
+// StateFailed, unless the message is sent: a verdict never hides a sent
+// message. It inserts the row when the job was inserted without Enqueue.
 //
-// It runs on a context of its own, detached from the job's: a message that
-// was sent as the job timed out is still worth recording.
-func record(ctx context.Context, db DB, a *SendArgs, attempt int, o Outcome) error {
+// It runs on a context of its own, detached from the job's: a verdict
+// reached as the job timed out is still worth recording.
+func verdict(ctx context.Context, db DB, a *SendArgs, st State, err error) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	_, err := db.Exec(ctx, `
-		INSERT INTO telco_sends AS t (property_sid, external_id, state, message_sid, error_code,
-		                              error_message, attempts, finished_at)
-		VALUES ($1, $2, $3, nullif($4, ''), nullif($5, ''), nullif($6, ''), $7, now())
+	_, werr := db.Exec(ctx, `
+		INSERT INTO telco_sends AS t (property_sid, external_id, state, error_code, error_message, finished_at)
+		VALUES ($1, $2, $3, nullif($4, ''), nullif($5, ''), now())
 		ON CONFLICT (property_sid, external_id) DO UPDATE SET
-		    state = excluded.state, message_sid = excluded.message_sid,
-		    error_code = excluded.error_code, error_message = excluded.error_message,
-		    attempts = greatest(t.attempts, excluded.attempts), finished_at = now()`,
-		a.PropertySid, a.ExternalID, string(o.State), o.MessageSid, o.ErrorCode, o.ErrorMessage, attempt)
-	if err != nil {
-		return fmt.Errorf("riversend: recording the outcome of %s: %w", a.ExternalID, err)
+		    state = excluded.state, error_code = excluded.error_code,
+		    error_message = excluded.error_message, finished_at = now()
+		WHERE t.state <> 'sent'`,
+		a.PropertySid, a.ExternalID, string(st), telco.ErrorCode(err), err.Error())
+	if werr != nil {
+		return fmt.Errorf("riversend: recording the outcome of %s: %w", a.ExternalID, werr)
 	}
 	return nil
 }

@@ -13,48 +13,35 @@ import (
 )
 
 // Sender sends one message effectively once; *telco.MessagesService is
-// one. SendOnce requires p.ExternalID, looks it up before any resend after
-// a failure that may have reached the service, and returns an error still
-// matching telco.ErrMaybeSent only when its rounds ran out.
+// one. The Worker sends with Client.Messages unless WorkerConfig.Sender
+// replaces it (to instrument the sends, say): a replacement must send
+// with SendOnce of a Client whose ledger is the same Ledger, since the
+// ledger is what keeps a job worked twice from sending twice.
 type Sender interface {
 	SendOnce(ctx context.Context, propertySid string, p *telco.SendMessageParams) (*telco.Message, error)
-}
-
-// Finder finds sent messages by ExternalId; *telco.MessagesService is one.
-// A job that River works a second time looks its message up with it before
-// sending, because the first attempt may have sent it and then lost its
-// answer, timed out, or died with its process.
-type Finder interface {
-	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]telco.Message, error)
 }
 
 // DefaultRateLimitWait is how long a job is snoozed after a 429 whose
 // answer carried no usable Retry-After.
 const DefaultRateLimitWait = 5 * time.Second
 
-// DefaultClockSkew is how far before its first attempt a retried job
-// starts looking for its message, for clocks of the database and the
-// service that disagree.
-const DefaultClockSkew = time.Minute
-
 // WorkerConfig configures a Worker.
 type WorkerConfig struct {
-	// Sender sends; usually client.Messages. Required.
+	// Client sends the messages, with Messages.SendOnce. Required, and
+	// its ledger must be a *Ledger, shared by every worker: build it with
+	// telco.WithLedger(riversend.NewLedger(pool)). Its ReconcilePolicy's
+	// SettleTime should exceed the longest time the service takes to show
+	// a message in a search, as for any SendOnce.
+	Client *telco.Client
+	// Sender, when set, sends in place of Client.Messages; see Sender.
 	Sender Sender
-	// Finder looks messages up on retries; nil uses Sender when it is a
-	// Finder too (client.Messages is). Required one way or the other: a
-	// worker that cannot look up would risk sending twice.
-	Finder Finder
-	// DB is where outcomes are recorded (telco_sends); usually the pool
-	// River uses. Required.
+	// DB is where the worker records its verdicts (refused, failed); nil
+	// uses the pool of Client's Ledger. Give the same database.
 	DB DB
 	// RateLimitWait is the snooze after a 429 without a Retry-After;
 	// 0 means DefaultRateLimitWait. A quarter of it is added at random so
 	// that snoozed jobs do not all come back at once.
 	RateLimitWait time.Duration
-	// ClockSkew widens the lookup window of a retried job; 0 means
-	// DefaultClockSkew.
-	ClockSkew time.Duration
 	// Permanent decides whether a service error is a refusal that retrying
 	// cannot fix (the job is cancelled and the refusal recorded); nil uses
 	// IsPermanent.
@@ -65,34 +52,38 @@ type WorkerConfig struct {
 // river.AddWorker(workers, w).
 type Worker struct {
 	river.WorkerDefaults[SendArgs]
-	cfg WorkerConfig
+	cfg    WorkerConfig
+	ledger *Ledger
 }
 
-// NewWorker checks cfg and returns the worker.
+// NewWorker checks cfg and returns the worker. It refuses a Client whose
+// ledger is not a *Ledger: with a process-local ledger, a job worked again
+// by another process, or after a restart, could not know what its earlier
+// attempts did.
 func NewWorker(cfg WorkerConfig) (*Worker, error) {
-	if cfg.Sender == nil {
-		return nil, errors.New("riversend: NewWorker: Sender is required")
+	if cfg.Client == nil {
+		return nil, errors.New("riversend: NewWorker: Client is required: a *telco.Client built with " +
+			"telco.WithLedger(riversend.NewLedger(pool))")
 	}
-	if cfg.Finder == nil {
-		f, ok := cfg.Sender.(Finder)
-		if !ok {
-			return nil, errors.New("riversend: NewWorker: Finder is required when Sender is not one")
-		}
-		cfg.Finder = f
+	l, ok := cfg.Client.Ledger().(*Ledger)
+	if !ok || l == nil {
+		return nil, fmt.Errorf("riversend: NewWorker: the Client keeps its send records in a %T, not in Postgres: "+
+			"build it with telco.WithLedger(riversend.NewLedger(pool)), so that every attempt of a job, "+
+			"in any process, shares them", cfg.Client.Ledger())
+	}
+	if cfg.Sender == nil {
+		cfg.Sender = cfg.Client.Messages
 	}
 	if cfg.DB == nil {
-		return nil, errors.New("riversend: NewWorker: DB is required")
+		cfg.DB = l.pool
 	}
 	if cfg.RateLimitWait <= 0 {
 		cfg.RateLimitWait = DefaultRateLimitWait
 	}
-	if cfg.ClockSkew <= 0 {
-		cfg.ClockSkew = DefaultClockSkew
-	}
 	if cfg.Permanent == nil {
 		cfg.Permanent = IsPermanent
 	}
-	return &Worker{cfg: cfg}, nil
+	return &Worker{cfg: cfg, ledger: l}, nil
 }
 
 // IsPermanent is the default refusal rule: a 4xx answer is a refusal of
@@ -112,20 +103,24 @@ func IsPermanent(e *telco.APIError) bool {
 	return e.StatusCode >= 400 && e.StatusCode < 500
 }
 
-// Work sends the job's message once and records its outcome:
-//   - sent: the MessageSid goes to telco_sends and the job completes;
-//   - a *telco.ValidationError or a permanent refusal: the code goes to
-//     telco_sends and the job is cancelled (river.JobCancel), never retried;
+// Work sends the job's message once, with SendOnce on the Ledger, and
+// settles the job:
+//   - sent: the job completes (the ledger, and so telco_sends, says sent);
+//   - a *telco.ValidationError, a permanent refusal, or an ExternalId
+//     already used for another message (telco.ErrExternalIDReused): the
+//     refusal goes to telco_sends and the job is cancelled
+//     (river.JobCancel), never retried;
 //   - a 429: the job is snoozed for the service's Retry-After, or
 //     RateLimitWait, without using up an attempt;
-//   - anything else (transport failures, 5xx, timeouts, rounds of
-//     reconciliation that ran out): the error goes back to River, which
-//     retries with its backoff until MaxAttempts, then records "failed".
+//   - anything else (transport failures, 5xx, timeouts, a send left
+//     unresolved): the error goes back to River, which retries with its
+//     backoff until MaxAttempts, then records "failed".
 //
-// Every attempt first notes itself in telco_sends (one write), which keeps
-// when the first attempt started. A job on its second attempt or later
-// looks its ExternalId up, from that time less ClockSkew, and completes
-// with the message found instead of sending.
+// What the earlier attempts did is the ledger's to say, not River's
+// attempt number, which a stop gives back: SendOnce answers a message sent
+// before from its record, waits for an attempt another process holds, and
+// looks a message that may have been sent up once the settle time has
+// passed since that attempt, before it sends anything.
 func (w *Worker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 	a := &job.Args
 	if a.ExternalID == "" {
@@ -135,28 +130,22 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 			Code: telco.CodeParameterRequired, FieldName: "ExternalId", Message: "required to send once"}}}
 		return w.cancel(ctx, job, err)
 	}
-	first, err := begin(ctx, w.cfg.DB, a, job.Attempt)
-	if err != nil {
-		return err
-	}
-	if job.Attempt > 1 {
-		found, err := w.cfg.Finder.FindByExternalID(ctx, a.PropertySid, first.Add(-w.cfg.ClockSkew), a.ExternalID)
-		if err != nil {
-			return w.retry(ctx, job, fmt.Errorf("looking up %s before resending: %w", a.ExternalID, err))
-		}
-		if m, ok := found[a.ExternalID]; ok {
-			return record(ctx, w.cfg.DB, a, job.Attempt, Outcome{State: StateSent, MessageSid: m.MessageSid})
-		}
-	}
 	m, err := w.cfg.Sender.SendOnce(ctx, a.PropertySid, a.Params())
 	if err == nil {
 		if m == nil {
 			return w.retry(ctx, job, errors.New("SendOnce returned no message and no error"))
 		}
-		return record(ctx, w.cfg.DB, a, job.Attempt, Outcome{State: StateSent, MessageSid: m.MessageSid})
+		if w.ledger.unstoredKey(a.PropertySid, a.ExternalID) {
+			// The SDK could not write the outcome: write it here, or have
+			// River retry, which finds the message by a look-up.
+			if err := w.ledger.markSent(ctx, a, m); err != nil {
+				return w.retry(ctx, job, fmt.Errorf("sent as %s, but not recorded: %w", m.MessageSid, err))
+			}
+		}
+		return nil
 	}
 	var ve *telco.ValidationError
-	if errors.As(err, &ve) {
+	if errors.As(err, &ve) || errors.Is(err, telco.ErrExternalIDReused) {
 		return w.cancel(ctx, job, err)
 	}
 	var ae *telco.APIError
@@ -185,8 +174,7 @@ func (w *Worker) snooze(ae *telco.APIError) time.Duration {
 // be written the job is retried instead: sending again meets the same
 // refusal, so nothing is sent twice.
 func (w *Worker) cancel(ctx context.Context, job *river.Job[SendArgs], err error) error {
-	o := Outcome{State: StateRefused, ErrorCode: telco.ErrorCode(err), ErrorMessage: err.Error()}
-	if rerr := record(ctx, w.cfg.DB, &job.Args, job.Attempt, o); rerr != nil {
+	if rerr := verdict(ctx, w.cfg.DB, &job.Args, StateRefused, err); rerr != nil {
 		return errors.Join(err, rerr)
 	}
 	return river.JobCancel(err)
@@ -196,8 +184,7 @@ func (w *Worker) cancel(ctx context.Context, job *river.Job[SendArgs], err error
 // records the failure first, since River will discard the job.
 func (w *Worker) retry(ctx context.Context, job *river.Job[SendArgs], err error) error {
 	if job.Attempt >= job.MaxAttempts {
-		o := Outcome{State: StateFailed, ErrorCode: telco.ErrorCode(err), ErrorMessage: err.Error()}
-		if rerr := record(ctx, w.cfg.DB, &job.Args, job.Attempt, o); rerr != nil {
+		if rerr := verdict(ctx, w.cfg.DB, &job.Args, StateFailed, err); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 	}

@@ -4,27 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 
 	"github.com/telcosdk/telco/contrib/riversend"
 )
 
-// fakeSender answers SendOnce with err, or a message, and FindByExternalID
-// from found; it counts the calls.
+// fakeSender answers SendOnce with err, or a message; it counts the
+// calls.
 type fakeSender struct {
-	mu        sync.Mutex
-	err       error
-	found     map[string]telco.Message
-	findErr   error
-	sends     int
-	finds     int
-	lastSince time.Time
+	mu    sync.Mutex
+	err   error
+	sends int
 }
 
 func (f *fakeSender) SendOnce(_ context.Context, propertySid string, p *telco.SendMessageParams) (*telco.Message, error) {
@@ -37,28 +38,17 @@ func (f *fakeSender) SendOnce(_ context.Context, propertySid string, p *telco.Se
 	return &telco.Message{MessageSid: "MG" + p.ExternalID, PropertySid: propertySid, ExternalID: p.ExternalID}, nil
 }
 
-func (f *fakeSender) FindByExternalID(_ context.Context, _ string, since time.Time, ids ...string) (map[string]telco.Message, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.finds++
-	f.lastSince = since
-	if f.findErr != nil {
-		return nil, f.findErr
-	}
-	out := map[string]telco.Message{}
-	for _, id := range ids {
-		if m, ok := f.found[id]; ok {
-			out[id] = m
-		}
-	}
-	return out, nil
-}
-
 func testWorker(t *testing.T, pool *pgxpool.Pool) {
 	ctx := context.Background()
-	newWorker := func(t *testing.T, s *fakeSender) *riversend.Worker {
+	// The fake sender's Client is never used to send, only for its ledger.
+	ledgerClient, err := telco.NewClient("AC00000000000000000000000000000000", "unused-token",
+		telco.WithBaseURL("http://127.0.0.1:1"), telco.WithLedger(riversend.NewLedger(pool)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newWorker := func(t *testing.T, s riversend.Sender) *riversend.Worker {
 		t.Helper()
-		w, err := riversend.NewWorker(riversend.WorkerConfig{Sender: s, DB: pool, RateLimitWait: 2 * time.Second})
+		w, err := riversend.NewWorker(riversend.WorkerConfig{Client: ledgerClient, Sender: s, RateLimitWait: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,13 +73,60 @@ func testWorker(t *testing.T, pool *pgxpool.Pool) {
 
 	t.Run("sent: records the MessageSid", func(t *testing.T) {
 		reset(t, pool)
-		s := &fakeSender{}
-		if err := newWorker(t, s).Work(ctx, job(msg("ok"), 1)); err != nil {
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		c := srv.Client(telco.WithLedger(riversend.NewLedger(pool)))
+		w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := msg("ok")
+		a.PropertySid = srv.PropertySid
+		if err := w.Work(ctx, job(a, 1)); err != nil {
 			t.Fatalf("Work = %v, want nil", err)
 		}
-		o := outcome(t, "ok")
-		if o.State != riversend.StateSent || o.MessageSid != "MGok" || o.FinishedAt.IsZero() || s.sends != 1 || s.finds != 0 {
-			t.Fatalf("outcome %+v, sends %d, finds %d; want sent MGok, one send, no lookup on a first attempt", o, s.sends, s.finds)
+		ms := srv.Messages(srv.PropertySid)
+		o, err := riversend.Lookup(ctx, pool, srv.PropertySid, "ok")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) != 1 || o.State != riversend.StateSent || o.MessageSid != ms[0].MessageSid || o.FinishedAt.IsZero() ||
+			o.Attempts != 1 || o.LedgerState != telco.LedgerSent {
+			t.Fatalf("outcome %+v, %d messages stored; want sent once, after one attempt", o, len(ms))
+		}
+		// Worked again (River redelivered it): answered from the ledger.
+		if err := w.Work(ctx, job(a, 2)); err != nil {
+			t.Fatalf("second Work = %v, want nil", err)
+		}
+		if n := len(srv.Messages(srv.PropertySid)); n != 1 || srv.Requests() != 1 {
+			t.Fatalf("redelivered job: %d messages, %d requests; want 1 and 1", n, srv.Requests())
+		}
+	})
+
+	t.Run("an ExternalId used for another message cancels the job", func(t *testing.T) {
+		reset(t, pool)
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		c := srv.Client(telco.WithLedger(riversend.NewLedger(pool)))
+		w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := msg("reused")
+		a.PropertySid = srv.PropertySid
+		if err := w.Work(ctx, job(a, 1)); err != nil {
+			t.Fatal(err)
+		}
+		a.Text = "another message"
+		if err := w.Work(ctx, job(a, 1)); !isCancel(err) || !errors.Is(err, telco.ErrExternalIDReused) {
+			t.Fatalf("Work = %v, want the job cancelled with ErrExternalIDReused", err)
+		}
+		o, err := riversend.Lookup(ctx, pool, srv.PropertySid, "reused")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.State != riversend.StateSent || len(srv.Messages(srv.PropertySid)) != 1 {
+			t.Fatalf("outcome %+v: the first message's record must stay sent, and nothing more be sent", o)
 		}
 	})
 
@@ -166,76 +203,130 @@ func testWorker(t *testing.T, pool *pgxpool.Pool) {
 
 	t.Run("last attempt records the failure", func(t *testing.T) {
 		reset(t, pool)
+		enqueue(t, pool, insertOnly(t, pool), msg("dead"))
 		j := job(msg("dead"), 5)
 		err := newWorker(t, &fakeSender{err: fmt.Errorf("x: %w", telco.ErrMaybeSent)}).Work(ctx, j)
 		if err == nil {
 			t.Fatal("Work = nil, want the error")
 		}
-		if o := outcome(t, "dead"); o.State != riversend.StateFailed || o.Attempts != 5 {
-			t.Fatalf("outcome %+v, want failed after 5 attempts", o)
+		if o := outcome(t, "dead"); o.State != riversend.StateFailed || !strings.Contains(o.ErrorMessage, "may have reached") {
+			t.Fatalf("outcome %+v, want failed with the last error", o)
 		}
 	})
 
-	t.Run("a retried job finds its message and does not send", func(t *testing.T) {
+	t.Run("a verdict never hides a sent message", func(t *testing.T) {
 		reset(t, pool)
-		// The first attempt fails after it may have sent.
-		s := &fakeSender{err: fmt.Errorf("x: %w", telco.ErrMaybeSent)}
-		w := newWorker(t, s)
-		if err := w.Work(ctx, job(msg("again"), 1)); err == nil {
-			t.Fatal("first attempt: Work = nil, want the error")
-		}
-		var first time.Time
-		if err := pool.QueryRow(ctx, "SELECT first_attempt_at FROM telco_sends WHERE external_id = 'again'").Scan(&first); err != nil {
+		srv := telcotest.NewServer()
+		defer srv.Close()
+		a := msg("late")
+		a.PropertySid = srv.PropertySid
+		c := srv.Client(telco.WithLedger(riversend.NewLedger(pool)))
+		if _, err := c.Messages.SendOnce(ctx, a.PropertySid, a.Params()); err != nil {
 			t.Fatal(err)
 		}
-		s.err = nil
-		s.found = map[string]telco.Message{"again": {MessageSid: "MGfound", ExternalID: "again"}}
-		if err := w.Work(ctx, job(msg("again"), 2)); err != nil {
-			t.Fatalf("second attempt: Work = %v", err)
+		j := job(a, 5)
+		if err := newWorker(t, &fakeSender{err: errors.New("down")}).Work(ctx, j); err == nil {
+			t.Fatal("Work = nil, want the error")
 		}
-		if s.sends != 1 || s.finds != 1 {
-			t.Fatalf("sends %d, finds %d; want 1 (the first attempt) and 1", s.sends, s.finds)
+		o, err := riversend.Lookup(ctx, pool, a.PropertySid, "late")
+		if err != nil {
+			t.Fatal(err)
 		}
-		if want := first.Add(-riversend.DefaultClockSkew); !s.lastSince.Equal(want) {
-			t.Fatalf("looked up since %v, want the first attempt less the skew (%v)", s.lastSince, want)
-		}
-		if o := outcome(t, "again"); o.State != riversend.StateSent || o.MessageSid != "MGfound" || o.Attempts != 2 {
-			t.Fatalf("outcome %+v, want sent MGfound after 2 attempts", o)
+		if o.State != riversend.StateSent || o.MessageSid == "" {
+			t.Fatalf("outcome %+v, want still sent", o)
 		}
 	})
 
-	t.Run("a retried job not found is sent", func(t *testing.T) {
-		reset(t, pool)
-		s := &fakeSender{}
-		if err := newWorker(t, s).Work(ctx, job(msg("lost"), 3)); err != nil {
-			t.Fatalf("Work = %v", err)
+	t.Run("NewWorker needs a Client on a Postgres ledger", func(t *testing.T) {
+		if _, err := riversend.NewWorker(riversend.WorkerConfig{Sender: &fakeSender{}, DB: pool}); err == nil ||
+			!strings.Contains(err.Error(), "telco.WithLedger(riversend.NewLedger(pool))") {
+			t.Fatalf("NewWorker without a Client = %v, want an error saying how to build one", err)
 		}
-		if s.sends != 1 || s.finds != 1 {
-			t.Fatalf("sends %d, finds %d; want 1 and 1", s.sends, s.finds)
+		local, err := telco.NewClient("AC00000000000000000000000000000000", "unused-token")
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-
-	t.Run("a failed lookup never sends", func(t *testing.T) {
-		reset(t, pool)
-		s := &fakeSender{findErr: errors.New("lookup down")}
-		err := newWorker(t, s).Work(ctx, job(msg("unsure"), 2))
-		if err == nil || isCancel(err) || s.sends != 0 {
-			t.Fatalf("Work = %v with %d sends, want a retryable error and no send", err, s.sends)
+		_, err = riversend.NewWorker(riversend.WorkerConfig{Client: local, Sender: &fakeSender{}, DB: pool})
+		if err == nil || !strings.Contains(err.Error(), "telco.WithLedger(riversend.NewLedger(pool))") {
+			t.Fatalf("NewWorker with a Client on its memory ledger = %v, want an error saying how to build one", err)
 		}
-	})
-
-	t.Run("NewWorker needs a way to look up", func(t *testing.T) {
-		if _, err := riversend.NewWorker(riversend.WorkerConfig{Sender: sendOnly{}, DB: pool}); err == nil {
-			t.Fatal("NewWorker accepted a Sender that cannot look up and no Finder")
-		}
-		if _, err := riversend.NewWorker(riversend.WorkerConfig{Sender: &fakeSender{}}); err == nil {
-			t.Fatal("NewWorker accepted no DB")
+		if strings.Contains(err.Error(), "unused-token") {
+			t.Fatalf("the error shows the token: %v", err)
 		}
 	})
 }
 
-type sendOnly struct{}
+// cutTransport cuts the ledger's database off once a send has been
+// answered, for a while: SendOnce then cannot record the message it sent.
+type cutTransport struct {
+	base   http.RoundTripper
+	cut    func()
+	cutOff atomic.Bool
+}
 
-func (sendOnly) SendOnce(context.Context, string, *telco.SendMessageParams) (*telco.Message, error) {
-	return nil, errors.New("unused")
+func (c *cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && c.cutOff.CompareAndSwap(false, true) {
+		c.cut()
+	}
+	return resp, err
+}
+
+// TestWorkerRecordsASendTheSDKCouldNotRecord: the database goes away
+// between a send's answer and SendOnce's write of it; the worker writes
+// the outcome itself once it is back, rather than leave a claim that
+// would have the message looked up later.
+func TestWorkerRecordsASendTheSDKCouldNotRecord(t *testing.T) {
+	dsn := pgtestStart(t)
+	admin := migrated(t, dsn)
+	ctx := context.Background()
+	var down atomic.Bool
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "cut-off"
+	cfg.BeforeConnect = func(context.Context, *pgx.ConnConfig) error {
+		if down.Load() {
+			return errors.New("database unreachable")
+		}
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	srv := telcotest.NewServer()
+	defer srv.Close()
+	tr := &cutTransport{base: http.DefaultTransport, cut: func() {
+		down.Store(true)
+		if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cut-off'"); err != nil {
+			t.Error(err)
+		}
+		// Longer than the ledger's retries of SendOnce's write, shorter
+		// than its retries of the worker's.
+		time.AfterFunc(3500*time.Millisecond, func() { down.Store(false) })
+	}}
+	c := srv.Client(telco.WithLedger(riversend.NewLedger(pool)), telco.WithHTTPClient(&http.Client{Transport: tr}))
+	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := msg("cut")
+	a.PropertySid = srv.PropertySid
+	if err := w.Work(ctx, job(a, 1)); err != nil {
+		t.Fatalf("Work = %v, want nil (sent, and recorded by the worker)", err)
+	}
+	if !tr.cutOff.Load() {
+		t.Fatal("the database was never cut off")
+	}
+	ms := srv.Messages(srv.PropertySid)
+	o, err := riversend.Lookup(ctx, admin, srv.PropertySid, "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || o.State != riversend.StateSent || o.LedgerState != telco.LedgerSent || o.MessageSid != ms[0].MessageSid {
+		t.Fatalf("outcome %+v with %d messages stored; want sent once and recorded", o, len(ms))
+	}
 }

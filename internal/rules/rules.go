@@ -317,7 +317,7 @@ func LookupNumbers[P any](numbers []string, problem func(code, field, msg string
 	for i, n := range numbers {
 		if !IsLookupNumber(n) {
 			out = append(out, problem(CodeInvalidPhoneNumberFormat, "Numbers["+strconv.Itoa(i)+"]",
-				"a number must be in local form (digits) or E.164 with a leading +"))
+				strconv.Quote(n)+" is neither a number in local form (digits) nor E.164 with a leading +"))
 		}
 	}
 	return out

@@ -19,7 +19,10 @@
 // an embedded telcotest server, so that nothing leaves the machine.
 //
 // -workers is the number of River clients (one per process in a real
-// deployment), each working -concurrency jobs at a time.
+// deployment), each working -concurrency jobs at a time, each with a
+// telco.Client of its own whose send ledger is the shared one in Postgres
+// (telco.WithLedger(riversend.NewLedger(pool))), as every process of a
+// fleet must have.
 package main
 
 import (
@@ -75,7 +78,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer, cfg config) error {
-	client, propertySid, closeSvc, err := service(out, cfg)
+	newClient, propertySid, closeSvc, err := service(out, cfg)
 	if err != nil {
 		return err
 	}
@@ -111,10 +114,15 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 	fmt.Fprintf(out, "enqueued %d of %d messages in one transaction in %v\n", n, len(msgs), time.Since(start).Round(time.Millisecond))
 
 	start = time.Now()
-	sender := client.Messages
 	var nodes []*river.Client[pgx.Tx]
 	for i := range cfg.workers {
-		rc, err := startNode(ctx, pool, fmt.Sprintf("worker-%d", i), sender, cfg.concurrency)
+		// Each node as its own process would: its own Client, on the
+		// ledger every node shares.
+		client, err := newClient(telco.WithLedger(riversend.NewLedger(pool)))
+		if err != nil {
+			return err
+		}
+		rc, err := startNode(ctx, pool, fmt.Sprintf("worker-%d", i), client, cfg.concurrency)
 		if err != nil {
 			return err
 		}
@@ -139,27 +147,30 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 	return nil
 }
 
-// service returns the client, the project to send from and how to close
-// an embedded fake.
-func service(out io.Writer, cfg config) (*telco.Client, string, func(), error) {
+// service returns how to make a client of the service (with extra
+// options), the project to send from and how to close an embedded fake.
+func service(out io.Writer, cfg config) (func(...telco.Option) (*telco.Client, error), string, func(), error) {
 	if cfg.sid == "" || cfg.token == "" {
 		srv := telcotest.NewServer()
 		fmt.Fprintf(out, "No credentials: sending on an embedded fake service at %s\n", srv.URL)
-		return srv.Client(), srv.PropertySid, srv.Close, nil
+		return func(opts ...telco.Option) (*telco.Client, error) { return srv.Client(opts...), nil },
+			srv.PropertySid, srv.Close, nil
 	}
 	if cfg.propertySid == "" {
 		return nil, "", nil, errors.New("with credentials, set TELCO_PROPERTY_SID")
 	}
-	var opts []telco.Option
+	var base []telco.Option
 	if cfg.base != "" {
-		opts = append(opts, telco.WithBaseURL(cfg.base))
+		base = append(base, telco.WithBaseURL(cfg.base))
 	}
-	c, err := telco.NewClient(cfg.sid, cfg.token, opts...)
+	c, err := telco.NewClient(cfg.sid, cfg.token, base...)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	fmt.Fprintf(out, "Using the service at %s\n", c.BaseURL())
-	return c, cfg.propertySid, func() {}, nil
+	return func(opts ...telco.Option) (*telco.Client, error) {
+		return telco.NewClient(cfg.sid, cfg.token, append(append([]telco.Option{}, base...), opts...)...)
+	}, cfg.propertySid, func() {}, nil
 }
 
 // messages reads the CSV, or makes cfg.generate messages with ExternalIds
@@ -248,9 +259,9 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, msgs []riversend.SendArgs)
 }
 
 // startNode starts one River client working the riversend queue, as one
-// process of a fleet would.
-func startNode(ctx context.Context, pool *pgxpool.Pool, id string, sender riversend.Sender, concurrency int) (*river.Client[pgx.Tx], error) {
-	w, err := riversend.NewWorker(riversend.WorkerConfig{Sender: sender, DB: pool})
+// process of a fleet would; client's ledger must be a riversend.Ledger.
+func startNode(ctx context.Context, pool *pgxpool.Pool, id string, client *telco.Client, concurrency int) (*river.Client[pgx.Tx], error) {
+	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: client})
 	if err != nil {
 		return nil, err
 	}

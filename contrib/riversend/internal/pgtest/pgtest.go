@@ -55,9 +55,17 @@ func version(binDir string) float64 {
 
 // Start runs a new server for t and returns its connection string (user
 // "postgres", database "postgres", password-less trust on loopback). The
-// server is stopped in t.Cleanup. It is tuned for tests, not durability:
-// fsync is off.
+// server is stopped in t.Cleanup. It is tuned for tests, not for a
+// machine's crash: fsync is off. A crash of the server alone (Restart)
+// loses no committed transaction, since commits wait for their WAL to be
+// written to the operating system, which keeps it.
 func Start(t testing.TB) string {
+	t.Helper()
+	return New(t).DSN
+}
+
+// New is Start returning the Server, for a test that restarts it.
+func New(t testing.TB) *Server {
 	t.Helper()
 	srv, err := StartServer()
 	if err != nil {
@@ -68,7 +76,7 @@ func Start(t testing.TB) string {
 			t.Error(err)
 		}
 	})
-	return srv.DSN
+	return srv
 }
 
 // Server is a running throwaway Postgres.
@@ -77,6 +85,8 @@ type Server struct {
 	bin  string
 	root string
 	data string
+	opts string // the server's options, kept for Restart
+	log  string
 	as   account
 }
 
@@ -115,6 +125,7 @@ func StartServer() (*Server, error) {
 		}
 	}
 	logFile := filepath.Join(sock, "server.log")
+	s.log = logFile
 	if out, err := as.run(filepath.Join(bin, "initdb"), "-D", s.data, "-U", "postgres",
 		"--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"); err != nil {
 		return fail(fmt.Errorf("pgtest: initdb: %v\n%s", err, out))
@@ -126,10 +137,11 @@ func StartServer() (*Server, error) {
 		if err != nil {
 			return fail(err)
 		}
-		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off "+
-			"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, sock)
-		out, err := as.run(filepath.Join(bin, "pg_ctl"), "start", "-D", s.data, "-w", "-t", "60",
-			"-l", logFile, "-o", opts)
+		// synchronous_commit stays on: without fsync it costs a write to
+		// the page cache, and it keeps a crashed server's commits.
+		s.opts = fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off "+
+			"-c full_page_writes=off -c max_connections=300", port, sock)
+		out, err := s.start()
 		if err == nil {
 			s.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 			return s, nil
@@ -139,6 +151,26 @@ func StartServer() (*Server, error) {
 			return fail(fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log))
 		}
 	}
+}
+
+func (s *Server) start() (string, error) {
+	return s.as.run(filepath.Join(s.bin, "pg_ctl"), "start", "-D", s.data, "-w", "-t", "60", "-l", s.log, "-o", s.opts)
+}
+
+// Restart crashes the server (pg_ctl stop -m immediate: every connection
+// is cut, transactions in progress are lost) and starts it again on the
+// same port and data, after down (0 for at once): what a database's crash
+// and recovery look like to its clients.
+func (s *Server) Restart(down time.Duration) error {
+	if out, err := s.as.run(filepath.Join(s.bin, "pg_ctl"), "stop", "-D", s.data, "-m", "immediate", "-w"); err != nil {
+		return fmt.Errorf("pgtest: Restart: pg_ctl stop: %v\n%s", err, out)
+	}
+	time.Sleep(down)
+	if out, err := s.start(); err != nil {
+		log, _ := os.ReadFile(s.log)
+		return fmt.Errorf("pgtest: Restart: pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	return nil
 }
 
 // Stop stops the server at once (its data is thrown away) and removes its
