@@ -89,33 +89,31 @@ func ClearableNumberFields() []NumberField {
 // NumberConfigParams changes a number's configuration. Every field is
 // optional; only those set are sent, so an empty string leaves a field as
 // it is. To empty a field (detach an address, stop a forward or a
-// webhook), name it in Clear. The rules are listed on Validate. Its json
-// tags are not what the SDK reads (numberSettings is); they remain only
-// while telcotest decodes requests into this type.
+// webhook), name it in Clear. The rules are listed on Validate.
 type NumberConfigParams struct {
-	Friendly   string `json:"Friendly,omitempty"`
-	AddressSid string `json:"AddressSid,omitempty"`
-	// Call attribution labels, for analytics.
-	AttributionSource   string `json:"Attribution_Source,omitempty"`
-	AttributionMedium   string `json:"Attribution_Medium,omitempty"`
-	AttributionCampaign string `json:"Attribution_Campaign,omitempty"`
-	AttributionContent  string `json:"Attribution_Content,omitempty"`
+	Friendly   string
+	AddressSid string
+	// Call attribution labels, for analytics; wire Attribution_Source, ...
+	AttributionSource   string
+	AttributionMedium   string
+	AttributionCampaign string
+	AttributionContent  string
 
-	RoutingMethod  RoutingMethod `json:"RoutingMethod,omitempty"`
-	EndpointNumber string        `json:"EndpointNumber,omitempty"` // E.164; required with RoutingEndpoint
-	Flow           string        `json:"Flow,omitempty"`           // a Flow ConfigID; required with RoutingFlow
-	Recording      Recording     `json:"Recording,omitempty"`
+	RoutingMethod  RoutingMethod
+	EndpointNumber string // E.164; required with RoutingEndpoint
+	Flow           string // a Flow ConfigID; required with RoutingFlow
+	Recording      Recording
 
 	// A received SMS is forwarded as SMS (E.164 numbers) and as e-mail.
-	SendSmsFrom   string `json:"SendSmsFrom,omitempty"`
-	SendSmsTo     string `json:"SendSmsTo,omitempty"`
-	SendEmailFrom string `json:"SendEmailFrom,omitempty"`
-	SendEmailTo   string `json:"SendEmailTo,omitempty"`
+	SendSmsFrom   string
+	SendSmsTo     string
+	SendEmailFrom string
+	SendEmailTo   string
 
-	WebhookURL                   string `json:"WebHookUrl,omitempty"`                   // called on a received SMS
-	WebhookMethod                string `json:"WebHookMethod,omitempty"`                // "GET" or "POST"
-	DeliveryReceiptWebhookURL    string `json:"DeliveryReceiptWebHookUrl,omitempty"`    // called on a delivery receipt
-	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebHookMethod,omitempty"` // "GET" or "POST"
+	WebhookURL                   string // called on a received SMS; wire WebHookUrl
+	WebhookMethod                string // "GET" or "POST"; wire WebHookMethod
+	DeliveryReceiptWebhookURL    string // called on a delivery receipt; wire DeliveryReceiptWebHookUrl
+	DeliveryReceiptWebhookMethod string // "GET" or "POST"; wire DeliveryReceiptWebHookMethod
 
 	// Clear lists fields to empty. Each is sent as its wire name with an
 	// empty string, {"AddressSid": ""}, beside the fields set; the
@@ -123,7 +121,7 @@ type NumberConfigParams struct {
 	// more, so an empty value is the one way to ask for none. A field can
 	// not be both set and cleared, and only ClearableNumberFields can be
 	// cleared (a *ValidationError otherwise, before any request).
-	Clear []NumberField `json:"-"`
+	Clear []NumberField
 }
 
 // numberSetting is one field of a number's configuration.

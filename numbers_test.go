@@ -619,10 +619,7 @@ func TestNumberSettingsMatchTheTypes(t *testing.T) {
 		f := fields[i]
 		assert.Equal(t, pv.FieldByIndex(f.Index).Addr().Pointer(), reflect.ValueOf(s.of(&p)).Pointer(),
 			"setting %d (%s) holds NumberConfigParams.%s", i, s.name, f.Name)
-		if tag, ok := f.Tag.Lookup("json"); ok { // while telcotest decodes into NumberConfigParams
-			name, _, _ := strings.Cut(tag, ",")
-			assert.Equal(t, string(s.name), name, "NumberConfigParams.%s's json tag", f.Name)
-		}
+		assert.Empty(t, f.Tag, "NumberConfigParams.%s: a params type is not the wire format", f.Name)
 		af, ok := answer.FieldByName(f.Name)
 		if assert.True(t, ok, "NumberConfig has %s", f.Name) {
 			name, _, _ := strings.Cut(af.Tag.Get("json"), ",")
