@@ -30,17 +30,19 @@ package telco
 //
 // Two passes apply the policy at the cost of one in the common case. The
 // core names no resource and no key: each service declares the shape of
-// its answers beside its types (resourceOf, listOf): the keys, in order of
-// preference, and for a resource the field only the bare object has.
+// its answers beside its types (resourceOf, listOf), that is the keys, in
+// order of preference, and for a resource the field only the bare object
+// has.
 // Declaring a shape builds, once, a struct type with one field per key
 // plus listMeta (reflect.StructOf), so the documented answer costs one
 // json.Unmarshal that fills the right field directly. Whenever that pass
 // finds nothing or meets a value of another type (an unexpected shape, a
-// key in another case, an integer sent as a string), the tolerant pass
-// reads the body as a map, looks for the envelope again and decodes the
-// resource with decodeLoose: encoding/json first, then, where that fails
-// on a type, field by field (decodeObject), with intOf for integers. A key
-// the fast pass does not know costs speed, never an empty page.
+// key the shape does not declare, an integer sent as a string), the
+// tolerant pass reads the body as a map, looks for the envelope again and
+// decodes the resource with decodeLoose: encoding/json first, then, where
+// that fails on a type, field by field (decodeObject), with intOf for
+// integers. A key the fast pass does not know costs speed, never an empty
+// page.
 //
 // A 2xx answer may still be a refusal: the service's documents show a
 // whole-request failure as {"ResponseStatus": {"ErrorCode": ..., "Message":
@@ -343,9 +345,9 @@ func (c *looseCount) UnmarshalJSON(b []byte) error {
 }
 
 // flexInt is an integer field of a wire type read by intOf on the fast
-// pass, for a field known to come as a string often enough that the
-// tolerant pass would cost every answer (a lookup's e164). null leaves it
-// as it was.
+// pass: for a field the service may send either way in every element of
+// a long answer (a lookup's e164), where a second, tolerant pass would
+// cost the whole answer. null leaves it as it was.
 type flexInt int64
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
