@@ -329,18 +329,19 @@ func pathSegment(s string) string {
 // params type (wireFindMessages, wireListCalls, ...), and encodeQueryTo
 // is the one encoder of all of them: go-querystring's url.Values, whose
 // Encode sorts the keys and escapes keys and values with url.QueryEscape.
-// Zero values carry omitempty and are not sent, so the service's defaults
-// apply. A multi-value filter is one comma-separated value, never repeated
-// keys (the service's notes): a commaList.
+// A field whose zero means "not set" carries omitempty, so the service's
+// default applies. A multi-value filter is one comma-separated value,
+// never repeated keys (the service's notes): a commaList.
 //
 // go-querystring costs about two dozen allocations a call, by reflection.
 // The queries on the hot path (a message search, a page of a plain
 // listing, a lookup) also write themselves without reflection: such a
 // wire type has an appendQuery method (queryAppender) that encodeQueryTo
 // prefers. TestWireQueriesEncodeAsGoQuerystring and FuzzWireQueries hold
-// every wire query type, fast path or not, to go-querystring's bytes, and
-// fail on a wire query type they do not know, so the two cannot drift: a
-// fast path a type would inherit by embedding fails them too.
+// every wire query type, fast path or not, to go-querystring's bytes, so
+// the two cannot drift, and a fast path a type would inherit by embedding
+// fails them too; TestWireQueryTypesAreListed fails on a struct with url
+// tags they do not cover.
 
 // queryAppender is a wire query that appends its encoding to b exactly as
 // go-querystring would encode it.
