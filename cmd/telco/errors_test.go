@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // The wording of errors, pinned in golden files: validation errors name
@@ -59,23 +60,43 @@ func TestGoldenErrors(t *testing.T) {
 	}
 }
 
-// A maybe-sent send names the command that settles it.
+// A maybe-sent send exits 3 and names the command that settles it.
+// With --external-id the send stays unresolved only when its look-ups
+// fail too; running the same command again then settles it.
 func TestMaybeSentNamesTheLookUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
 	h.srv.FailNext(1, 500)
-	r := h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order-7")
-	assert.Equal(t, 1, r.code)
+	r := h.run("sms", "send", "--to", "+61400000001", "--text", "hi")
+	assert.Equal(t, 3, r.code, "may have been sent: 3, not 1")
+	assert.Contains(t, r.stderr, "may have reached the service")
+	assert.Regexp(t, `to find out: telco sms find --property PR[A-Z0-9]{30} --since \S+ --direction Transmit`, r.stderr)
+
+	h.srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Op: "Messages.Send"})
+	h.srv.Inject(100, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.Find"})
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order-7")
+	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "may have reached the service")
 	assert.Regexp(t, `to find out: telco sms find --property PR[A-Z0-9]{30} --since \S+ --direction Transmit --external-id order-7`, r.stderr)
+	h.srv.ClearFaults()
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order-7")
+	assert.Equal(t, 0, r.code, "looked up, not found, sent: %s", r.stderr)
+	assert.Equal(t, 1, storedIDs(h.srv)["order-7"])
 
 	h.srv.FailNext(1, 500)
-	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order 8", "-o", "json")
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "-o", "json")
 	var e struct{ Error errorReport }
 	require.NoError(t, json.Unmarshal([]byte(r.stderr), &e), r.stderr)
 	assert.True(t, e.Error.MaybeSent)
+	assert.Equal(t, 3, e.Error.ExitCode)
 	assert.Equal(t, 500, e.Error.Status)
+	h.srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Op: "Messages.Send"})
+	h.srv.Inject(100, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.Find"})
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "order 8", "-o", "json")
+	require.NoError(t, json.Unmarshal([]byte(r.stderr), &e), r.stderr)
 	assert.Contains(t, e.Error.Resolve, "--external-id 'order 8'", "quoted for the shell")
+	h.srv.ClearFaults()
 
 	// And the look-up itself: the message that did go out is found.
 	h.ok("sms", "send", "--to", "+61400000002", "--text", "hi", "--external-id", "order-9")

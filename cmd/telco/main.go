@@ -22,10 +22,12 @@
 // people; --output json prints the SDK's types as JSON for scripts.
 //
 // Exit status: 0 success; 1 an error from the service (its code, message
-// and field names are printed) or the network; 2 a usage error or a
-// parameter the SDK's validation refused before sending (named by its
-// flag); 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143
-// SIGTERM).
+// and field names are printed) or the network, the request not carried
+// out; 2 a usage error or a parameter the SDK's validation refused before
+// sending (named by its flag); 3 a request that may have taken effect (a
+// message that may have been sent) and is unresolved, with the command
+// that settles it; 128+N when cut short by signal N (129 SIGHUP, 130
+// SIGINT, 143 SIGTERM).
 package main
 
 import (
@@ -55,8 +57,12 @@ func main() {
 // Exit statuses.
 const (
 	exitOK      = 0
-	exitService = 1 // the service (or the network) said no
+	exitService = 1 // the service (or the network) said no: not carried out
 	exitUsage   = 2 // the command line, or parameters refused before sending
+	// exitMaybeSent: the request may have taken effect (a message may have
+	// been sent) and it is not known whether it did. Running the same
+	// command again settles it for sms send --external-id and sms batch.
+	exitMaybeSent = 3
 )
 
 // usageError is a mistake on the command line: exit status 2.
@@ -78,6 +84,16 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// statusError is err, reported as usual, with another exit status (a
+// batch whose failure left other lines uncertain exits 3).
+type statusError struct {
+	code int
+	err  error
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
+
 // run runs the tool with args (without the program name) and returns the
 // exit status. env looks up environment variables (os.Getenv in main).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
@@ -87,7 +103,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // runWith is run with the signals of in.
 func runWith(ctx context.Context, in *interrupts, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env, intr: in,
-		stdinTTY: isTerminal(stdin)}
+		stdinTTY: isTerminal(stdin), started: time.Now()}
 	if f, ok := stdout.(*os.File); ok && isTerminal(stdout) {
 		a.width = termWidth(f, env)
 	}
@@ -170,7 +186,11 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	}
 	if errors.Is(err, telco.ErrMaybeSent) {
 		rep.MaybeSent = true
-		rep.Resolve = resolveHint(cmd, err)
+		rep.ExitCode = exitMaybeSent
+		rep.Resolve = resolveHint(cmd, err, a.started)
+	}
+	if se := (*statusError)(nil); errors.As(err, &se) {
+		rep.ExitCode = se.code
 	}
 	if a.jsonOut() {
 		return a.printErrorJSON(rep)
@@ -343,8 +363,10 @@ func commandPath(cmd *cobra.Command, fallback string) string {
 
 // resolveHint is the command that tells whether a message that may have
 // been sent was: sms find by its ExternalId, over a window from a minute
-// before now. Commands that send set the annotations it reads.
-func resolveHint(cmd *cobra.Command, err error) string {
+// before the first attempt (the error's LookupSince, when it knows it),
+// else before the command started. Commands that send set the
+// annotations it reads.
+func resolveHint(cmd *cobra.Command, err error, started time.Time) string {
 	if cmd == nil || cmd.Annotations[annResolve] == "" {
 		return ""
 	}
@@ -355,8 +377,24 @@ func resolveHint(cmd *cobra.Command, err error) string {
 	} else if id := cmd.Annotations[annExternalID]; id != "" {
 		ids = []string{id}
 	}
-	return findCommand(cmd.Annotations[annResolve], time.Now().Add(-time.Minute), ids)
+	since := started
+	var ls interface{ LookupSince() time.Time }
+	if errors.As(err, &ls) && !ls.LookupSince().IsZero() && ls.LookupSince().Before(since) {
+		since = ls.LookupSince()
+	}
+	return findCommand(cmd.Annotations[annResolve], since.Add(-time.Minute), ids)
 }
+
+// sinceError is err with the time a look-up of what it left in doubt
+// must search from (an earlier run's first attempt).
+type sinceError struct {
+	err   error
+	since time.Time
+}
+
+func (e *sinceError) Error() string          { return e.err.Error() }
+func (e *sinceError) Unwrap() error          { return e.err }
+func (e *sinceError) LookupSince() time.Time { return e.since }
 
 // Annotations a sending command sets for resolveHint: the project, and the
 // ExternalId of the message.

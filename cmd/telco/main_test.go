@@ -30,6 +30,7 @@ func newHarness(t *testing.T) *harness {
 		"TELCO_ACCOUNT_SID":  srv.AccountSid,
 		"TELCO_TOKEN":        srv.Token,
 		"TELCO_PROPERTY_SID": srv.PropertySid,
+		"XDG_STATE_HOME":     t.TempDir(), // the ledger of sms send --external-id
 	}}
 }
 

@@ -12,6 +12,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,6 +32,7 @@ type app struct {
 	loc            *time.Location // the user's zone, for times given without one
 	width          int            // the terminal's width when stdout is one, else 0
 	stdinTTY       bool           // standard input is a terminal (a person may answer)
+	started        time.Time      // when the tool started: a look-up of what it sent searches from then
 
 	accountSid, token, baseURL string
 	output                     string
@@ -60,8 +64,10 @@ Output: -o table (fits the terminal), -o wide (never cut), -o json (RFC 3339
 times, enumeration names, one array for one page or --all, errors as JSON on
 standard error).
 
-Exit status: 0 success, 1 service or network error, 2 usage or validation
-error, 128+N when cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
+Exit status: 0 success, 1 service or network error (not carried out), 2 usage
+or validation error, 3 may have taken effect and unresolved (a message that
+may have been sent: run the same command again, or look it up), 128+N when
+cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 		Version:       versionLine(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -103,6 +109,17 @@ func (a *app) getClient() (*telco.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
+	c, err := a.newClient()
+	if err != nil {
+		return nil, err
+	}
+	a.client = c
+	return c, nil
+}
+
+// newClient builds a client from flags, else the environment, with extra
+// options (a send ledger).
+func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 	sid := firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
 	token := firstNonEmpty(a.token, a.env("TELCO_TOKEN"))
 	if sid == "" || token == "" {
@@ -114,6 +131,13 @@ func (a *app) getClient() (*telco.Client, error) {
 	}
 	if a.timeout > 0 {
 		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
+	}
+	settle, err := a.settleTime()
+	if err != nil {
+		return nil, err
+	}
+	if settle > 0 {
+		opts = append(opts, telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: settle}))
 	}
 	if a.debug {
 		// The SDK logs an allow-list of fields: never a token, a password
@@ -127,11 +151,10 @@ func (a *app) getClient() (*telco.Client, error) {
 	if insecure {
 		opts = append(opts, telco.WithInsecureHTTP())
 	}
-	c, err := telco.NewClient(sid, token, opts...)
+	c, err := telco.NewClient(sid, token, append(opts, extra...)...)
 	if err != nil {
 		return nil, &usageError{insecureHint(err)}
 	}
-	a.client = c
 	return c, nil
 }
 
@@ -161,4 +184,53 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// settleTimeEnv shortens the settle time of sends that may have reached
+// the service (the SDK's DefaultReconcilePolicy, 5s), for tests that
+// resume many interrupted batches against a fake whose search lags less.
+// It is not for production: a settle time shorter than the service's lag
+// sends a message twice.
+const settleTimeEnv = "TELCO_TEST_SETTLE_TIME"
+
+// settleTime is the settle time the tool uses: the SDK's default, unless
+// TELCO_TEST_SETTLE_TIME (a Go duration) says otherwise.
+func (a *app) settleTime() (time.Duration, error) {
+	v := a.env(settleTimeEnv)
+	if v == "" {
+		return telco.DefaultReconcilePolicy().SettleTime, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, usagef("%s must be a positive duration such as 500ms, not %q", settleTimeEnv, v)
+	}
+	return d, nil
+}
+
+// stateDir is where the tool keeps its state (the ledger of sms send):
+// $XDG_STATE_HOME/telco when set (an absolute path), else the platform's
+// place for an application's local data: ~/.local/state/telco on Unix,
+// ~/Library/Application Support/telco on macOS, %LocalAppData%\telco on
+// Windows.
+func (a *app) stateDir() (string, error) {
+	if d := a.env("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "telco"), nil
+	}
+	if runtime.GOOS == "windows" {
+		if d := a.env("LocalAppData"); d != "" {
+			return filepath.Join(d, "telco"), nil
+		}
+		return "", usagef("%%LocalAppData%% is not set: give --ledger PATH")
+	}
+	home := a.env("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", usagef("no home directory (%v): give --ledger PATH", err)
+		}
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Application Support", "telco"), nil
+	}
+	return filepath.Join(home, ".local", "state", "telco"), nil
 }

@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
 )
 
 // smsCmd is "telco sms", over the SDK's Messages service; batch sending
@@ -23,12 +28,31 @@ func (a *app) smsSendCmd() *cobra.Command {
 	var p telco.SendMessageParams
 	var prop, schedule string
 	var noReceipt bool
+	var lo sendLedgerOpts
 	c := &cobra.Command{
-		Use:   "send --to E164 --text TEXT [--from SENDER]",
+		Use:   "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
 		Short: "Send one SMS",
 		Long: `Send one SMS from a project. --from is an E.164 number, an alphanumeric sender
 ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
-apply to responses). --text - reads the text from standard input.`,
+apply to responses). --text - reads the text from standard input.
+
+With --external-id the message is sent at most once: a ledger file (in
+$XDG_STATE_HOME/telco, else ~/.local/state/telco; ~/Library/Application
+Support/telco on macOS, %LocalAppData%\telco on Windows; or --ledger PATH)
+records the send before its request. Running the same command again sends
+nothing and says when and as what the message was sent; a send that may
+have reached the service is looked up by its ExternalId before it is sent
+again; the same ExternalId with another message (To, From, Text or
+Schedule) is refused, nothing sent. A second sms send waits a few seconds
+for the ledger, then fails. Without --external-id the message is sent as
+asked, with no ledger.
+
+A ledger that cannot be read sends nothing (exit 3): --recover --since TIME
+moves it aside and looks the ExternalId up from TIME before sending.
+
+Exit status: 0 sent (or sent before); 1 refused, or failed before reaching
+the service: not sent; 2 a usage or validation error: not sent; 3 may have
+been sent and unresolved: run the same command again to look it up.`,
 		Example: `  telco sms send --property PR... --from Acme --to +61499999999 --text "Your order has shipped" --external-id order-1042`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,6 +77,12 @@ apply to responses). --text - reads the text from standard input.`,
 			// that settles it.
 			annotate(cmd, annResolve, prop)
 			annotate(cmd, annExternalID, p.ExternalID)
+			if p.ExternalID != "" {
+				return a.sendOnce(cmd, prop, &p, lo)
+			}
+			if lo.path != "" || lo.recover {
+				return usagef("--ledger and --recover go with --external-id")
+			}
 			return runCall(a, func(c *telco.Client) (*telco.Message, error) {
 				return c.Messages.Send(cmd.Context(), prop, &p)
 			}, showOne(a, messageFields))
@@ -67,7 +97,10 @@ apply to responses). --text - reads the text from standard input.`,
 	fs.BoolVar(&noReceipt, "no-receipt", false, "ask for no delivery receipt (the service default is a receipt)")
 	fs.StringVar(&p.DeliveryReceiptWebhookURI, "receipt-webhook-url", "", "URL called on the delivery receipt")
 	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "POST (default) or GET")
-	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message")
+	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sends it at most once (see --ledger)")
+	fs.StringVar(&lo.path, "ledger", "", "with --external-id: the ledger file (default in the state directory)")
+	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside and look the ExternalId up from --since first")
+	fs.StringVar(&lo.since, "since", "", "with --recover: the look-up searches from then (the ExternalId's first use at the latest)")
 	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")
 	fs.StringVar(&p.ForwardFromSms, "forward-from-sms", "", "lease: sender of the forward")
 	fs.StringVar(&p.ForwardToEmail, "forward-to-email", "", "lease: forward responses to this address")
@@ -107,10 +140,13 @@ func (a *app) smsFindCmd() *cobra.Command {
 		Long: `Find a project's messages created from --since (inclusive) to --until
 (exclusive). Times: ` + timeHelp + `.
 
-With --external-id (repeatable), find the messages sent with those
+With --external-id (repeatable), list every message sent with those
 ExternalIds since --since, in one scan of the window: the way to learn
-whether a send that ended in doubt went out. IDs not found are named on
-standard error, and the exit status is then 1:
+whether a send that ended in doubt went out, and whether one went out
+twice. Messages are listed by ExternalId, in the order given, each one's
+in the order found; an ExternalId with more than one message is named on
+standard error. IDs not found are named on standard error, and the exit
+status is then 1:
 
   telco sms find --since -1h --external-id order-1042 --external-id order-1043`,
 		Example: `  telco sms find --property PR... --since 2026-11-01 --until 2026-11-08 --direction receive --all -o json`,
@@ -184,21 +220,36 @@ func firstNonZero(vs ...int) int {
 	return 0
 }
 
-// findByExternalID prints the messages found by ExternalId, in the order
-// of ids, and names on standard error the IDs not found (exit status 1).
+// findByExternalID prints every message found with each ExternalId, in
+// the order of ids, each ID's in the order found; it names on standard
+// error the IDs stored more than once, and the IDs not found (exit status
+// 1).
 func (a *app) findByExternalID(cmd *cobra.Command, prop string, since time.Time, ids []string) error {
 	return a.withClient(func(c *telco.Client) error {
-		found, err := c.Messages.FindByExternalID(cmd.Context(), prop, since, ids...)
+		found, err := c.Messages.ListByExternalID(cmd.Context(), prop, since, ids...)
 		if err != nil {
 			return err
 		}
 		items := []telco.Message{}
 		var missing []string
+		seen := map[string]bool{}
 		for _, id := range ids {
-			if m, ok := found[id]; ok {
-				items = append(items, m)
-			} else {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			ms := found[id]
+			if len(ms) == 0 {
 				missing = append(missing, id)
+				continue
+			}
+			items = append(items, ms...)
+			if len(ms) > 1 {
+				sids := make([]string, len(ms))
+				for i, m := range ms {
+					sids[i] = m.MessageSid
+				}
+				fmt.Fprintf(a.stderr, "telco: ExternalId %s has %d messages (sent more than once): %s\n", shellQuote(id), len(ms), strings.Join(sids, ", "))
 			}
 		}
 		if err := printList(a, nil, items, messageCols); err != nil {
@@ -234,3 +285,153 @@ var messageFields = append(append([]column[telco.Message]{}, messageCols...),
 	column[telco.Message]{"RECEIVED", func(m *telco.Message) string { return ts(m.Received) }},
 	column[telco.Message]{"ERROR CODE", func(m *telco.Message) string { return m.ErrorCode }},
 )
+
+// sendLedgerOpts are the ledger flags of sms send.
+type sendLedgerOpts struct {
+	path, since string
+	recover     bool
+}
+
+// sendLedgerName is the default ledger's file, in the state directory.
+const sendLedgerName = "sms-send.ledger"
+
+// sendLedgerApp marks a ledger of sms send (a batch's journal is not
+// one).
+type sendLedgerApp struct{ Kind string }
+
+const sendLedgerKind = "sms-send"
+
+// sendOnce sends p at most once with SendOnce over the ledger, which it
+// holds for the send and closes after, so that other sends wait only that
+// long.
+func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o sendLedgerOpts) error {
+	ctx := cmd.Context()
+	path := o.path
+	if path == "" {
+		dir, err := a.stateDir()
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("the state directory: %w", err)
+		}
+		path = filepath.Join(dir, sendLedgerName)
+	}
+	l, err := a.openSendLedger(path, p.ExternalID, o)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	ids := []string{p.ExternalID}
+	before, err := l.Records(ctx, prop, ids)
+	if err != nil {
+		return sendLedgerError(path, p.ExternalID, err)
+	}
+	c, err := a.newClient(telco.WithLedger(l))
+	if err != nil {
+		return err
+	}
+	m, err := c.Messages.SendOnce(ctx, prop, p)
+	if errors.Is(err, telco.ErrExternalIDReused) {
+		return &exitError{code: exitService, msg: fmt.Sprintf("%v (ledger %s; a relative --schedule names another time on each run: give an absolute one)",
+			err, path)}
+	}
+	if err != nil {
+		if errors.Is(err, telco.ErrMaybeSent) {
+			// The look-up that settles it searches from the first
+			// attempt, which may be an earlier run's.
+			if after, rerr := l.Records(ctx, prop, ids); rerr == nil && !after[0].First.IsZero() {
+				return &sinceError{err: err, since: after[0].First}
+			}
+		}
+		return err
+	}
+	was := before[0]
+	after, _ := l.Records(ctx, prop, ids)
+	switch {
+	case was.State == telco.LedgerSent && was.Message != nil && was.Message.MessageSid == m.MessageSid:
+		at := was.Ended
+		if t := was.Message.Created.Time(); !t.IsZero() {
+			at = t
+		}
+		fmt.Fprintf(a.stderr, "telco: already sent as %s at %s (ledger %s): nothing sent\n",
+			m.MessageSid, at.In(a.location()).Format(time.RFC3339), path)
+	case len(after) == 1 && after[0].Found:
+		fmt.Fprintf(a.stderr, "telco: an earlier attempt reached the service: found as %s by its ExternalId, not sent again\n", m.MessageSid)
+	}
+	return printOne(a, m, messageFields)
+}
+
+// openSendLedger opens the ledger of sms send at path, or with --recover
+// replaces one that cannot be read with one in which every ExternalId is
+// looked up from --since before it is sent.
+func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Ledger, error) {
+	if o.recover != (o.since != "") {
+		return nil, usagef("--recover and --since go together")
+	}
+	if o.recover {
+		since, err := a.parseTime("since", o.since, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		l, err := boltledger.Open(path, boltledger.Options{})
+		var fe *boltledger.FormatError
+		switch {
+		case err == nil:
+			l.Close()
+			return nil, usagef("ledger %s can be read: --recover is only for one that cannot; run without it", path)
+		case errors.Is(err, boltledger.ErrUnreadable), errors.As(err, &fe):
+		default:
+			return nil, sendLedgerError(path, id, err)
+		}
+		moved, err := boltledger.MoveAside(path, time.Now())
+		if err != nil {
+			return nil, fmt.Errorf("moving ledger %s aside: %w", path, err)
+		}
+		if l, err = boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}}); err != nil {
+			return nil, sendLedgerError(path, id, err)
+		}
+		if err = l.CastDoubt(since); err != nil {
+			l.Close()
+			return nil, sendLedgerError(path, id, err)
+		}
+		fmt.Fprintf(a.stderr, "telco: ledger %s moved aside to %s; every ExternalId the new one does not know is looked up from %s before it is sent\n",
+			path, moved, since.In(a.location()).Format(time.RFC3339))
+		return l, nil
+	}
+	l, err := boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}})
+	if err != nil {
+		return nil, sendLedgerError(path, id, err)
+	}
+	var app sendLedgerApp
+	if ok, aerr := l.App(&app); aerr != nil || !ok || app.Kind != sendLedgerKind {
+		l.Close()
+		return nil, usagef("%s is not a ledger of sms send (is it the journal of a batch?): give another --ledger", path)
+	}
+	if from, found, _ := l.Doubt(); found != "" {
+		fmt.Fprintf(a.stderr, "telco: ledger %s is damaged (%s): every ExternalId it does not record as sent is looked up, from %s, before it is sent\n",
+			path, found, from.In(a.location()).Format(time.RFC3339))
+	}
+	return l, nil
+}
+
+// sendLedgerError says what a failure of the ledger means for the send.
+func sendLedgerError(path, id string, err error) error {
+	var (
+		fe *boltledger.FormatError
+		de *boltledger.DamagedError
+	)
+	switch {
+	case errors.Is(err, boltledger.ErrBusy):
+		return &exitError{code: exitService, msg: fmt.Sprintf("ledger %s: in use by another telco process (another sms send?): nothing sent; try again", path)}
+	case errors.As(err, &fe):
+		return usagef("%s is not a ledger of sms send (is it a batch's journal?): give another --ledger", path)
+	case errors.As(err, &de):
+		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("ledger %s cannot be read (%s): nothing sent, but a message with ExternalId %s may have been sent before; "+
+			"run the same command with --recover --since TIME (its first use at the latest) to move the ledger aside and look the ExternalId up before sending",
+			path, strings.TrimPrefix(de.Error(), "ledger "+path+" is "), shellQuote(id))}
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return usagef("ledger %s: %v", path, err)
+	}
+	return fmt.Errorf("ledger %s: %w", path, err)
+}

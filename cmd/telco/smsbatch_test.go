@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -238,4 +239,138 @@ func decodeRows(t *testing.T, out string) []batchRowOut {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// runBatchFile sends file to completion with --journal journal and
+// returns the rows.
+func runBatchFile(t *testing.T, h *harness, file, journal string, extra ...string) []batchRowOut {
+	t.Helper()
+	r := h.run(append([]string{"sms", "batch", file, "--journal", journal, "-o", "json"}, extra...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	return decodeRows(t, r.stdout)
+}
+
+// assertStoredOnce checks that the fake holds exactly one message for
+// each of ids and nothing else.
+func assertStoredOnce(t *testing.T, h *harness, ids ...string) {
+	t.Helper()
+	want := map[string]int{}
+	for _, id := range ids {
+		want[id] = 1
+	}
+	assert.Equal(t, want, storedIDs(h.srv), "every line stored exactly once")
+}
+
+// Issue 22, reproduction 2: one damaged byte in a journal's record of a
+// sent line made the next run read the line as never sent and send it
+// again, exiting 0. A record that fails its checksum is in doubt: it is
+// looked up, found, and not sent again.
+func TestBatchJournalDamagedByteIsLookedUpNotResent(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 4, true)
+	journal := filepath.Join(t.TempDir(), "j")
+	runBatchFile(t, h, file, journal)
+
+	raw, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	mark := []byte(`"State":"sent"`)
+	require.Equal(t, 4, bytes.Count(raw, mark), "one live record per line, no stale copy")
+	i := bytes.Index(raw, mark) + len(`"State":"`)
+	raw[i] ^= 0x20 // "sent" becomes "Sent": one byte
+	require.NoError(t, os.WriteFile(journal, raw, 0o600))
+
+	rows := runBatchFile(t, h, file, journal)
+	require.Len(t, rows, 4)
+	assertStoredOnce(t, h, "own-0", "own-1", "own-2", "own-3")
+	found := 0
+	for _, r := range rows {
+		assert.Equal(t, "sent", r.State, "line %d", r.Line)
+		if r.Found {
+			found++
+		}
+	}
+	assert.Equal(t, 1, found, "the damaged line was looked up and found")
+}
+
+// Issue 22, reproduction 2: a record with a state this version does not
+// know was read as never sent. It is in doubt: looked up, not resent.
+func TestBatchJournalUnknownStateIsLookedUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 3, true)
+	journal := filepath.Join(t.TempDir(), "j")
+	runBatchFile(t, h, file, journal)
+	setJournalState(t, journal, "own-1", "exploded")
+
+	rows := runBatchFile(t, h, file, journal)
+	require.Len(t, rows, 3)
+	assertStoredOnce(t, h, "own-0", "own-1", "own-2")
+	assert.True(t, rows[1].Found, "looked up and found: %+v", rows[1])
+}
+
+// Issue 22, reproduction 2: a journal whose meta survived but whose
+// records bucket is gone was read as "nothing sent". Every line is then
+// in doubt, looked up before anything is sent.
+func TestBatchJournalMissingBucketIsLookedUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 3, true)
+	journal := filepath.Join(t.TempDir(), "j")
+	runBatchFile(t, h, file, journal)
+	dropJournalRecords(t, journal)
+
+	rows := runBatchFile(t, h, file, journal)
+	require.Len(t, rows, 3)
+	assertStoredOnce(t, h, "own-0", "own-1", "own-2")
+	for _, r := range rows {
+		assert.True(t, r.Found, "line %d looked up and found", r.Line)
+	}
+}
+
+// Issue 22, reproduction 3: one input reached by two names (a symlink)
+// had two default journals, and the second name sent every line again.
+func TestBatchSymlinkedInputSharesItsJournal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 3, false)
+	link := filepath.Join(t.TempDir(), "link.csv")
+	require.NoError(t, os.Symlink(file, link))
+
+	r := h.run("sms", "batch", link)
+	require.Equal(t, 0, r.code, r.stderr)
+	r = h.run("sms", "batch", file)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 3, "sent once, whatever the name")
+	assert.NoFileExists(t, link+journalSuffix, "the journal is beside the file the link resolves to")
+}
+
+// Issue 22, reproduction 4: an ExternalId with a leading or trailing
+// blank (kept from a CSV) cannot be found again by a service that trims
+// it. It is refused before any request, naming the line.
+func TestBatchExternalIDWithBlanksIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		"To,Text,ExternalId\n+61400000001,a,x-1\n+61400000002,b,x-2\n+61400000003,c, x-3\n",
+		"To,Text,ExternalId\n+61400000001,a,x-1\n+61400000002,b,x-2\n+61400000003,c,x-3\t\n",
+	} {
+		h := newHarness(t)
+		r := h.runIn(in, "sms", "batch", "--chunk-size", "1")
+		assert.Equal(t, 2, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "line 4")
+		assert.Contains(t, r.stderr, "blank")
+		assert.Empty(t, h.srv.Messages(h.srv.PropertySid), "nothing sent")
+	}
+	// From a file: no journal is bound to the faulty input, so the
+	// corrected file is sent.
+	h := newHarness(t)
+	file := filepath.Join(t.TempDir(), "in.csv")
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000001,a,x-1 \n"), 0o644))
+	r := h.run("sms", "batch", file)
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.NoFileExists(t, file+journalSuffix)
+	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000001,a,x-1\n"), 0o644))
+	r = h.run("sms", "batch", file)
+	assert.Equal(t, 0, r.code, r.stderr)
 }
