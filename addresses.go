@@ -4,8 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/telcosdk/telco/internal/rules"
@@ -124,24 +122,21 @@ type ListAddressesParams struct {
 	ListParams  // Results_Count default 200
 }
 
-// query is ListAddressesParams as the query string carries it.
-func (p *ListAddressesParams) query() url.Values {
-	v := url.Values{}
-	for _, f := range []struct{ k, v string }{
-		{"Friendly", p.Friendly}, {"Reference", p.Reference}, {"City", p.City},
-		{"Region", p.Region}, {"CountryCode", strings.ToUpper(p.CountryCode)}, {"PostalCode", p.PostalCode},
-	} {
-		if f.v != "" {
-			v.Set(f.k, f.v)
-		}
-	}
-	if p.Count != 0 {
-		v.Set("Results_Count", strconv.Itoa(p.Count))
-	}
-	if p.Skip != 0 {
-		v.Set("Results_Skip", strconv.Itoa(p.Skip))
-	}
-	return v
+// wireListAddresses is ListAddressesParams as the query carries it.
+type wireListAddresses struct {
+	Friendly    string `url:"Friendly,omitempty"`
+	Reference   string `url:"Reference,omitempty"`
+	City        string `url:"City,omitempty"`
+	Region      string `url:"Region,omitempty"`
+	CountryCode string `url:"CountryCode,omitempty"`
+	PostalCode  string `url:"PostalCode,omitempty"`
+	ListParams
+}
+
+func (p *ListAddressesParams) wire() *wireListAddresses {
+	w := wireListAddresses(*p)
+	w.CountryCode = strings.ToUpper(w.CountryCode)
+	return &w
 }
 
 // addressesList is the addresses listing. The documentation says "a list
@@ -166,7 +161,7 @@ func (s *AddressesService) List(ctx context.Context, accountSid string, p *ListA
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath("/v2/Accounts/{AccountSid}/Addresses", accountSid), query: q.query()}, addressesList)
+		path: escapedPath("/v2/Accounts/{AccountSid}/Addresses", accountSid), query: q.wire()}, addressesList)
 }
 
 // ListAll iterates over every address List would return, from p.Skip on.

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,35 +168,38 @@ func (p ListCallsParams) clone() ListCallsParams {
 	return q
 }
 
-// query is ListCallsParams as the query string carries it.
-func (p *ListCallsParams) query() url.Values {
-	v := url.Values{}
-	set := func(k, s string) {
-		if s != "" {
-			v.Set(k, s)
-		}
-	}
+// wireListCalls is ListCallsParams as the query carries it.
+type wireListCalls struct {
+	DateFrom            *int64                     `url:"Date_From,omitempty"` // nil: not set; 0 is 1970
+	DateTo              *int64                     `url:"Date_To,omitempty"`
+	Token               string                     `url:"Token,omitempty"`
+	Disposition         commaList[CallDisposition] `url:"Disposition,omitempty"`
+	To                  commaList[string]          `url:"To,omitempty"`
+	Endpoint            commaList[string]          `url:"Endpoint,omitempty"`
+	AttributionSource   commaList[string]          `url:"Attribution_Source,omitempty"`
+	AttributionMedium   commaList[string]          `url:"Attribution_Medium,omitempty"`
+	AttributionCampaign commaList[string]          `url:"Attribution_Campaign,omitempty"`
+	AttributionContent  commaList[string]          `url:"Attribution_Content,omitempty"`
+	PromptsKeys         string                     `url:"Prompts_keys,omitempty"`
+	Unique              CallUnique                 `url:"Unique,omitempty"`
+}
+
+// wire sends DateTo, exclusive, rounded up to its second, as for
+// messages.
+func (p *ListCallsParams) wire() *wireListCalls {
+	w := &wireListCalls{Token: p.Token, Disposition: p.Dispositions, To: p.To, Endpoint: p.Endpoints,
+		AttributionSource: p.AttributionSources, AttributionMedium: p.AttributionMediums,
+		AttributionCampaign: p.AttributionCampaigns, AttributionContent: p.AttributionContents,
+		PromptsKeys: promptKeys(p.PromptKeys), Unique: p.Unique}
 	if !p.DateFrom.IsZero() {
-		v.Set("Date_From", strconv.FormatInt(p.DateFrom.Unix(), 10))
+		from := p.DateFrom.Unix()
+		w.DateFrom = &from
 	}
 	if !p.DateTo.IsZero() {
-		v.Set("Date_To", strconv.FormatInt(ceilUnix(p.DateTo), 10)) // exclusive: rounded up, as for messages
+		to := ceilUnix(p.DateTo)
+		w.DateTo = &to
 	}
-	set("Token", p.Token)
-	ds := make([]string, len(p.Dispositions))
-	for i, d := range p.Dispositions {
-		ds[i] = string(d)
-	}
-	set("Disposition", strings.Join(ds, ","))
-	set("To", strings.Join(p.To, ","))
-	set("Endpoint", strings.Join(p.Endpoints, ","))
-	set("Attribution_Source", strings.Join(p.AttributionSources, ","))
-	set("Attribution_Medium", strings.Join(p.AttributionMediums, ","))
-	set("Attribution_Campaign", strings.Join(p.AttributionCampaigns, ","))
-	set("Attribution_Content", strings.Join(p.AttributionContents, ","))
-	set("Prompts_keys", promptKeys(p.PromptKeys))
-	set("Unique", string(p.Unique))
-	return v
+	return w
 }
 
 // promptKeys writes key paths as the Prompts_keys filter takes them.
@@ -309,7 +311,7 @@ func (s *CallsService) list(ctx context.Context, op, ownerName, owner, pattern s
 	}
 	var out callsAnswer
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath(pattern, owner), query: q.query()}, &out); err != nil {
+		path: escapedPath(pattern, owner), query: q.wire()}, &out); err != nil {
 		return nil, err
 	}
 	return &out.page, nil

@@ -1,21 +1,48 @@
 package telco
 
-// Envelopes: where the resource is in a 2xx answer.
+// Reading answers: where the resource is in a 2xx body, and how
+// tolerantly it is read. One policy serves every answer of the service;
+// this comment is its one statement.
 //
-// The service's documents disagree on some envelope names, so answers are
-// decoded tolerantly: a resource is found under any of its documented keys
-// or, failing that, as the bare object; a listing's array under any of its
-// documented keys or as a bare array. Unknown fields are ignored.
+// The service's documents disagree with each other and leave shapes out,
+// so an answer is read for what it means rather than for one spelling:
 //
-// The core names no resource and no key. Each service declares the shape
-// of its answers beside its types (resourceOf, listOf): the keys, in order
-// of preference, and for a resource the field only the bare object has.
+//   - Envelopes. A resource is found under any of its documented keys or,
+//     failing that, bare (recognised by a field only the bare object
+//     has); a listing's array under any of its keys or as a bare array.
+//     Keys match exactly, then in any case; a null envelope is no
+//     envelope.
+//   - Listing metadata never costs a page: a count (TotalCount, and a
+//     number-block page's PageIndex and PageSize) that is not an integer
+//     is 0, unknown; a token or sort field that is not a string is "".
+//   - Integers. Every integer field of every resource is read from a JSON
+//     number or from a string holding one (" 12 ", "+61299999999"); ""
+//     and null are 0. Anything else fails the answer: an identifier must
+//     not silently become 0. intOf is the rule, for every integer.
+//   - Fields match their JSON names exactly, then in any case, as
+//     encoding/json matches them; unknown members are ignored; null
+//     leaves a field zero. Resources whose fields are guessed (inferred.go)
+//     also take aliases, and keep in Extra what no field could hold
+//     instead of failing.
+//   - A type that decodes itself keeps its own forms: DateTime's
+//     "/Date(ms+hhmm)/", Timestamp's seconds or dates, capabilities and
+//     scopes as a string or an array.
+//
+// Two passes apply the policy at the cost of one in the common case. The
+// core names no resource and no key: each service declares the shape of
+// its answers beside its types (resourceOf, listOf), that is the keys, in
+// order of preference, and for a resource the field only the bare object
+// has.
 // Declaring a shape builds, once, a struct type with one field per key
-// (reflect.StructOf), so the common answer costs one json.Unmarshal that
-// fills the right field directly. Whenever that pass finds nothing (an
-// unexpected shape, a key in another case, a field of another type) the
-// tolerant path reads the body as a map and looks again: a key the fast
-// pass does not know costs speed, never an empty page.
+// plus listMeta (reflect.StructOf), so the documented answer costs one
+// json.Unmarshal that fills the right field directly. Whenever that pass
+// finds nothing or meets a value of another type (an unexpected shape, a
+// key the shape does not declare, an integer sent as a string), the
+// tolerant pass reads the body as a map, looks for the envelope again and
+// decodes the resource with decodeLoose: encoding/json first, then, where
+// that fails on a type, field by field (decodeObject), with intOf for
+// integers. A key the fast pass does not know costs speed, never an empty
+// page.
 //
 // A 2xx answer may still be a refusal: the service's documents show a
 // whole-request failure as {"ResponseStatus": {"ErrorCode": ..., "Message":
@@ -34,10 +61,13 @@ package telco
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // bodyDecoder reads a 2xx body.
@@ -80,39 +110,48 @@ type resourceShape[T any] struct {
 
 // resourceOf declares the shape of a resource answer.
 func resourceOf[T any](id string, keys ...string) *resourceShape[T] {
-	return &resourceShape[T]{keys: keys, id: id, fast: envelopeType(reflect.TypeFor[*T](), keys, nil)}
+	return &resourceShape[T]{keys: keys, id: id, fast: envelopeType(reflect.TypeFor[*T](), keys, false)}
 }
 
 // listShape is where a listing of T travels: its array under one of keys,
 // or a bare array.
 type listShape[T any] struct {
 	keys []string
-	fast reflect.Type // struct { K0 []T `json:"keys[0]"`; ...; listMeta fields }
+	fast reflect.Type // struct { K0 []T `json:"keys[0]"`; ...; listMeta }
 }
 
 // listOf declares the shape of a listing answer.
 func listOf[T any](keys ...string) *listShape[T] {
-	return &listShape[T]{keys: keys, fast: envelopeType(reflect.TypeFor[[]T](), keys, listMeta)}
+	return &listShape[T]{keys: keys, fast: envelopeType(reflect.TypeFor[[]T](), keys, true)}
 }
 
-// listMeta are the fields a listing carries beside its array. The last two
-// are only seen when the service refused the request.
-var listMeta = []reflect.StructField{
-	{Name: "TotalCount", Type: reflect.TypeFor[looseCount](), Tag: `json:"TotalCount"`},
-	{Name: "NextPageToken", Type: reflect.TypeFor[looseString](), Tag: `json:"NextPageToken"`},
-	{Name: "ResponseStatus", Type: reflect.TypeFor[json.RawMessage](), Tag: `json:"ResponseStatus"`},
-	{Name: "ErrorCode", Type: reflect.TypeFor[json.RawMessage](), Tag: `json:"ErrorCode"`},
+// listMeta is what a listing carries beside its array, each field read by
+// the policy for listing metadata: it never fails. The last two are only
+// seen when the service refused the request.
+type listMeta struct {
+	TotalCount    looseCount  `json:"TotalCount"`
+	NextPageToken looseString `json:"NextPageToken"`
+	// The number-block searches page by index and say how they sorted.
+	PageIndex      looseCount      `json:"PageIndex"`
+	PageSize       looseCount      `json:"PageSize"`
+	SortBy         looseString     `json:"SortBy"`
+	SortDir        looseString     `json:"SortDir"`
+	ResponseStatus json.RawMessage `json:"ResponseStatus"`
+	ErrorCode      json.RawMessage `json:"ErrorCode"`
 }
 
-// envelopeType builds a struct with a field of type t for each key, then
-// the extra fields.
-func envelopeType(t reflect.Type, keys []string, extra []reflect.StructField) reflect.Type {
-	fields := make([]reflect.StructField, 0, len(keys)+len(extra))
+// envelopeType builds a struct with a field of type t for each key, then,
+// for a listing, listMeta embedded so that its fields sit beside the keys.
+func envelopeType(t reflect.Type, keys []string, meta bool) reflect.Type {
+	fields := make([]reflect.StructField, 0, len(keys)+1)
 	for i, k := range keys {
 		fields = append(fields, reflect.StructField{Name: "K" + strconv.Itoa(i), Type: t,
 			Tag: reflect.StructTag(`json:"` + k + `"`)})
 	}
-	return reflect.StructOf(append(fields, extra...))
+	if meta {
+		fields = append(fields, reflect.StructField{Name: "ListMeta", Type: reflect.TypeFor[listMeta](), Anonymous: true})
+	}
+	return reflect.StructOf(fields)
 }
 
 // one decodes a single resource. val is the value encoding/json allocated
@@ -133,7 +172,8 @@ func (o *one[T]) decodeBody(b []byte) error {
 
 // decodeFast reports whether the one-pass envelope found the resource. A
 // type error means some key held another shape (a bare number
-// configuration has a string named Number): the slow path sorts it out.
+// configuration has a string named Number) or a field another type (an
+// integer as a string): the tolerant pass sorts it out.
 func (o *one[T]) decodeFast(b []byte) bool {
 	env := reflect.New(o.shape.fast)
 	if json.Unmarshal(b, env.Interface()) != nil {
@@ -159,12 +199,12 @@ func (o *one[T]) decodeSlow(b []byte) error {
 		// string field named Number, its own envelope key.
 		if raw, ok := field(m, k); ok && isObject(raw) {
 			o.val, o.ok = new(T), true
-			return json.Unmarshal(raw, o.val)
+			return decodeLoose(raw, o.val)
 		}
 	}
 	if raw, ok := field(m, o.shape.id); o.shape.id != "" && ok && !isNull(raw) {
 		o.val, o.ok = new(T), true
-		return json.Unmarshal(b, o.val)
+		return decodeLoose(b, o.val)
 	}
 	return refusedIn(b)
 }
@@ -192,8 +232,7 @@ func (a *idAnswer) decodeBody(b []byte) error {
 type list[T any] struct {
 	shape *listShape[T]
 	items []T
-	total int
-	next  string
+	meta  listMeta
 	ok    bool
 }
 
@@ -201,7 +240,7 @@ func (l *list[T]) decodeBody(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '[' {
 		l.ok = true
-		return json.Unmarshal(b, &l.items)
+		return decodeLoose(b, &l.items)
 	}
 	found, err := l.decodeFast(b)
 	if found || err != nil {
@@ -227,16 +266,17 @@ func (l *list[T]) decodeFast(b []byte) (found bool, err error) {
 			break
 		}
 	}
+	// Through a pointer: boxing the struct itself would allocate a copy.
+	meta := e.Field(n).Addr().Interface().(*listMeta)
 	if !l.ok {
-		if len(e.Field(n+2).Bytes()) > 0 || len(e.Field(n+3).Bytes()) > 0 {
+		if len(meta.ResponseStatus) > 0 || len(meta.ErrorCode) > 0 {
 			if err := refusedIn(b); err != nil {
 				return false, err
 			}
 		}
 		return false, nil
 	}
-	l.total = int(e.Field(n).Interface().(looseCount))
-	l.next = string(e.Field(n + 1).Interface().(looseString))
+	l.meta = *meta
 	return true, nil
 }
 
@@ -249,18 +289,13 @@ func (l *list[T]) decodeSlow(b []byte) error {
 		// null is no array, as on the fast path.
 		if raw, ok := field(m, k); ok && !isNull(raw) {
 			l.ok = true
-			if err := json.Unmarshal(raw, &l.items); err != nil {
+			if err := decodeLoose(raw, &l.items); err != nil {
 				return err
 			}
 			break
 		}
 	}
-	if raw, ok := field(m, "TotalCount"); ok {
-		l.total = looseInt(raw)
-	}
-	if raw, ok := field(m, "NextPageToken"); ok {
-		_ = json.Unmarshal(raw, &l.next) // null or a non-string leaves it empty
-	}
+	_ = json.Unmarshal(b, &l.meta) // an object, and listMeta's fields never fail
 	if !l.ok {
 		return refusedIn(b)
 	}
@@ -268,37 +303,60 @@ func (l *list[T]) decodeSlow(b []byte) error {
 }
 
 func (l *list[T]) page() *Page[T] {
-	return &Page[T]{Items: l.items, TotalCount: l.total, NextPageToken: l.next}
+	return &Page[T]{Items: l.items, TotalCount: int(l.meta.TotalCount), NextPageToken: string(l.meta.NextPageToken)}
 }
 
-// looseCount reads a count sent as a number or a numeric string; anything
-// else is 0 (unknown), never an error.
+// intOf reads an integer by the policy: a JSON number, or a string
+// holding one, spaces around it and a leading + allowed; "" and null are
+// 0. The common forms are read without allocating.
+func intOf(b []byte) (int64, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		if b = bytes.TrimSpace(b[1 : len(b)-1]); len(b) == 0 {
+			return 0, nil
+		}
+	} else if string(b) == "null" {
+		return 0, nil
+	}
+	if len(b) > 1 && b[0] == '+' && b[1] >= '0' && b[1] <= '9' {
+		b = b[1:]
+	}
+	if n, ok := fastInt(b); ok {
+		return n, nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64) // 19 digits, or not a number
+	if err != nil {
+		return 0, fmt.Errorf("want an integer, got %.40s", b)
+	}
+	return n, nil
+}
+
+// looseCount is a count of listing metadata: an integer by intOf, and 0
+// (unknown) for anything else, never an error.
 type looseCount int
 
 func (c *looseCount) UnmarshalJSON(b []byte) error {
-	*c = looseCount(looseInt(b))
+	n, err := intOf(b)
+	if err != nil || int64(int(n)) != n {
+		n = 0
+	}
+	*c = looseCount(n)
 	return nil
 }
 
-// flexInt reads an integer field of a resource sent as a JSON number or,
-// tolerantly, as a string holding one; "" and null are 0. Anything else is
-// an error: unlike a count, an identifier must not silently become 0.
-type flexInt int
+// flexInt is an integer field of a wire type read by intOf on the fast
+// pass: for a field the service may send either way in every element of
+// a long answer (a lookup's e164), where a second, tolerant pass would
+// cost the whole answer. null leaves it as it was.
+type flexInt int64
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
-	s := string(bytes.TrimSpace(b))
-	if s == "null" {
+	if isNull(b) {
 		return nil
 	}
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		if s = strings.TrimSpace(s[1 : len(s)-1]); s == "" {
-			*n = 0
-			return nil
-		}
-	}
-	v, err := strconv.Atoi(s)
+	v, err := intOf(b)
 	if err != nil {
-		return fmt.Errorf("telco: want an integer, got %.40s", b)
+		return fmt.Errorf("telco: %w", err)
 	}
 	*n = flexInt(v)
 	return nil
@@ -308,6 +366,12 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 type looseString string
 
 func (s *looseString) UnmarshalJSON(b []byte) error {
+	// A valid UTF-8 string without escapes, the common case, is read
+	// without encoding/json's second pass over it.
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		*s = looseString(b[1 : n-1])
+		return nil
+	}
 	var v string
 	if json.Unmarshal(b, &v) == nil {
 		*s = looseString(v)
@@ -315,33 +379,203 @@ func (s *looseString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// field finds a key exactly, then case-insensitively.
-func field(m map[string]json.RawMessage, k string) (json.RawMessage, bool) {
-	if v, ok := m[k]; ok {
-		return v, true
+// decodeLoose decodes the JSON value b into what v points to by the
+// policy: encoding/json first, and, where it fails on a value of another
+// type, the value again piece by piece, so that an integer sent as a
+// string is read and only what the policy refuses fails. Other errors (b
+// is not JSON, a type's own decoder refused its value) are returned as
+// they are.
+func decodeLoose(b []byte, v any) error {
+	return decodeValue(b, reflect.ValueOf(v).Elem())
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// decodeValue decodes raw into v, which is addressable, by the policy.
+func decodeValue(raw []byte, v reflect.Value) error {
+	err := json.Unmarshal(raw, v.Addr().Interface())
+	var te *json.UnmarshalTypeError
+	if err == nil || !errors.As(err, &te) || v.Addr().Type().Implements(unmarshalerType) {
+		return err // a type that decodes itself keeps its own rules
 	}
-	for mk, v := range m {
-		if strings.EqualFold(mk, k) {
-			return v, true
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		if err := decodeValue(raw, p.Elem()); err != nil {
+			return err
 		}
+		v.Set(p)
+		return nil
+	case reflect.Struct:
+		_, err := decodeObject(raw, v, false)
+		return err
+	case reflect.Slice:
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return err
+		}
+		s := reflect.MakeSlice(v.Type(), len(elems), len(elems))
+		for i, e := range elems {
+			if err := decodeValue(e, s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := intOf(raw)
+		if err != nil {
+			return err
+		}
+		if v.OverflowInt(n) {
+			return fmt.Errorf("integer %d out of range", n)
+		}
+		v.SetInt(n)
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, err := intOf(raw)
+		if err != nil {
+			return err
+		}
+		if n < 0 || v.OverflowUint(uint64(n)) {
+			return fmt.Errorf("integer %d out of range", n)
+		}
+		v.SetUint(uint64(n))
+		return nil
+	}
+	return err
+}
+
+// fieldError names the member a tolerant decode failed on, as a path of
+// JSON names ("AnalyticsDynamicNumbers.Id").
+type fieldError struct {
+	path string
+	err  error
+}
+
+func (e *fieldError) Error() string { return "telco: reading " + e.path + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
+// decodeObject decodes the JSON object b into the struct rv field by
+// field, each member by decodeValue, and returns the members no field
+// took, nil when there are none. A member a field cannot hold fails the
+// decode, or, with keep (a resource whose fields are guessed), leaves the
+// field zero and is returned with the others. It fails when b is not a
+// JSON object.
+func decodeObject(b []byte, rv reflect.Value, keep bool) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	rv.SetZero()
+	taken := make(map[string]bool, len(m))
+	for _, f := range wireFields(rv.Type()) {
+		for _, name := range f.names {
+			key, ok := memberKey(m, name)
+			if !ok || taken[key] {
+				continue
+			}
+			fv := rv.FieldByIndex(f.index)
+			if err := decodeValue(m[key], fv); err != nil {
+				fv.SetZero()
+				if !keep {
+					if fe, ok := err.(*fieldError); ok {
+						return nil, &fieldError{path: name + "." + fe.path, err: fe.err}
+					}
+					return nil, &fieldError{path: name, err: err}
+				}
+				continue // kept with the members no field took
+			}
+			taken[key] = true
+			break
+		}
+	}
+	var rest map[string]json.RawMessage
+	for k, raw := range m {
+		if !taken[k] {
+			if rest == nil {
+				rest = map[string]json.RawMessage{}
+			}
+			rest[k] = raw
+		}
+	}
+	return rest, nil
+}
+
+// wireField is one field of a wire struct: its JSON names (the tag's
+// first, then any `alias:"A,B"`) and its index for FieldByIndex.
+type wireField struct {
+	names []string
+	index []int
+}
+
+// wireFieldsOf caches wireFields.
+var wireFieldsOf sync.Map // reflect.Type -> []wireField
+
+// wireFields lists the JSON fields of struct type t as encoding/json sees
+// them, those of embedded structs included, leaving out Extra and fields
+// tagged "-".
+func wireFields(t reflect.Type) []wireField {
+	if v, ok := wireFieldsOf.Load(t); ok {
+		return v.([]wireField)
+	}
+	var out []wireField
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			index := append(append([]int(nil), prefix...), i)
+			tag := f.Tag.Get("json")
+			if f.Anonymous && f.Type.Kind() == reflect.Struct && tag == "" {
+				walk(f.Type, index)
+				continue
+			}
+			if !f.IsExported() || f.Name == "Extra" || tag == "-" {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = f.Name
+			}
+			names := []string{name}
+			if a := f.Tag.Get("alias"); a != "" {
+				names = append(names, strings.Split(a, ",")...)
+			}
+			out = append(out, wireField{names: names, index: index})
+		}
+	}
+	walk(t, nil)
+	wireFieldsOf.Store(t, out)
+	return out
+}
+
+// field finds a member exactly, then in any case.
+func field(m map[string]json.RawMessage, k string) (json.RawMessage, bool) {
+	if key, ok := memberKey(m, k); ok {
+		return m[key], true
 	}
 	return nil, false
 }
 
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+// memberKey finds the member named name exactly, else in any case, and
+// returns its key as sent. Of several members spelt in other cases it
+// takes the least, so that the same body always reads the same.
+func memberKey(m map[string]json.RawMessage, name string) (string, bool) {
+	if _, ok := m[name]; ok {
+		return name, true
+	}
+	best, found := "", false
+	for k := range m {
+		if strings.EqualFold(k, name) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	return best, found
+}
+
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 func isObject(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
-}
-
-// looseInt reads a count sent as a number or a numeric string; anything
-// else is 0 (unknown).
-func looseInt(raw json.RawMessage) int {
-	s := strings.Trim(string(bytes.TrimSpace(raw)), `"`)
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0
-	}
-	return n
 }

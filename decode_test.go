@@ -1,12 +1,14 @@
 package telco
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,8 +52,8 @@ func TestListDecodeShapes(t *testing.T) {
 				sids = append(sids, p.PropertySid)
 			}
 			assert.Equal(t, tc.sids, sids)
-			assert.Equal(t, tc.total, l.total)
-			assert.Equal(t, tc.next, l.next)
+			assert.Equal(t, tc.total, int(l.meta.TotalCount))
+			assert.Equal(t, tc.next, string(l.meta.NextPageToken))
 		})
 	}
 }
@@ -126,7 +128,7 @@ func listCheck[T any](s *listShape[T]) shapeCheck {
 	return shapeCheck{keys: s.keys, list: true, fast: func(b []byte) bool {
 		l := list[T]{shape: s}
 		found, err := l.decodeFast(b)
-		return found && err == nil && len(l.items) == 1 && l.total == 7
+		return found && err == nil && len(l.items) == 1 && int(l.meta.TotalCount) == 7
 	}}
 }
 
@@ -191,6 +193,7 @@ func TestEveryEnvelopeKeyIsOnTheFastPath(t *testing.T) {
 		"numbersList":       listCheck(numbersList),
 		"purchaseShape":     resourceCheck(purchaseShape),
 		"callShape":         resourceCheck(callShape),
+		"numberBlocksList":  listCheck(numberBlocksList),
 	}
 	declared := declaredShapes(t)
 	names := make([]string, 0, len(shapes))
@@ -228,8 +231,8 @@ func TestListFallbackFindsTheArray(t *testing.T) {
 	require.NoError(t, l.decodeBody(body))
 	assert.True(t, l.ok)
 	assert.Equal(t, []Property{{PropertySid: "P1"}, {PropertySid: "P2"}}, l.items)
-	assert.Equal(t, 2, l.total)
-	assert.Equal(t, "t", l.next)
+	assert.Equal(t, 2, int(l.meta.TotalCount))
+	assert.Equal(t, "t", string(l.meta.NextPageToken))
 
 	// The fast pass fails when another key holds another shape; the
 	// tolerant path still reads the array.
@@ -327,4 +330,152 @@ func TestRefusalKeepsEveryField(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(refusalBody), &want))
 	assert.Equal(t, *want.ResponseStatus, rf.s)
 	assert.Contains(t, err.Error(), "SerializationException")
+}
+
+// answerDecoder decodes a fixture with the decoder its operation uses and
+// returns what the caller would see.
+type answerDecoder func(b []byte) (any, error)
+
+func oneAnswer[T any](s *resourceShape[T]) answerDecoder {
+	return func(b []byte) (any, error) {
+		o := one[T]{shape: s}
+		err := o.decodeBody(b)
+		return o.val, err
+	}
+}
+
+func listAnswer[T any](s *listShape[T]) answerDecoder {
+	return func(b []byte) (any, error) {
+		l := list[T]{shape: s}
+		err := l.decodeBody(b)
+		return l.page(), err
+	}
+}
+
+// Every answer reads its integers from numeric strings as well as from
+// numbers, by the one policy at the top of decode.go: each success
+// fixture, with every integer rewritten as a string, decodes to exactly
+// what the fixture decodes to.
+func TestEveryAnswerReadsIntegersAsStrings(t *testing.T) {
+	t.Parallel()
+	decoders := map[string]answerDecoder{
+		"send_message.json":           oneAnswer(messageShape),
+		"get_message.json":            oneAnswer(messageShape),
+		"find_messages_page1.json":    listAnswer(messagesList),
+		"find_messages_bare.json":     listAnswer(messagesList),
+		"get_property.json":           oneAnswer(propertyShape),
+		"list_properties.json":        listAnswer(propertiesList),
+		"list_projects.json":          listAnswer(propertiesList),
+		"create_online_login.json":    oneAnswer(onlineLoginShape),
+		"list_online_logins.json":     listAnswer(onlineLoginsList),
+		"get_sip_trunk_details.json":  oneAnswer(sipTrunkShape),
+		"list_sip_trunks.json":        listAnswer(sipTrunksList),
+		"submit_porting_request.json": oneAnswer(portingShape),
+		"porting_status_page1.json":   listAnswer(portingList),
+		"get_address.json":            oneAnswer(addressShape),
+		"list_addresses.json":         listAnswer(addressesList),
+		"configure_number.json":       oneAnswer(numberShape),
+		"configure_number_bare.json":  oneAnswer(numberShape),
+		"get_number.json":             oneAnswer(ownedNumberShape),
+		"list_numbers.json":           listAnswer(numbersList),
+		"purchase_number.json":        oneAnswer(purchaseShape),
+		"get_call.json":               oneAnswer(callShape),
+		"list_flows.json":             listAnswer(flowsList),
+		"number_details.json":         listAnswer(numberDetailsList),
+		"list_calls.json": func(b []byte) (any, error) {
+			var a callsAnswer
+			err := a.decodeBody(b)
+			return a.page.Calls, err
+		},
+		"search_number_blocks.json": func(b []byte) (any, error) {
+			var p blockPage
+			err := p.decodeBody(b)
+			return p.page, err
+		},
+		"purchase_number_block.json": func(b []byte) (any, error) {
+			var r blockResult
+			err := r.decodeBody(b)
+			return r.res.Block, err
+		},
+		"configure_number_block.json": func(b []byte) (any, error) {
+			var r blockResult
+			err := r.decodeBody(b)
+			return r.res.Block, err
+		},
+		"send_batch_messages.json": func(b []byte) (any, error) {
+			a := batchAnswer{op: "Messages.SendBatch"}
+			err := a.decodeBody(b)
+			return a.results, err
+		},
+	}
+	rewritten := 0
+	for name, decode := range decoders {
+		body := fixture(t, name)
+		strung := stringifyInts(body)
+		if !bytes.Equal(body, strung) {
+			rewritten++
+		}
+		want, err := decode(body)
+		require.NoError(t, err, name)
+		got, err := decode(strung)
+		if assert.NoError(t, err, "%s with integers as strings", name) {
+			// Extra keeps members as sent, so there the strings stay
+			// strings; a typed field left zero still differs.
+			assert.Equal(t, withoutExtra(want), withoutExtra(got), "%s with integers as strings", name)
+		}
+	}
+	assert.GreaterOrEqual(t, rewritten, 15, "the fixtures hold integers to rewrite")
+}
+
+// withoutExtra returns v with every field named Extra, at any depth,
+// emptied.
+func withoutExtra(v any) any {
+	var clear func(rv reflect.Value)
+	clear = func(rv reflect.Value) {
+		switch rv.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !rv.IsNil() {
+				clear(rv.Elem())
+			}
+		case reflect.Slice:
+			for i := range rv.Len() {
+				clear(rv.Index(i))
+			}
+		case reflect.Struct:
+			for i := range rv.NumField() {
+				if f := rv.Type().Field(i); f.Name == "Extra" && rv.Field(i).CanSet() {
+					rv.Field(i).SetZero()
+				} else if f.IsExported() {
+					clear(rv.Field(i))
+				}
+			}
+		}
+	}
+	cp := reflect.New(reflect.TypeOf(v)).Elem()
+	cp.Set(reflect.ValueOf(v))
+	// Values reached through pointers are the decoder's own: clearing
+	// them in place is harmless here.
+	clear(cp)
+	return cp.Interface()
+}
+
+// looseString's shortcut reads what encoding/json reads.
+func FuzzLooseString(f *testing.F) {
+	for _, s := range []string{`"t"`, `""`, `"a\"b"`, `"\u00e9"`, "\"\xff\"", `null`, `42`, `["x"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return // encoding/json hands UnmarshalJSON only valid JSON
+		}
+		var s looseString
+		require.NoError(t, s.UnmarshalJSON(b))
+		var want string
+		if json.Unmarshal(b, &want) != nil {
+			want = ""
+		}
+		if string(s) != want {
+			t.Fatalf("%q: %q, encoding/json %q", b, s, want)
+		}
+	})
 }

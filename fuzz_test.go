@@ -421,7 +421,7 @@ func FuzzCallsAnswer(f *testing.F) {
 // share one name in JSON, so a round trip keeps only one of them.
 func namesAField(extra map[string]json.RawMessage) bool {
 	for k := range extra {
-		for _, f := range inferredFields(reflect.TypeFor[Call]()) {
+		for _, f := range wireFields(reflect.TypeFor[Call]()) {
 			for _, n := range f.names {
 				if strings.EqualFold(k, n) {
 					return true
@@ -481,26 +481,43 @@ func FuzzRedactForm(f *testing.F) {
 	})
 }
 
-// FuzzE164: the allocation-free e164 reader accepts and reads exactly what
-// the general one (trim the quotes and a +, then strconv.ParseInt) does.
-func FuzzE164(f *testing.F) {
+// FuzzIntOf: the one integer rule (decode.go), read without allocating in
+// its common forms, accepts and reads exactly what its plain statement
+// does: a JSON number, or a string holding one with spaces around it and
+// a leading + allowed, "" and null being 0. flexInt and looseCount, which
+// apply it, agree with it; e164 was its own reader before.
+func FuzzIntOf(f *testing.F) {
 	for _, s := range []string{`61299999999`, `"+61299999999"`, `"61299999999"`, `null`, ` 6 `, `-5`, `"++6"`,
-		`9223372036854775807`, `9223372036854775808`, `"+"`, `1e3`, `true`, `""`} {
+		`9223372036854775807`, `9223372036854775808`, `"+"`, `1e3`, `true`, `""`, `" 12 "`, `"+-5"`, `"-0"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var v e164Value
-		err := v.UnmarshalJSON(b)
-		raw := bytes.TrimSpace(b)
-		if string(raw) == "null" {
-			if err != nil || v != 0 {
-				t.Fatalf("null: %d, %v", v, err)
+		got, err := intOf(b)
+		s := strings.TrimSpace(string(b))
+		var want int64
+		var werr error
+		switch {
+		case s == "null":
+		case len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && strings.TrimSpace(s[1:len(s)-1]) == "":
+		default:
+			if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+				s = strings.TrimSpace(s[1 : len(s)-1])
 			}
-			return
+			if strings.HasPrefix(s, "+-") || strings.HasPrefix(s, "++") {
+				s = "x" // one sign only
+			}
+			want, werr = strconv.ParseInt(s, 10, 64)
 		}
-		want, werr := strconv.ParseInt(strings.TrimPrefix(strings.Trim(string(raw), `"`), "+"), 10, 64)
-		if (err != nil) != (werr != nil) || (err == nil && int64(v) != want) {
-			t.Fatalf("%q: got %d, %v; general %d, %v", b, v, err, want, werr)
+		if (err != nil) != (werr != nil) || (err == nil && got != want) {
+			t.Fatalf("%q: got %d, %v; plain %d, %v", b, got, err, want, werr)
+		}
+		var n flexInt
+		if ferr := n.UnmarshalJSON(b); (ferr != nil) != (err != nil) || int64(n) != got {
+			t.Fatalf("%q: flexInt %d, %v; intOf %d, %v", b, n, ferr, got, err)
+		}
+		var c looseCount
+		if c.UnmarshalJSON(b) != nil || (err == nil && int64(c) != got) || (err != nil && c != 0) {
+			t.Fatalf("%q: looseCount %d; intOf %d, %v", b, c, got, err)
 		}
 	})
 }

@@ -1,14 +1,9 @@
 package telco
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -48,10 +43,10 @@ type NumberDetail struct {
 }
 
 // UnmarshalJSON reads e164 as a number or, tolerantly, a numeric string
-// (with or without +).
+// (with or without +), and every integer so, as the SDK reads answers.
 func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 	var w wireNumberDetail
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := decodeLoose(b, &w); err != nil {
 		return err
 	}
 	*d = w.detail()
@@ -62,42 +57,20 @@ func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 // decoded into these, in one pass: NumberDetail's own UnmarshalJSON would
 // have encoding/json scan every element twice and allocate for each e164.
 type wireNumberDetail struct {
-	E164                  e164Value `json:"e164"`
-	AssignedCarrier       Carrier   `json:"assignedCarrier"`
-	CurrentCarrier        Carrier   `json:"currentCarrier"`
-	NumberingArea         string    `json:"numberingArea"`
-	PortedActionIndicator string    `json:"portedActionIndicator"`
-	ThirdParty            bool      `json:"thirdParty"`
-	AlreadyPorting        int       `json:"alreadyPorting"`
-	Reason                string    `json:"reason"`
+	E164                  flexInt `json:"e164"` // a number or a string, either on the fast pass
+	AssignedCarrier       Carrier `json:"assignedCarrier"`
+	CurrentCarrier        Carrier `json:"currentCarrier"`
+	NumberingArea         string  `json:"numberingArea"`
+	PortedActionIndicator string  `json:"portedActionIndicator"`
+	ThirdParty            bool    `json:"thirdParty"`
+	AlreadyPorting        int     `json:"alreadyPorting"`
+	Reason                string  `json:"reason"`
 }
 
 func (w *wireNumberDetail) detail() NumberDetail {
 	return NumberDetail{E164: int64(w.E164), AssignedCarrier: w.AssignedCarrier, CurrentCarrier: w.CurrentCarrier,
 		NumberingArea: w.NumberingArea, PortedActionIndicator: w.PortedActionIndicator, ThirdParty: w.ThirdParty,
 		AlreadyPorting: w.AlreadyPorting, Reason: w.Reason}
-}
-
-// e164Value reads e164 as a number or a numeric string, with or without
-// +; null leaves it 0. The common forms are read without allocating.
-type e164Value int64
-
-func (v *e164Value) UnmarshalJSON(b []byte) error {
-	raw := bytes.TrimSpace(b)
-	if string(raw) == "null" {
-		return nil
-	}
-	digits := bytes.TrimPrefix(bytes.Trim(raw, `"`), []byte("+"))
-	if n, ok := fastInt(digits); ok {
-		*v = e164Value(n)
-		return nil
-	}
-	n, err := strconv.ParseInt(string(digits), 10, 64) // a sign or 19 digits
-	if err != nil {
-		return fmt.Errorf("telco: NumberDetail: e164 %.30s is not a number", raw)
-	}
-	*v = e164Value(n)
-	return nil
 }
 
 // numberDetailsList is the answer of a lookup: the results under numbers,
@@ -190,7 +163,7 @@ func (s *LookupService) NumberDetails(ctx context.Context, numbers ...string) ([
 // exactly one result each. It is request i (0-based) of n.
 func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []string, out []NumberDetail, i, n int) error {
 	r := &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Numbers/Details", query: lookupQuery(strings.Join(numbers, ","))}
+		path: "/v2/Numbers/Details", query: &wireLookup{Numbers: numbers}}
 	page, err := getList(ctx, s.client, r, numberDetailsList)
 	if err != nil {
 		return err
@@ -209,11 +182,28 @@ func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []st
 	return nil
 }
 
-// lookupQuery is the query of a lookup, Numbers=a,b,c, encoded as
-// url.Values would encode it without building one.
-type lookupQuery string
+// wireLookup is the query of a lookup, Numbers=a,b,c.
+type wireLookup struct {
+	Numbers commaList[string] `url:"Numbers"`
+}
 
-func (q lookupQuery) encodeQuery() string { return "Numbers=" + url.QueryEscape(string(q)) }
+// appendQuery writes the lookup's query without reflection (see
+// encodeQueryTo), the numbers escaped one by one rather than joined first.
+func (q *wireLookup) appendQuery(b []byte) []byte {
+	start := len(b)
+	for i, n := range q.Numbers {
+		if i == 0 {
+			b = appendKey(b, start, "Numbers")
+		} else {
+			b = append(b, "%2C"...) // the comma, escaped
+		}
+		b = appendQueryEscape(b, n)
+	}
+	if len(b) == len("Numbers=")+start {
+		return b[:start] // every number empty: commaList sends nothing
+	}
+	return b
+}
 
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the

@@ -269,12 +269,12 @@ func decodeBatchElement(op string, raw json.RawMessage) BatchResult {
 	if json.Unmarshal(raw, &probe) == nil {
 		if probe.MessageSid != "" {
 			var m Message
-			if json.Unmarshal(raw, &m) == nil {
+			if decodeLoose(raw, &m) == nil {
 				return BatchResult{Message: &m}
 			}
 		} else if len(probe.Message) > 0 && probe.Message[0] == '{' {
 			var m Message
-			if json.Unmarshal(probe.Message, &m) == nil && m.MessageSid != "" {
+			if decodeLoose(probe.Message, &m) == nil && m.MessageSid != "" {
 				return BatchResult{Message: &m}
 			}
 		}
@@ -297,7 +297,7 @@ type FindMessagesParams struct {
 }
 
 // wireFindMessages is FindMessagesParams as the query carries it. Its url
-// tags are the reference encodeQuery is tested against.
+// tags are the reference its appendQuery is tested against.
 type wireFindMessages struct {
 	DateFrom  int64         `url:"Date_From"`
 	DateTo    int64         `url:"Date_To"`
@@ -323,16 +323,15 @@ func ceilUnix(t time.Time) int64 {
 	return s
 }
 
-// encodeQuery encodes a message search as go-querystring and
-// url.Values.Encode would, keys sorted, without reflection.
-func (q *wireFindMessages) encodeQuery() string {
-	b := make([]byte, 0, 96)
-	b = appendIntParam(b, "Date_From", q.DateFrom, false)
-	b = appendIntParam(b, "Date_To", q.DateTo, false)
-	b = appendStringParam(b, "Direction", string(q.Direction))
-	b = q.ListParams.appendQuery(b)
-	b = appendStringParam(b, "Status", string(q.Status))
-	return string(b)
+// appendQuery writes a message search without reflection (see
+// encodeQueryTo), keys in go-querystring's sorted order.
+func (q *wireFindMessages) appendQuery(b []byte) []byte {
+	start := len(b)
+	b = appendIntParam(b, start, "Date_From", q.DateFrom, false)
+	b = appendIntParam(b, start, "Date_To", q.DateTo, false)
+	b = appendStringParam(b, start, "Direction", string(q.Direction))
+	b = (*wirePage)(&q.ListParams).appendTo(b, start)
+	return appendStringParam(b, start, "Status", string(q.Status))
 }
 
 // defaultFindCount is the service's page size for message searches.

@@ -169,8 +169,8 @@ func (p *NumberBlockSearchParams) wire() *wireBlockSearch {
 }
 
 // NumberBlockPage is one page of a number-block search. The SDK reads it
-// tolerantly: integers of the page, of its blocks and of their analytics
-// numbers may come as numeric strings, and a bare array is read as Data.
+// as it reads every answer: integers may come as numeric strings, a count
+// that is not a number is 0, and a bare array is read as Data.
 type NumberBlockPage struct {
 	Data       []NumberBlock `json:"Data"`
 	PageIndex  int           `json:"PageIndex"`
@@ -225,8 +225,7 @@ func (s *NumberBlocksService) listUnder(ctx context.Context, op, name, value, pa
 	return s.list(ctx, op, escapedPath(pattern, value), q.wire())
 }
 
-// list runs a number-block search; its answer has a shape of its own,
-// read by blockPage.
+// list runs a number-block search.
 func (s *NumberBlocksService) list(ctx context.Context, op, path string, query any) (*NumberBlockPage, error) {
 	var out blockPage
 	if err := s.client.do(ctx, &call{op: op, method: http.MethodGet, idempotent: true, path: path, query: query}, &out); err != nil {
@@ -235,94 +234,21 @@ func (s *NumberBlocksService) list(ctx context.Context, op, path string, query a
 	return &out.page, nil
 }
 
-// blockPage reads a number-block page. The documented answer decodes
-// straight into NumberBlockPage, as fast as before; only when that fails
-// (an integer sent as a string, which other listings of the service do) is
-// the body read again with the tolerant types below, so one odd field does
-// not lose the page. A bare array is read as Data.
+// numberBlocksList is a number-block page: the blocks under Data, or a
+// bare array, read as every listing is (decode.go); PageIndex, PageSize,
+// SortBy and SortDir are listing metadata there.
+var numberBlocksList = listOf[NumberBlock]("Data")
+
+// blockPage reads a number-block page through numberBlocksList.
 type blockPage struct{ page NumberBlockPage }
 
 func (p *blockPage) decodeBody(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		if json.Unmarshal(b, &p.page.Data) == nil {
-			return nil
-		}
-		var data []looseNumberBlock
-		if err := json.Unmarshal(b, &data); err != nil {
-			return err
-		}
-		p.page.Data = blocksOf(data)
-		return nil
-	}
-	if json.Unmarshal(b, &p.page) != nil {
-		var loose looseBlockPage
-		if err := json.Unmarshal(b, &loose); err != nil {
-			return err
-		}
-		p.page = NumberBlockPage(loose.numberBlockPageFields)
-		p.page.Data = blocksOf(loose.Data)
-		p.page.PageIndex, p.page.PageSize, p.page.TotalCount = int(loose.PageIndex), int(loose.PageSize), int(loose.TotalCount)
-	}
-	if p.page.Data == nil {
-		return refusedIn(b)
-	}
-	return nil
-}
-
-// The tolerant forms shadow each integer field of the resource types with a
-// flexInt of the same JSON name; encoding/json prefers the shallower field.
-type (
-	numberBlockPageFields NumberBlockPage
-	numberBlockFields     NumberBlock
-	analyticsNumberFields AnalyticsNumber
-)
-
-type looseBlockPage struct {
-	numberBlockPageFields
-	Data       []looseNumberBlock `json:"Data"`
-	PageIndex  looseCount         `json:"PageIndex"`
-	PageSize   looseCount         `json:"PageSize"`
-	TotalCount looseCount         `json:"TotalCount"`
-}
-
-type looseNumberBlock struct {
-	numberBlockFields
-	ID                      flexInt                `json:"Id"`
-	SipTrunkID              *flexInt               `json:"SipTrunkId"`
-	BlockSize               flexInt                `json:"BlockSize"`
-	Action                  flexInt                `json:"Action"`
-	AnalyticsDynamicNumbers []looseAnalyticsNumber `json:"AnalyticsDynamicNumbers"`
-}
-
-type looseAnalyticsNumber struct {
-	analyticsNumberFields
-	ID flexInt `json:"Id"`
-}
-
-// blocksOf converts tolerantly read blocks; nil stays nil.
-func blocksOf(in []looseNumberBlock) []NumberBlock {
-	if in == nil {
-		return nil
-	}
-	out := make([]NumberBlock, len(in))
-	for i, l := range in {
-		b := NumberBlock(l.numberBlockFields)
-		b.ID, b.BlockSize, b.Action = int(l.ID), int(l.BlockSize), int(l.Action)
-		if l.SipTrunkID != nil {
-			id := int(*l.SipTrunkID)
-			b.SipTrunkID = &id
-		}
-		if l.AnalyticsDynamicNumbers != nil {
-			b.AnalyticsDynamicNumbers = make([]AnalyticsNumber, len(l.AnalyticsDynamicNumbers))
-			for j, a := range l.AnalyticsDynamicNumbers {
-				b.AnalyticsDynamicNumbers[j] = AnalyticsNumber(a.analyticsNumberFields)
-				b.AnalyticsDynamicNumbers[j].ID = int(a.ID)
-			}
-		}
-		out[i] = b
-	}
-	return out
+	l := list[NumberBlock]{shape: numberBlocksList}
+	err := l.decodeBody(b)
+	m := &l.meta
+	p.page = NumberBlockPage{Data: l.items, PageIndex: int(m.PageIndex), PageSize: int(m.PageSize),
+		TotalCount: int(m.TotalCount), SortBy: string(m.SortBy), SortDir: string(m.SortDir)}
+	return err
 }
 
 // SearchAll iterates over every block Search finds, from p.PageIndex on.
@@ -557,18 +483,14 @@ func bareBlock(m map[string]json.RawMessage) bool {
 	return false
 }
 
-// decodeBlock reads one block as the searches do, tolerantly, and fails
-// where they fail, with the tolerant pass's error.
+// decodeBlock reads one block as the searches do, and fails where they
+// fail.
 func decodeBlock(b []byte) (*NumberBlock, error) {
 	var nb NumberBlock
-	if json.Unmarshal(b, &nb) == nil {
-		return &nb, nil
-	}
-	var loose looseNumberBlock
-	if err := json.Unmarshal(b, &loose); err != nil {
+	if err := decodeLoose(b, &nb); err != nil {
 		return nil, err
 	}
-	return &blocksOf([]looseNumberBlock{loose})[0], nil
+	return &nb, nil
 }
 
 // Purchase buys a number block for the project:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -78,45 +77,43 @@ const (
 // ClearableNumberFields lists every NumberField Clear accepts, in the
 // order of NumberConfigParams.
 func ClearableNumberFields() []NumberField {
-	return []NumberField{
-		NumberFieldFriendly, NumberFieldAddressSid,
-		NumberFieldAttributionSource, NumberFieldAttributionMedium, NumberFieldAttributionCampaign, NumberFieldAttributionContent,
-		NumberFieldSendSmsFrom, NumberFieldSendSmsTo, NumberFieldSendEmailFrom, NumberFieldSendEmailTo,
-		NumberFieldWebhookURL, NumberFieldWebhookMethod,
-		NumberFieldDeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod,
+	var out []NumberField
+	for i := range numberSettings {
+		if numberSettings[i].clearable {
+			out = append(out, numberSettings[i].name)
+		}
 	}
+	return out
 }
 
 // NumberConfigParams changes a number's configuration. Every field is
 // optional; only those set are sent, so an empty string leaves a field as
 // it is. To empty a field (detach an address, stop a forward or a
-// webhook), name it in Clear. The rules are listed on Validate. Its json
-// tags are not what the SDK sends (that is wireNumberConfig); they remain
-// only while telcotest decodes requests into this type.
+// webhook), name it in Clear. The rules are listed on Validate.
 type NumberConfigParams struct {
-	Friendly   string `json:"Friendly,omitempty"`
-	AddressSid string `json:"AddressSid,omitempty"`
-	// Call attribution labels, for analytics.
-	AttributionSource   string `json:"Attribution_Source,omitempty"`
-	AttributionMedium   string `json:"Attribution_Medium,omitempty"`
-	AttributionCampaign string `json:"Attribution_Campaign,omitempty"`
-	AttributionContent  string `json:"Attribution_Content,omitempty"`
+	Friendly   string
+	AddressSid string
+	// Call attribution labels, for analytics; wire Attribution_Source, ...
+	AttributionSource   string
+	AttributionMedium   string
+	AttributionCampaign string
+	AttributionContent  string
 
-	RoutingMethod  RoutingMethod `json:"RoutingMethod,omitempty"`
-	EndpointNumber string        `json:"EndpointNumber,omitempty"` // E.164; required with RoutingEndpoint
-	Flow           string        `json:"Flow,omitempty"`           // a Flow ConfigID; required with RoutingFlow
-	Recording      Recording     `json:"Recording,omitempty"`
+	RoutingMethod  RoutingMethod
+	EndpointNumber string // E.164; required with RoutingEndpoint
+	Flow           string // a Flow ConfigID; required with RoutingFlow
+	Recording      Recording
 
 	// A received SMS is forwarded as SMS (E.164 numbers) and as e-mail.
-	SendSmsFrom   string `json:"SendSmsFrom,omitempty"`
-	SendSmsTo     string `json:"SendSmsTo,omitempty"`
-	SendEmailFrom string `json:"SendEmailFrom,omitempty"`
-	SendEmailTo   string `json:"SendEmailTo,omitempty"`
+	SendSmsFrom   string
+	SendSmsTo     string
+	SendEmailFrom string
+	SendEmailTo   string
 
-	WebhookURL                   string `json:"WebHookUrl,omitempty"`                   // called on a received SMS
-	WebhookMethod                string `json:"WebHookMethod,omitempty"`                // "GET" or "POST"
-	DeliveryReceiptWebhookURL    string `json:"DeliveryReceiptWebHookUrl,omitempty"`    // called on a delivery receipt
-	DeliveryReceiptWebhookMethod string `json:"DeliveryReceiptWebHookMethod,omitempty"` // "GET" or "POST"
+	WebhookURL                   string // called on a received SMS; wire WebHookUrl
+	WebhookMethod                string // "GET" or "POST"; wire WebHookMethod
+	DeliveryReceiptWebhookURL    string // called on a delivery receipt; wire DeliveryReceiptWebHookUrl
+	DeliveryReceiptWebhookMethod string // "GET" or "POST"; wire DeliveryReceiptWebHookMethod
 
 	// Clear lists fields to empty. Each is sent as its wire name with an
 	// empty string, {"AddressSid": ""}, beside the fields set; the
@@ -124,56 +121,82 @@ type NumberConfigParams struct {
 	// more, so an empty value is the one way to ask for none. A field can
 	// not be both set and cleared, and only ClearableNumberFields can be
 	// cleared (a *ValidationError otherwise, before any request).
-	Clear []NumberField `json:"-"`
+	Clear []NumberField
 }
 
-// wireNumberConfig is NumberConfigParams as the service reads it; the two
-// convert into each other, so a field added to one must be added to both.
-type wireNumberConfig struct {
-	Friendly                     string        `json:"Friendly,omitempty"`
-	AddressSid                   string        `json:"AddressSid,omitempty"`
-	AttributionSource            string        `json:"Attribution_Source,omitempty"`
-	AttributionMedium            string        `json:"Attribution_Medium,omitempty"`
-	AttributionCampaign          string        `json:"Attribution_Campaign,omitempty"`
-	AttributionContent           string        `json:"Attribution_Content,omitempty"`
-	RoutingMethod                RoutingMethod `json:"RoutingMethod,omitempty"`
-	EndpointNumber               string        `json:"EndpointNumber,omitempty"`
-	Flow                         string        `json:"Flow,omitempty"`
-	Recording                    Recording     `json:"Recording,omitempty"`
-	SendSmsFrom                  string        `json:"SendSmsFrom,omitempty"`
-	SendSmsTo                    string        `json:"SendSmsTo,omitempty"`
-	SendEmailFrom                string        `json:"SendEmailFrom,omitempty"`
-	SendEmailTo                  string        `json:"SendEmailTo,omitempty"`
-	WebhookURL                   string        `json:"WebHookUrl,omitempty"`
-	WebhookMethod                string        `json:"WebHookMethod,omitempty"`
-	DeliveryReceiptWebhookURL    string        `json:"DeliveryReceiptWebHookUrl,omitempty"`
-	DeliveryReceiptWebhookMethod string        `json:"DeliveryReceiptWebHookMethod,omitempty"`
-	Clear                        []NumberField `json:"-"`
+// numberSetting is one field of a number's configuration.
+type numberSetting struct {
+	name      NumberField                        // the wire name; a NumberField constant when clearable
+	of        func(*NumberConfigParams) *string  // where NumberConfigParams holds it
+	clearable bool                               // Clear may empty it
+	upper     bool                               // sent upper-cased (a webhook method)
+	check     func(f *fieldErrs, name, v string) // its own rule, for a value set; nil for none
 }
 
-// MarshalJSON writes the fields set, then each field of Clear with an
-// empty string.
-func (w *wireNumberConfig) MarshalJSON() ([]byte, error) {
-	type plain wireNumberConfig // no methods: no recursion
-	b, err := json.Marshal((*plain)(w))
-	if err != nil || len(w.Clear) == 0 {
-		return b, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for _, f := range w.Clear {
-		m[string(f)] = json.RawMessage(`""`)
-	}
-	return json.Marshal(m)
+// numberSettings is the one list of a number configuration's fields, in
+// the order of NumberConfigParams. What Configure sends, what Clear may
+// empty (ClearableNumberFields), the check of Clear and each field's own
+// rule all come from it, so a field is added here once. Go needs the
+// field declared by hand on NumberConfigParams and NumberConfig, and a
+// clearable one as a NumberField constant: TestNumberSettingsMatchTheTypes
+// fails until those agree with this list.
+var numberSettings = [...]numberSetting{
+	{name: NumberFieldFriendly, clearable: true, of: func(p *NumberConfigParams) *string { return &p.Friendly }},
+	{name: NumberFieldAddressSid, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AddressSid }},
+	{name: NumberFieldAttributionSource, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionSource }},
+	{name: NumberFieldAttributionMedium, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionMedium }},
+	{name: NumberFieldAttributionCampaign, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionCampaign }},
+	{name: NumberFieldAttributionContent, clearable: true, of: func(p *NumberConfigParams) *string { return &p.AttributionContent }},
+	// Routing and recording are changed by setting another value, never
+	// emptied: a number always routes somewhere. RoutingMethod's rule names
+	// other fields and runs in check.
+	{name: "RoutingMethod", of: func(p *NumberConfigParams) *string { return (*string)(&p.RoutingMethod) }},
+	{name: "EndpointNumber", of: func(p *NumberConfigParams) *string { return &p.EndpointNumber }, check: (*fieldErrs).number},
+	{name: "Flow", of: func(p *NumberConfigParams) *string { return &p.Flow }},
+	{name: "Recording", of: func(p *NumberConfigParams) *string { return (*string)(&p.Recording) }, check: checkRecording},
+	{name: NumberFieldSendSmsFrom, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendSmsFrom }, check: checkSmsFrom},
+	{name: NumberFieldSendSmsTo, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendSmsTo }, check: (*fieldErrs).number},
+	{name: NumberFieldSendEmailFrom, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendEmailFrom }, check: (*fieldErrs).email},
+	{name: NumberFieldSendEmailTo, clearable: true, of: func(p *NumberConfigParams) *string { return &p.SendEmailTo }, check: (*fieldErrs).email},
+	{name: NumberFieldWebhookURL, clearable: true, of: func(p *NumberConfigParams) *string { return &p.WebhookURL }, check: (*fieldErrs).url},
+	{name: NumberFieldWebhookMethod, clearable: true, upper: true, of: func(p *NumberConfigParams) *string { return &p.WebhookMethod },
+		check: (*fieldErrs).webhookMethod},
+	{name: NumberFieldDeliveryReceiptWebhookURL, clearable: true, of: func(p *NumberConfigParams) *string { return &p.DeliveryReceiptWebhookURL },
+		check: (*fieldErrs).url},
+	{name: NumberFieldDeliveryReceiptWebhookMethod, clearable: true, upper: true,
+		of: func(p *NumberConfigParams) *string { return &p.DeliveryReceiptWebhookMethod }, check: (*fieldErrs).webhookMethod},
 }
 
-func (p *NumberConfigParams) wire() *wireNumberConfig {
-	w := wireNumberConfig(*p)
-	w.WebhookMethod = strings.ToUpper(w.WebhookMethod)
-	w.DeliveryReceiptWebhookMethod = strings.ToUpper(w.DeliveryReceiptWebhookMethod)
-	return &w
+// clearableSetting is the setting Clear may empty under name, or nil.
+func clearableSetting(name NumberField) *numberSetting {
+	for i := range numberSettings {
+		if s := &numberSettings[i]; s.clearable && s.name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// wireNumberConfig is NumberConfigParams as the service reads it: the
+// fields set under their wire names, then each field of Clear with an
+// empty string. Every value is a string.
+type wireNumberConfig map[string]string
+
+func (p *NumberConfigParams) wire() wireNumberConfig {
+	w := wireNumberConfig{}
+	for i := range numberSettings {
+		s := &numberSettings[i]
+		if v := *s.of(p); v != "" {
+			if s.upper {
+				v = strings.ToUpper(v)
+			}
+			w[string(s.name)] = v
+		}
+	}
+	for _, f := range p.Clear {
+		w[string(f)] = ""
+	}
+	return w
 }
 
 // numberShape is a number configuration under Number or
@@ -377,28 +400,17 @@ type ListNumbersParams struct {
 // MaxNumbersCount is the largest Results_Count the number listings take.
 const MaxNumbersCount = 200
 
-// query is ListNumbersParams as the query string carries it. The
+// wireListNumbers is ListNumbersParams as the query carries it. The
 // documentation spells the capability filter "Capabilites"; that is the
 // name sent.
-func (p *ListNumbersParams) query() url.Values {
-	v := url.Values{}
-	if len(p.Types) > 0 {
-		parts := make([]string, len(p.Types))
-		for i, t := range p.Types {
-			parts[i] = string(t)
-		}
-		v.Set("Type", strings.Join(parts, ","))
-	}
-	if len(p.Capabilities) > 0 {
-		v.Set("Capabilites", NumberCapabilities(p.Capabilities).String())
-	}
-	if p.Count != 0 {
-		v.Set("Results_Count", strconv.Itoa(p.Count))
-	}
-	if p.Skip != 0 {
-		v.Set("Results_Skip", strconv.Itoa(p.Skip))
-	}
-	return v
+type wireListNumbers struct {
+	Type        commaList[NumberType]       `url:"Type,omitempty"`
+	Capabilites commaList[NumberCapability] `url:"Capabilites,omitempty"`
+	ListParams
+}
+
+func (p *ListNumbersParams) wire() *wireListNumbers {
+	return &wireListNumbers{Type: p.Types, Capabilites: p.Capabilities, ListParams: p.ListParams}
 }
 
 // The shapes of the answers, none shown by the documentation: a number
@@ -449,7 +461,7 @@ func (s *NumbersService) list(ctx context.Context, op, ownerName, owner, pattern
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath(pattern, owner), query: q.query()}, numbersList)
+		path: escapedPath(pattern, owner), query: q.wire()}, numbersList)
 }
 
 // ListByPropertyAll iterates over every number ListByProperty would
@@ -569,22 +581,29 @@ func (p *NumberConfigParams) check() fieldErrs {
 	default:
 		f.invalid("RoutingMethod", "RoutingMethod must be Endpoint or Flow")
 	}
-	f.number("EndpointNumber", p.EndpointNumber)
-	if r := p.Recording; r != "" && r != RecordingOff && r != RecordingCall {
-		f.invalid("Recording", "Recording must be Off or Call")
+	for i := range numberSettings {
+		if s := &numberSettings[i]; s.check != nil {
+			if v := *s.of(p); v != "" {
+				s.check(&f, string(s.name), v)
+			}
+		}
 	}
-	if v := p.SendSmsFrom; v != "" && !rules.IsSenderID(v) {
-		f.number("SendSmsFrom", v)
-	}
-	f.number("SendSmsTo", p.SendSmsTo)
-	f.email("SendEmailFrom", p.SendEmailFrom)
-	f.email("SendEmailTo", p.SendEmailTo)
-	f.url("WebHookUrl", p.WebhookURL)
-	f.webhookMethod("WebHookMethod", p.WebhookMethod)
-	f.url("DeliveryReceiptWebHookUrl", p.DeliveryReceiptWebhookURL)
-	f.webhookMethod("DeliveryReceiptWebHookMethod", p.DeliveryReceiptWebhookMethod)
 	p.checkClear(&f)
 	return f
+}
+
+// checkRecording is Recording's rule: Off or Call.
+func checkRecording(f *fieldErrs, name, v string) {
+	if r := Recording(v); r != RecordingOff && r != RecordingCall {
+		f.invalid(name, "Recording must be Off or Call")
+	}
+}
+
+// checkSmsFrom is SendSmsFrom's rule: a number or a sender ID.
+func checkSmsFrom(f *fieldErrs, name, v string) {
+	if !rules.IsSenderID(v) {
+		f.number(name, v)
+	}
 }
 
 // numberDigits checks a number given for a path, without its +.
@@ -644,28 +663,16 @@ func (p *PurchaseNumberParams) check() fieldErrs {
 
 // checkClear refuses a Clear entry that is unknown, repeated or also set.
 func (p *NumberConfigParams) checkClear(f *fieldErrs) {
-	if len(p.Clear) == 0 {
-		return
-	}
-	set := map[NumberField]string{
-		NumberFieldFriendly: p.Friendly, NumberFieldAddressSid: p.AddressSid,
-		NumberFieldAttributionSource: p.AttributionSource, NumberFieldAttributionMedium: p.AttributionMedium,
-		NumberFieldAttributionCampaign: p.AttributionCampaign, NumberFieldAttributionContent: p.AttributionContent,
-		NumberFieldSendSmsFrom: p.SendSmsFrom, NumberFieldSendSmsTo: p.SendSmsTo,
-		NumberFieldSendEmailFrom: p.SendEmailFrom, NumberFieldSendEmailTo: p.SendEmailTo,
-		NumberFieldWebhookURL: p.WebhookURL, NumberFieldWebhookMethod: p.WebhookMethod,
-		NumberFieldDeliveryReceiptWebhookURL: p.DeliveryReceiptWebhookURL, NumberFieldDeliveryReceiptWebhookMethod: p.DeliveryReceiptWebhookMethod,
-	}
 	seen := map[NumberField]bool{}
 	for i, c := range p.Clear {
 		name := fmt.Sprintf("Clear[%d]", i)
-		v, ok := set[c]
+		s := clearableSetting(c)
 		switch {
-		case !ok:
+		case s == nil:
 			f.invalid(name, fmt.Sprintf("%s: %q cannot be cleared; clearable fields are %s", name, string(c), clearableList()))
 		case seen[c]:
 			f.invalid(name, fmt.Sprintf("%s repeats %s", name, c))
-		case v != "":
+		case *s.of(p) != "":
 			f.add(CodeConflictingParameters, string(c), fmt.Sprintf("%s is both set and cleared", c))
 		}
 		seen[c] = true

@@ -3,8 +3,14 @@ package telco
 import (
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -591,4 +597,84 @@ func TestNumbersListValidation(t *testing.T) {
 			requireValidation(t, mt, err, "Numbers.ListByProperty", tc.field, CodeParameterInvalid)
 		})
 	}
+}
+
+// numberSettings is the one list of a number configuration's fields; what
+// Go needs declared by hand agrees with it: a setting for each field of
+// NumberConfigParams, in order; NumberConfig reading each under its wire
+// name; a NumberField constant for each clearable one, and no other.
+func TestNumberSettingsMatchTheTypes(t *testing.T) {
+	t.Parallel()
+	var p NumberConfigParams
+	pv := reflect.ValueOf(&p).Elem()
+	var fields []reflect.StructField
+	for i := range pv.NumField() {
+		if f := pv.Type().Field(i); f.Name != "Clear" {
+			fields = append(fields, f)
+		}
+	}
+	require.Len(t, numberSettings, len(fields), "a setting for each field of NumberConfigParams")
+	answer := reflect.TypeFor[NumberConfig]()
+	for i, s := range numberSettings {
+		f := fields[i]
+		assert.Equal(t, pv.FieldByIndex(f.Index).Addr().Pointer(), reflect.ValueOf(s.of(&p)).Pointer(),
+			"setting %d (%s) holds NumberConfigParams.%s", i, s.name, f.Name)
+		assert.Empty(t, f.Tag, "NumberConfigParams.%s: a params type is not the wire format", f.Name)
+		af, ok := answer.FieldByName(f.Name)
+		if assert.True(t, ok, "NumberConfig has %s", f.Name) {
+			name, _, _ := strings.Cut(af.Tag.Get("json"), ",")
+			assert.Equal(t, string(s.name), name, "NumberConfig.%s reads the wire name", f.Name)
+		}
+	}
+	assert.Equal(t, len(numberSettings)+3, answer.NumField(), "NumberConfig: the settings, Number, AccountSid and PropertySid")
+
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "numbers.go", nil, 0)
+	require.NoError(t, err)
+	var consts []NumberField
+	ast.Inspect(file, func(n ast.Node) bool {
+		if vs, ok := n.(*ast.ValueSpec); ok {
+			if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "NumberField" {
+				for _, v := range vs.Values {
+					lit, err := strconv.Unquote(v.(*ast.BasicLit).Value)
+					require.NoError(t, err)
+					consts = append(consts, NumberField(lit))
+				}
+			}
+		}
+		return true
+	})
+	assert.Equal(t, consts, ClearableNumberFields(), "the NumberField constants, in order, are the clearable settings")
+}
+
+// Adding a field to the list is what makes it sent, clearable and
+// checked: the body, Clear's check and the field rules all follow it.
+func TestNumberSettingsDriveTheBodyAndTheRules(t *testing.T) {
+	t.Parallel()
+	var p NumberConfigParams
+	for i, s := range numberSettings {
+		*s.of(&p) = "v" + strconv.Itoa(i)
+	}
+	body := p.wire()
+	require.Len(t, body, len(numberSettings), "every field set is sent")
+	for i, s := range numberSettings {
+		want := "v" + strconv.Itoa(i)
+		if s.upper {
+			want = strings.ToUpper(want)
+		}
+		assert.Equal(t, want, body[string(s.name)], s.name)
+	}
+	// Every clearable field set and cleared at once is a conflict on each.
+	p.Clear = ClearableNumberFields()
+	var conflicts []string
+	for _, fe := range p.check() {
+		if fe.Code == CodeConflictingParameters {
+			conflicts = append(conflicts, fe.FieldName)
+		}
+	}
+	var clearable []string
+	for _, f := range ClearableNumberFields() {
+		clearable = append(clearable, string(f))
+	}
+	assert.Equal(t, clearable, conflicts)
 }

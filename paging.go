@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"net/url"
 	"reflect"
-	"strconv"
 )
 
 // Page is one page of a Results_Skip / Results_Count listing.
@@ -29,42 +27,21 @@ type ListParams struct {
 	Skip  int `url:"Results_Skip,omitempty"`  // items to skip
 }
 
-// query encodes the page parameters exactly as go-querystring and
-// url.Values.Encode would (zero values omitted, keys sorted), without
-// reflection: every listing call encodes them. It is not named
-// encodeQuery, which every wire query embedding ListParams would inherit.
-func (lp *ListParams) query() string {
-	return string(lp.appendQuery(nil))
-}
+// wirePage is ListParams as the query of a plain listing (projects,
+// online logins, flows), which sends nothing else. The fast path is
+// declared on this type, not on ListParams, so that the wire queries
+// embedding ListParams beside their filters cannot inherit it.
+type wirePage ListParams
 
-func (lp *ListParams) appendQuery(b []byte) []byte {
-	b = appendIntParam(b, "Results_Count", int64(lp.Count), true)
-	return appendIntParam(b, "Results_Skip", int64(lp.Skip), true)
-}
+// appendQuery writes the page parameters without reflection: every page
+// of a listing encodes them (see encodeQueryTo).
+func (w *wirePage) appendQuery(b []byte) []byte { return w.appendTo(b, len(b)) }
 
-func appendIntParam(b []byte, key string, v int64, omitZero bool) []byte {
-	if v == 0 && omitZero {
-		return b
-	}
-	if len(b) > 0 {
-		b = append(b, '&')
-	}
-	b = append(b, key...)
-	b = append(b, '=')
-	return strconv.AppendInt(b, v, 10)
-}
-
-// appendStringParam adds a parameter omitted when empty.
-func appendStringParam(b []byte, key, v string) []byte {
-	if v == "" {
-		return b
-	}
-	if len(b) > 0 {
-		b = append(b, '&')
-	}
-	b = append(b, key...)
-	b = append(b, '=')
-	return append(b, url.QueryEscape(v)...)
+// appendTo writes the page parameters, after those of the query that
+// begins at b[start], for a wire query embedding ListParams.
+func (w *wirePage) appendTo(b []byte, start int) []byte {
+	b = appendIntParam(b, start, "Results_Count", int64(w.Count), true)
+	return appendIntParam(b, start, "Results_Skip", int64(w.Skip), true)
 }
 
 // fetchPage fetches page n (0-based, counted from the caller's start)

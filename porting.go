@@ -188,16 +188,17 @@ type PortingStatusParams struct {
 	ListParams                      // Results_Count default 20
 }
 
+// wirePortingStatus is PortingStatusParams as the query carries it.
 type wirePortingStatus struct {
-	From                  int64  `url:"From"`
-	To                    int64  `url:"To"`
-	PortingRequestNumbers string `url:"PortingRequestNumbers,omitempty"`
+	From                  int64             `url:"From"`
+	To                    int64             `url:"To"`
+	PortingRequestNumbers commaList[string] `url:"PortingRequestNumbers,omitempty"`
 	ListParams
 }
 
 func (p *PortingStatusParams) wire() *wirePortingStatus {
 	return &wirePortingStatus{From: p.From.Unix(), To: p.To.Unix(),
-		PortingRequestNumbers: strings.Join(p.PortingRequestNumbers, ","), ListParams: p.ListParams}
+		PortingRequestNumbers: p.PortingRequestNumbers, ListParams: p.ListParams}
 }
 
 // defaultPortingCount is the service's page size for porting status.

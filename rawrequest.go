@@ -70,10 +70,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		return &ValidationError{Op: op, Fields: []FieldError{newFieldError(CodeParameterInvalid, "body",
 			m+" sends no body; put parameters in the path's query")}}
 	}
-	r := &call{op: op, method: m, path: p, idempotent: idempotent, emptyOK: true}
-	if q != nil {
-		r.query = q
-	}
+	// The query is the caller's own, not a wire query of the SDK's: it is
+	// sent re-encoded as url.Values writes it, keys sorted.
+	r := &call{op: op, method: m, path: p, rawQuery: q.Encode(), idempotent: idempotent, emptyOK: true}
 	switch b := body.(type) {
 	case nil:
 	case json.RawMessage:

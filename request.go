@@ -14,9 +14,8 @@ package telco
 //     the zero value.
 //  2. Params become wire values: a params type is the caller's, never the
 //     wire format. Each method converts its params into an unexported wire
-//     value (wireX for a JSON body; a query type with url tags, a
-//     queryEncoder or url.Values for a query) and sends that; no method
-//     encodes a params value as it is.
+//     value (wireX for a JSON body; a wireX struct with url tags for a
+//     query) and sends that; no method encodes a params value as it is.
 //  3. The path is built by escapedPath from the document's own pattern,
 //     "/v2/Properties/{PropertySid}/Messages", each identifier escaped as
 //     one segment.
@@ -25,7 +24,8 @@ package telco
 //     that only names the resource) or, for answers without a resource,
 //     c.do itself.
 //
-// do is the one chokepoint. It encodes the query and the body,
+// do is the one chokepoint. It encodes the query (encodeQueryTo, below,
+// the one query encoder) and the body,
 // authenticates, and hands the request to the retry loop (retry.go). For a
 // non-idempotent call it clears Request.GetBody, so that net/http cannot
 // resend the body by itself, and traces whether an attempt got a
@@ -59,6 +59,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,7 +72,8 @@ type call struct {
 	op         string // "Messages.Send", for errors and logs
 	method     string
 	path       string // escaped, beginning with /v2/ (escapedPath)
-	query      any    // a queryEncoder, url.Values or a struct with url tags; nil for none
+	query      any    // a wire query, a struct with url tags (encodeQueryTo); nil for none
+	rawQuery   string // Client.Do's query, as the caller wrote it (re-encoded); "" for none
 	body       any    // a wire value, JSON-encoded when non-nil
 	idempotent bool   // repeating it is harmless
 	// probe, set by a look-up's scan, receives the Date of the call's
@@ -99,20 +101,9 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var q string
-	if r.query != nil {
-		var err error
-		if q, err = encodeQuery(r.query); err != nil {
-			return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
-		}
-	}
-	// The URL is built in one concatenation, one allocation: a listing
-	// walks its pages with a query each time.
-	var u string
-	if q == "" {
-		u = c.baseURL + r.path
-	} else {
-		u = c.baseURL + r.path + "?" + q
+	u, err := c.requestURL(r)
+	if err != nil {
+		return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
 	}
 	var body any // untyped nil when there is none, so GETs carry no body
 	if r.body != nil {
@@ -334,28 +325,139 @@ func pathSegment(s string) string {
 	return url.PathEscape(s)
 }
 
-// queryEncoder is a query that encodes itself, as go-querystring and
-// url.Values.Encode would (zero values omitted, keys sorted), without
-// reflection: go-querystring costs 24 allocations a call, and listings
-// encode a query on every page.
-type queryEncoder interface {
-	encodeQuery() string
+// The query string. Every wire query is a struct with url tags beside its
+// params type (wireFindMessages, wireListCalls, ...), and encodeQueryTo
+// is the one encoder of all of them: go-querystring's url.Values, whose
+// Encode sorts the keys and escapes keys and values with url.QueryEscape.
+// A field whose zero means "not set" carries omitempty, so the service's
+// default applies. A multi-value filter is one comma-separated value,
+// never repeated keys (the service's notes): a commaList.
+//
+// go-querystring costs about two dozen allocations a call, by reflection.
+// The queries on the hot path (a message search, a page of a plain
+// listing, a lookup) also write themselves without reflection: such a
+// wire type has an appendQuery method (queryAppender) that encodeQueryTo
+// prefers. TestWireQueriesEncodeAsGoQuerystring and FuzzWireQueries hold
+// every wire query type, fast path or not, to go-querystring's bytes, so
+// the two cannot drift, and a fast path a type would inherit by embedding
+// fails them too; TestWireQueryTypesAreListed fails on a struct with url
+// tags they do not cover.
+
+// queryAppender is a wire query that appends its encoding to b exactly as
+// go-querystring would encode it.
+type queryAppender interface {
+	appendQuery(b []byte) []byte
 }
 
-func encodeQuery(q any) (string, error) {
-	switch v := q.(type) {
-	case queryEncoder:
-		return v.encodeQuery(), nil
-	case *ListParams:
-		return v.query(), nil
-	case url.Values:
-		return v.Encode(), nil
+// encodeQueryTo appends q, a wire query, encoded, to b.
+func encodeQueryTo(b []byte, q any) ([]byte, error) {
+	if a, ok := q.(queryAppender); ok {
+		return a.appendQuery(b), nil
 	}
 	v, err := query.Values(q)
 	if err != nil {
-		return "", err
+		return b, err
 	}
-	return v.Encode(), nil
+	return append(b, v.Encode()...), nil
+}
+
+// urlBuffers hold the URLs being built: a listing walks its pages with a
+// query each time, and a URL built in a pooled buffer costs one
+// allocation, the string.
+var urlBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// requestURL is r's URL: the base URL, the path and the encoded query,
+// without a ? when the query is empty.
+func (c *Client) requestURL(r *call) (string, error) {
+	if r.query == nil && r.rawQuery == "" {
+		return c.baseURL + r.path, nil
+	}
+	bp := urlBuffers.Get().(*[]byte)
+	b := append(append(append((*bp)[:0], c.baseURL...), r.path...), '?')
+	n := len(b)
+	var err error
+	if r.query != nil {
+		b, err = encodeQueryTo(b, r.query)
+	} else {
+		b = append(b, r.rawQuery...)
+	}
+	if len(b) == n {
+		b = b[:n-1]
+	}
+	u := string(b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		urlBuffers.Put(bp)
+	}
+	return u, err
+}
+
+// commaList is a multi-value filter: one value, its elements joined with
+// commas. A list whose elements are all empty joins to "" and, like an
+// empty string, is not sent.
+type commaList[T ~string] []T
+
+// EncodeValues sets key to the joined list, for go-querystring.
+func (l commaList[T]) EncodeValues(key string, v *url.Values) error {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(string(e))
+	}
+	if b.Len() > 0 {
+		v.Set(key, b.String())
+	}
+	return nil
+}
+
+// The primitives of the fast paths. Each appends one parameter as
+// url.Values.Encode writes it, after an & unless it is the first of the
+// query, which begins at b[start]; keys are the caller's constants, which
+// need no escaping.
+
+// appendIntParam adds an integer parameter, omitted when zero with
+// omitZero (omitempty).
+func appendIntParam(b []byte, start int, key string, v int64, omitZero bool) []byte {
+	if v == 0 && omitZero {
+		return b
+	}
+	return strconv.AppendInt(appendKey(b, start, key), v, 10)
+}
+
+// appendStringParam adds a parameter omitted when empty (omitempty).
+func appendStringParam(b []byte, start int, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return appendQueryEscape(appendKey(b, start, key), v)
+}
+
+// appendKey adds "&key=", without the & for the query's first parameter.
+func appendKey(b []byte, start int, key string) []byte {
+	if len(b) > start {
+		b = append(b, '&')
+	}
+	return append(append(b, key...), '=')
+}
+
+// appendQueryEscape appends s escaped as url.QueryEscape escapes it,
+// without the intermediate string: letters, digits and -_.~ as they are,
+// a space as +, every other byte as %XX.
+func appendQueryEscape(b []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b = append(b, c)
+		case c == ' ':
+			b = append(b, '+')
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return b
 }
 
 // errBodyTooLarge is readBody's answer for a body over the cap.

@@ -6,15 +6,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
 
+	"github.com/google/go-querystring/query"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -401,4 +410,253 @@ func (c *readCounter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// encodeQuery is the query string do sends for the wire query q.
+func encodeQuery(q any) (string, error) {
+	b, err := encodeQueryTo(nil, q)
+	return string(b), err
+}
+
+// wireQueries holds every wire query type of the package, a pointer to
+// each. TestWireQueryTypesAreListed keeps it whole, so that a new wire
+// query is checked against go-querystring like the others.
+var wireQueries = []any{
+	&ListParams{}, &wirePage{}, &wireFindMessages{}, &wireLookup{}, &wireListCalls{}, &wireListNumbers{},
+	&wireListAddresses{}, &wirePortingStatus{}, &wireListSipTrunks{}, &wireBlockList{}, &wireBlockSearch{},
+}
+
+// byteSource hands out the bytes of a fuzz input or a random seed, then
+// zeros.
+type byteSource struct{ b []byte }
+
+func (s *byteSource) next() byte {
+	if len(s.b) == 0 {
+		return 0
+	}
+	c := s.b[0]
+	s.b = s.b[1:]
+	return c
+}
+
+// fillWire sets every exported field of v from src: nil or set pointers,
+// lists of 0 to 3 elements, strings of any bytes (empty ones included),
+// integers zero, small, negative or large.
+func fillWire(v reflect.Value, src *byteSource) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if src.next()%3 == 0 {
+			v.SetZero()
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		fillWire(p.Elem(), src)
+		v.Set(p)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillWire(v.Field(i), src)
+			}
+		}
+	case reflect.Slice:
+		n := int(src.next() % 4)
+		s := reflect.MakeSlice(v.Type(), n, n)
+		for i := range n {
+			fillWire(s.Index(i), src)
+		}
+		v.Set(s)
+	case reflect.String:
+		b := make([]byte, src.next()%7)
+		for i := range b {
+			b[i] = src.next()
+		}
+		v.SetString(string(b))
+	case reflect.Bool:
+		v.SetBool(src.next()%2 == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		var n int64
+		switch src.next() % 4 {
+		case 1:
+			n = int64(int8(src.next()))
+		case 2:
+			for range 8 {
+				n = n<<8 | int64(src.next())
+			}
+		case 3:
+			n = -1
+		}
+		if v.OverflowInt(n) {
+			n = int64(int8(n))
+		}
+		v.SetInt(n)
+	default:
+		panic("fillWire: no filler for " + v.Type().String())
+	}
+}
+
+// checkWireQuery fails unless every wire query filled from src encodes, on
+// its own and after a URL's prefix, as go-querystring encodes it.
+func checkWireQuery(t *testing.T, src []byte) {
+	t.Helper()
+	for _, proto := range wireQueries {
+		v := reflect.New(reflect.TypeOf(proto).Elem())
+		fillWire(v.Elem(), &byteSource{src})
+		q := v.Interface()
+		ref, err := query.Values(q)
+		require.NoError(t, err)
+		want := ref.Encode()
+		got, err := encodeQuery(q)
+		require.NoError(t, err)
+		if got != want {
+			t.Fatalf("%T %+v:\n  encoded        %q\n  go-querystring %q", q, v.Elem(), got, want)
+		}
+		prefix := "http://127.0.0.1/v2/Properties?"
+		b, err := encodeQueryTo([]byte(prefix), q)
+		require.NoError(t, err)
+		if string(b) != prefix+want {
+			t.Fatalf("%T %+v after a prefix: %q", q, v.Elem(), b)
+		}
+	}
+}
+
+// Every wire query, those with a fast path among them, encodes byte for
+// byte as go-querystring does, on a thousand random values of each.
+func TestWireQueriesEncodeAsGoQuerystring(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 1))
+	for range 1000 {
+		src := make([]byte, 96)
+		for i := range src {
+			src[i] = byte(rng.Uint32())
+		}
+		checkWireQuery(t, src)
+	}
+	checkWireQuery(t, nil) // every field zero
+}
+
+// FuzzWireQueries: as TestWireQueriesEncodeAsGoQuerystring, on the
+// fuzzer's values.
+func FuzzWireQueries(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x01\x02\x03a b&c=d/\xc3\xa9\x05,,+%\x00\xff"))
+	f.Fuzz(func(t *testing.T, src []byte) { checkWireQuery(t, src) })
+}
+
+// The list above is every struct of the package with url tags, and a
+// multi-value filter in any of them is a commaList (one comma-separated
+// value), never a slice go-querystring would send as repeated keys.
+func TestWireQueryTypesAreListed(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	require.NoError(t, err)
+	var tagged []string
+	defined := map[string]string{} // type X Y: X's name to Y's
+	for _, f := range pkgs["telco"].Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			switch tt := ts.Type.(type) {
+			case *ast.StructType:
+				for _, fl := range tt.Fields.List {
+					if fl.Tag != nil && strings.Contains(fl.Tag.Value, `url:"`) {
+						tagged = append(tagged, ts.Name.Name)
+						break
+					}
+				}
+			case *ast.Ident:
+				defined[ts.Name.Name] = tt.Name
+			}
+			return true
+		})
+	}
+	for x, y := range defined { // a type defined as a tagged struct has its tags
+		if slices.Contains(tagged, y) {
+			tagged = append(tagged, x)
+		}
+	}
+	var listed []string
+	encoder := reflect.TypeFor[query.Encoder]()
+	var noSlices func(st reflect.Type)
+	noSlices = func(st reflect.Type) {
+		for i := range st.NumField() {
+			f := st.Field(i)
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case f.Anonymous && ft.Kind() == reflect.Struct:
+				noSlices(ft)
+			case ft.Kind() == reflect.Slice && !ft.Implements(encoder):
+				t.Errorf("%s.%s is a %s: go-querystring would repeat its key; use commaList", st.Name(), f.Name, ft)
+			}
+		}
+	}
+	for _, q := range wireQueries {
+		rt := reflect.TypeOf(q).Elem()
+		listed = append(listed, rt.Name())
+		noSlices(rt)
+	}
+	assert.ElementsMatch(t, tagged, listed, "wireQueries lists every struct with url tags")
+}
+
+// appendQueryEscape escapes as url.QueryEscape does.
+func FuzzAppendQueryEscape(f *testing.F) {
+	for _, s := range []string{"", "a b", "+61299999999,0299999999", "é~-_.*'()!", "\x00\xff%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := string(appendQueryEscape([]byte("x="), s)); got != "x="+url.QueryEscape(s) {
+			t.Fatalf("%q: %q, url.QueryEscape %q", s, got, url.QueryEscape(s))
+		}
+	})
+}
+
+func TestCommaList(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		list commaList[string]
+		want url.Values
+	}{
+		{nil, url.Values{}},
+		{commaList[string]{}, url.Values{}},
+		{commaList[string]{""}, url.Values{}}, // joins to "": an empty filter is not sent
+		{commaList[string]{"a"}, url.Values{"K": {"a"}}},
+		{commaList[string]{"a", "b c", ""}, url.Values{"K": {"a,b c,"}}},
+	}
+	for _, tc := range cases {
+		v := url.Values{}
+		require.NoError(t, tc.list.EncodeValues("K", &v))
+		assert.Equal(t, tc.want, v, "%q", tc.list)
+	}
+}
+
+// The URL carries a ? only before a query that is not empty, and a query
+// built in a pooled buffer does not leak into the next one.
+func TestRequestURL(t *testing.T) {
+	t.Parallel()
+	c := &Client{baseURL: "https://api.example.com"}
+	cases := []struct {
+		r    call
+		want string
+	}{
+		{call{path: "/v2/Properties"}, "https://api.example.com/v2/Properties"},
+		{call{path: "/v2/Properties", query: &wirePage{}}, "https://api.example.com/v2/Properties"},
+		{call{path: "/v2/Properties", query: &wirePage{Count: 50, Skip: 100}},
+			"https://api.example.com/v2/Properties?Results_Count=50&Results_Skip=100"},
+		{call{path: "/v2/SipTrunks", query: &wireListSipTrunks{ListParams: ListParams{Skip: 3}}},
+			"https://api.example.com/v2/SipTrunks?Results_Skip=3"},
+		{call{path: "/v2/Flows", rawQuery: "Results_Count=10"}, "https://api.example.com/v2/Flows?Results_Count=10"},
+		{call{path: "/v2/Properties"}, "https://api.example.com/v2/Properties"},
+	}
+	for _, tc := range cases {
+		got, err := c.requestURL(&tc.r)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
 }

@@ -597,9 +597,9 @@ func formFields(q url.Values) map[string]json.RawMessage {
 
 // webhookField returns the value of a field named case-insensitively, as the JSON
 // decoder matches names, and whether it is present and not empty or null.
-// Of several keys that differ only in case, pickKey chooses one.
+// Of several keys that differ only in case, memberKey chooses one.
 func webhookField(fields map[string]json.RawMessage, name string) (string, bool) {
-	if k, ok := pickKey(fields, name); ok {
+	if k, ok := memberKey(fields, name); ok {
 		v := fields[k]
 		var s string
 		if json.Unmarshal(v, &s) != nil {
@@ -611,23 +611,6 @@ func webhookField(fields map[string]json.RawMessage, name string) (string, bool)
 		return s, true
 	}
 	return "", false
-}
-
-// pickKey chooses which of the keys equal to name without regard to case
-// to read, so that a callback with both "Text" and "text" decodes the same
-// on every run: the key spelled exactly as name wins, else the first of
-// them in sorted order (upper case sorts before lower).
-func pickKey(fields map[string]json.RawMessage, name string) (string, bool) {
-	if _, ok := fields[name]; ok {
-		return name, true
-	}
-	best, found := "", false
-	for k := range fields {
-		if strings.EqualFold(k, name) && (!found || k < best) {
-			best, found = k, true
-		}
-	}
-	return best, found
 }
 
 // canonicalMessage spells Status and Direction as the SDK's constants when
@@ -684,7 +667,7 @@ func decodeFields(fields map[string]json.RawMessage, v any) error {
 	kinds := jsonKinds(reflect.TypeOf(v).Elem())
 	fixed := make(map[string]json.RawMessage, len(kinds))
 	for name, kind := range kinds { // unknown fields are ignored
-		k, present := pickKey(fields, name)
+		k, present := memberKey(fields, name)
 		if !present {
 			continue
 		}
