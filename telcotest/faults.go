@@ -18,9 +18,9 @@ import (
 type FaultKind int
 
 const (
-	// FaultStatus answers with Fault.Status and an error body, without
-	// acting on the request; Fault.RetryAfter, when set, is sent as the
-	// Retry-After header.
+	// FaultStatus answers with Fault.Status and Fault.Body (by default the
+	// service's error envelope), without acting on the request;
+	// Fault.RetryAfter, when set, is sent as the Retry-After header.
 	FaultStatus FaultKind = iota + 1
 	// FaultDropBeforeRead closes the connection after the request line and
 	// headers arrived but before the body is read or acted on: the server
@@ -43,6 +43,8 @@ const (
 // String names the kind, for test names and failure messages.
 func (k FaultKind) String() string {
 	switch k {
+	case 0:
+		return "none"
 	case FaultStatus:
 		return "status"
 	case FaultDropBeforeRead:
@@ -68,6 +70,9 @@ type Fault struct {
 	// RetryAfter is the Retry-After header of a FaultStatus answer
 	// (seconds or an HTTP date); empty sends none.
 	RetryAfter string
+	// Body is what a FaultStatus answer carries: the service's error
+	// envelope (the zero value), an HTML page or nothing (see FaultBody).
+	Body FaultBody
 	// Delay is how long a FaultLatency request waits before it is handled.
 	Delay time.Duration
 	// VisibleAfter keeps the messages the request creates out of Find's
@@ -197,14 +202,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, authorized b
 	r = withVisibleAfter(r, f.VisibleAfter)
 	switch f.Kind {
 	case FaultStatus:
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		status := f.Status
-		if status < 100 || status > 999 {
-			status = http.StatusInternalServerError
-		}
-		writeError(w, status, "INJECTED_FAULT", "telcotest: injected failure")
+		writeFaultStatus(w, f) // faultbody.go
 	case FaultDropBeforeRead:
 		dropConnection(w)
 	case FaultDropAfterRead:
