@@ -109,10 +109,12 @@ func (f *Fault) matches(method string, segs []string, op string) bool {
 	return f.Op == "" || f.Op == op
 }
 
-// pendingFault is a Fault with the number of requests it still applies to.
+// pendingFault is a Fault with the number of requests it still applies to;
+// id and armed are what ArmedFault shows (admin.go).
 type pendingFault struct {
 	Fault
-	left int
+	left      int
+	id, armed int
 }
 
 // faultState is the Server's fault injection and request accounting, with
@@ -120,6 +122,7 @@ type pendingFault struct {
 type faultState struct {
 	mu        sync.Mutex
 	pending   []*pendingFault
+	lastID    int // the last pendingFault's id
 	policy    func(method, path string) *Fault
 	requests  int
 	inflight  int
@@ -137,14 +140,7 @@ func (fs *faultState) init() {
 // says. Faults apply in the order they were injected; a request consumes
 // at most one. A request that matches no pending fault is handled
 // normally, and one with wrong credentials is answered 401 as usual.
-func (s *Server) Inject(n int, f Fault) {
-	if n <= 0 {
-		return
-	}
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.pending = append(s.faults.pending, &pendingFault{Fault: f, left: n})
-}
+func (s *Server) Inject(n int, f Fault) { s.armFault(n, f) }
 
 // SetFaultPolicy makes fn decide, for every request that no injected fault
 // claimed, whether it fails: fn gets the method and the escaped path and
