@@ -150,10 +150,21 @@ mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
 	c.Flags().StringVar(&infoFile, "info-file", "", "also write the JSON line to this file, atomically, once ready")
 	ci.flags(c)
-	// The global --account-sid and --token name the credentials the fake
-	// accepts here; they are read from the flags only, never the
-	// environment, so that a real account's credentials are not reused.
+	// --account-sid and --token name the credentials the fake accepts here,
+	// with defaults of their own (TELCO_MOCK_*, never the client's
+	// TELCO_ACCOUNT_SID and TELCO_TOKEN, so that a real account's
+	// credentials are not reused): local flags that shadow the global ones,
+	// so that the help says what the mock reads. --base-url, which only
+	// clients take, is shadowed hidden and refused.
+	c.Flags().StringVar(&a.accountSid, "account-sid", "", "account SID the fake accepts (default $TELCO_MOCK_ACCOUNT_SID, else generated)")
+	c.Flags().StringVar(&a.token, "token", "", "token the fake accepts (default $TELCO_MOCK_TOKEN, else generated)")
+	var baseURL string
+	c.Flags().StringVar(&baseURL, "base-url", "", "not taken: the mock prints its own URL")
+	_ = c.Flags().MarkHidden("base-url")
 	c.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if cmd.Flags().Changed("base-url") {
+			return usagef("mock: --base-url is for the commands that call a service; the mock serves one and prints its URL")
+		}
 		sid, token = a.mockCredentials()
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -97,6 +98,14 @@ func TestMockFlagErrors(t *testing.T) {
 	errOut.Reset()
 	assert.Equal(t, 1, run(context.Background(), []string{"mock", "--addr", "256.0.0.1:1"}, nil, &bytes.Buffer{}, &errOut, noEnv))
 	assert.Contains(t, errOut.String(), "listen")
+
+	// --base-url is a client's flag: the mock refuses it rather than
+	// ignore it, wherever it stands.
+	for _, args := range [][]string{{"mock", "--base-url", "http://x"}, {"--base-url", "http://x", "mock"}} {
+		errOut.Reset()
+		assert.Equal(t, 2, run(context.Background(), args, nil, &bytes.Buffer{}, &errOut, noEnv), args)
+		assert.Contains(t, errOut.String(), "--base-url is for the commands that call a service", args)
+	}
 }
 
 // An --addr that is not host:port is a usage error.
@@ -183,4 +192,40 @@ func TestLoopbackURL(t *testing.T) {
 		assert.Equal(t, want, got, in)
 		assert.Equal(t, want != in, changed, in)
 	}
+}
+
+// `telco mock --help` names as a flag's default only the environment the
+// mock reads: not the client's TELCO_ACCOUNT_SID, TELCO_TOKEN or
+// TELCO_BASE_URL, which it never reads.
+func TestMockHelpNamesOnlyTheEnvironmentItReads(t *testing.T) {
+	t.Parallel()
+	var help bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"mock", "--help"}, strings.NewReader(""), &help, &help,
+		func(string) string { return "" }))
+	_, flags, found := strings.Cut(help.String(), "\nFlags:\n")
+	require.True(t, found, "help has a flags section: %s", help.String())
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\$([A-Z][A-Z0-9_]*)`).FindAllStringSubmatch(flags, -1) {
+		named[m[1]] = true
+	}
+	require.NotEmpty(t, named, "the credentials' defaults are named: %s", flags)
+
+	// What a mock that starts (and stops at once) reads.
+	var mu sync.Mutex
+	read := map[string]bool{}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := run(ended, []string{"mock", "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errOut, func(k string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		read[k] = true
+		return ""
+	})
+	require.Equal(t, 0, code, errOut.String())
+	for name := range named {
+		assert.True(t, read[name], "mock --help names $%s, which the mock does not read:\n%s", name, flags)
+	}
+	assert.Contains(t, flags, "$TELCO_MOCK_ACCOUNT_SID")
+	assert.Contains(t, flags, "$TELCO_MOCK_TOKEN")
 }
