@@ -101,4 +101,3 @@ func TestFaultBody_String(t *testing.T) {
 	}
 	assert.Equal(t, "none", telcotest.FaultKind(0).String(), "the zero Kind, as the admin API names it")
 }
-
