@@ -30,6 +30,8 @@ type mockInfo struct {
 	Flow string `json:"flow"`
 	// CAFile is where --tls wrote the CA certificate clients must trust.
 	CAFile string `json:"ca_file,omitempty"`
+	// CAP12 is where --ca-p12 wrote it as a PKCS#12 trust store.
+	CAP12 string `json:"ca_p12,omitempty"`
 }
 
 // mockNumber is the number `telco mock` gives its project, in the
@@ -93,9 +95,10 @@ HTTPS instead:
   telco mock --addr 0.0.0.0:8443 --tls --tls-host telco-mock --ca-file /certs/ca.pem
   export SSL_CERT_FILE=/certs/ca.pem TELCO_BASE_URL=https://telco-mock:8443
 
---tls makes a CA for this run, writes its certificate to --ca-file once the
-mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
-::1, this host's name and each --tls-host.`,
+--tls makes a CA for this run, writes its certificate to --ca-file (PEM)
+and --ca-p12 (a PKCS#12 trust store without a password, for a JVM) once
+the mock listens, and serves a certificate it signs for localhost,
+127.0.0.1, ::1, this host's name and each --tls-host.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if (sid == "") != (token == "") {
@@ -134,7 +137,7 @@ mock listens, and serves a certificate it signs for localhost, 127.0.0.1,
 				fmt.Fprintf(a.stderr, "telco: mock: warning: listening on every interface (%s): anyone who can reach this port can use the fake with the printed token; the URL printed is the loopback one\n", addr)
 			}
 			line, _ := json.Marshal(mockInfo{URL: url, AccountSid: srv.AccountSid, Token: srv.Token,
-				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID, CAFile: ci.caFile})
+				PropertySid: srv.PropertySid, Number: mockNumber, Flow: flow.ConfigID, CAFile: ci.caFile, CAP12: ci.caP12})
 			line = append(line, '\n')
 			if infoFile != "" {
 				if err := writeFileAtomic(infoFile, line); err != nil {
