@@ -105,6 +105,15 @@ func (s *Server) disarm(id int) bool {
 	return false
 }
 
+// clearCounted is ClearFaults, returning how many faults it dropped.
+func (s *Server) clearCounted() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	n := len(s.faults.pending)
+	s.faults.pending, s.faults.policy = nil, nil
+	return n
+}
+
 // faultKinds are the kinds by their String, in the order errors list them.
 var faultKinds = []FaultKind{0, FaultStatus, FaultDropBeforeRead, FaultDropAfterRead, FaultLatency, FaultTruncateBody}
 
@@ -389,9 +398,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, rest string)
 			w.Header().Set("Location", AdminPath+"faults/"+strconv.Itoa(a.ID))
 			writeJSON(w, http.StatusCreated, toWire(a))
 		case http.MethodDelete:
-			n := len(s.Faults())
-			s.ClearFaults()
-			writeJSON(w, http.StatusOK, map[string]int{"cleared": n})
+			writeJSON(w, http.StatusOK, map[string]int{"cleared": s.clearCounted()})
 		default:
 			adminMethodNotAllowed(w, r, "GET, POST, DELETE")
 		}
@@ -403,12 +410,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, rest string)
 		}
 		switch r.Method {
 		case http.MethodGet:
-			i := slices.IndexFunc(s.Faults(), func(a ArmedFault) bool { return a.ID == n })
+			list := s.Faults() // once: a request may use the fault up meanwhile
+			i := slices.IndexFunc(list, func(a ArmedFault) bool { return a.ID == n })
 			if i < 0 {
 				adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))
 				return
 			}
-			writeJSON(w, http.StatusOK, toWire(s.Faults()[i]))
+			writeJSON(w, http.StatusOK, toWire(list[i]))
 		case http.MethodDelete:
 			if !s.disarm(n) {
 				adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))

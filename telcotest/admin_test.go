@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -355,4 +357,42 @@ func TestParseFault(t *testing.T) {
 		assert.Contains(t, err.Error(), want, spec)
 		assert.NotNil(t, errors.Unwrap(err), "the reason can be read alone: %v", err)
 	}
+}
+
+// Faults armed over HTTP while requests use them up: every armed use is
+// either seen by one request or still listed, never both, never lost.
+func TestAdmin_ConcurrentArmAndUse(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	const armers, uses, requesters, requests = 4, 5, 4, 10
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for i := 0; i < armers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < uses; j++ {
+				arm(t, srv, `{"op":"Properties.List","kind":"status","status":503}`)
+				listFaults(t, srv)
+			}
+		}()
+	}
+	for i := 0; i < requesters; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < requests; j++ {
+				if raw(t, srv, http.MethodGet, "/v2/Properties", "").Status == http.StatusServiceUnavailable {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	left := 0
+	for _, f := range listFaults(t, srv) {
+		left += f.Remaining
+	}
+	assert.Equal(t, armers*uses, int(failed.Load())+left)
+	assert.Equal(t, requesters*requests, srv.Requests())
 }
