@@ -16,9 +16,9 @@ import (
 type FaultKind int
 
 const (
-	// FaultStatus answers with Fault.Status and an error body, without
-	// acting on the request; Fault.RetryAfter, when set, is sent as the
-	// Retry-After header.
+	// FaultStatus answers with Fault.Status and Fault.Body (by default the
+	// service's error envelope), without acting on the request;
+	// Fault.RetryAfter, when set, is sent as the Retry-After header.
 	FaultStatus FaultKind = iota + 1
 	// FaultDropBeforeRead closes the connection after the request line and
 	// headers arrived but before the body is read or acted on: the server
@@ -41,6 +41,8 @@ const (
 // String names the kind, for test names and failure messages.
 func (k FaultKind) String() string {
 	switch k {
+	case 0:
+		return "none"
 	case FaultStatus:
 		return "status"
 	case FaultDropBeforeRead:
@@ -66,6 +68,9 @@ type Fault struct {
 	// RetryAfter is the Retry-After header of a FaultStatus answer
 	// (seconds or an HTTP date); empty sends none.
 	RetryAfter string
+	// Body is what a FaultStatus answer carries: the service's error
+	// envelope (the zero value), an HTML page or nothing (see FaultBody).
+	Body FaultBody
 	// Delay is how long a FaultLatency request waits before it is handled.
 	Delay time.Duration
 	// VisibleAfter keeps the messages the request creates out of Find's
@@ -102,10 +107,12 @@ func (f *Fault) matches(method string, segs []string, op string) bool {
 	return f.Op == "" || f.Op == op
 }
 
-// pendingFault is a Fault with the number of requests it still applies to.
+// pendingFault is a Fault with the number of requests it still applies to;
+// id and armed are what ArmedFault shows (admin.go).
 type pendingFault struct {
 	Fault
-	left int
+	left      int
+	id, armed int
 }
 
 // faultState is the Server's fault injection and request accounting, with
@@ -113,6 +120,7 @@ type pendingFault struct {
 type faultState struct {
 	mu        sync.Mutex
 	pending   []*pendingFault
+	lastID    int // the last pendingFault's id
 	policy    func(method, path string) *Fault
 	requests  int
 	inflight  int
@@ -130,14 +138,7 @@ func (fs *faultState) init() {
 // says. Faults apply in the order they were injected; a request consumes
 // at most one. A request that matches no pending fault is handled
 // normally, and one with wrong credentials is answered 401 as usual.
-func (s *Server) Inject(n int, f Fault) {
-	if n <= 0 {
-		return
-	}
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.pending = append(s.faults.pending, &pendingFault{Fault: f, left: n})
-}
+func (s *Server) Inject(n int, f Fault) { s.armFault(n, f) }
 
 // SetFaultPolicy makes fn decide, for every request that no injected fault
 // claimed, whether it fails: fn gets the method and the escaped path and
@@ -176,14 +177,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, authorized b
 	r = withVisibleAfter(r, f.VisibleAfter)
 	switch f.Kind {
 	case FaultStatus:
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		status := f.Status
-		if status < 100 || status > 999 {
-			status = http.StatusInternalServerError
-		}
-		writeError(w, status, "INJECTED_FAULT", "telcotest: injected failure")
+		writeFaultStatus(w, f) // faultbody.go
 	case FaultDropBeforeRead:
 		dropConnection(w)
 	case FaultDropAfterRead:

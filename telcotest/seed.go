@@ -59,3 +59,21 @@ func pad8(i int) string {
 	}
 	return s
 }
+
+// AddProperty adds a project named name, enabled for SMS, to the account,
+// without going through HTTP, and returns it; false when the server has
+// no such account. `telco mock --projects` gives each account its further
+// projects with it.
+func (s *Server) AddProperty(accountSid, name string) (telco.Property, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.st.accounts[accountSid]; !ok {
+		return telco.Property{}, false
+	}
+	p := &telco.Property{
+		AccountSid: accountSid, PropertySid: newSid("PR"), Name: name,
+		MainDomain: "example.com", TimeZone: "AUS Eastern Standard Time", SmsEnabled: true, Active: true,
+	}
+	s.st.addProperty(p)
+	return *p, true
+}

@@ -55,3 +55,36 @@ func TestSeedInboundIsFoundPageByPage(t *testing.T) {
 	require.Len(t, page.Items, 1)
 	assert.Equal(t, "+61400000449", page.Items[0].From)
 }
+
+// A project added to another account is that account's: listed for it,
+// usable for sends, refused to the first account.
+func TestAddPropertyBelongsToItsAccount(t *testing.T) {
+	t.Parallel()
+	srv := NewServer()
+	defer srv.Close()
+	b := srv.AddAccount("", "")
+	p, ok := srv.AddProperty(b.AccountSid, "Second project")
+	require.True(t, ok)
+	assert.Equal(t, b.AccountSid, p.AccountSid)
+	assert.Equal(t, "Second project", p.Name)
+	assert.True(t, p.SmsEnabled)
+
+	ctx := context.Background()
+	theirs := srv.ClientFor(b.AccountSid)
+	var got []string
+	for q, err := range theirs.Properties.ListAll(ctx, nil) {
+		require.NoError(t, err)
+		got = append(got, q.PropertySid)
+	}
+	assert.Equal(t, []string{b.PropertySid, p.PropertySid}, got)
+	_, err := theirs.Messages.Send(ctx, p.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "hi"})
+	require.NoError(t, err)
+
+	_, err = srv.Client().Properties.Get(ctx, p.PropertySid)
+	var ae *telco.APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 403, ae.StatusCode)
+
+	_, ok = srv.AddProperty("ACNOSUCHACCOUNT", "x")
+	assert.False(t, ok)
+}

@@ -58,10 +58,13 @@ func serveHealth(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// handler returns the server's http.Handler: serveHTTP, logged when cfg
-// asks for it.
+// handler returns the server's http.Handler: serveHTTP, behind the admin
+// API and logged when cfg asks for them.
 func (s *Server) handler(cfg *serverConfig) http.Handler {
 	h := http.Handler(http.HandlerFunc(s.serveHTTP))
+	if cfg.admin {
+		h = s.adminHandler(h)
+	}
 	if cfg.requestLog != nil {
 		h = &requestLogger{next: h, out: cfg.requestLog}
 	}

@@ -45,7 +45,9 @@
 //
 // WithAddr listens on any address, WithTLS serves HTTPS, WithRequestLog
 // writes one line per request (never a credential), and GET /healthz
-// (HealthPath) answers without credentials; `telco mock` uses them all.
+// (HealthPath) answers without credentials; WithAdmin serves an admin API
+// under AdminPath that arms faults over HTTP, for clients in other
+// languages; `telco mock` uses them all.
 package telcotest
 
 import (
@@ -122,6 +124,7 @@ type serverConfig struct {
 	tls               bool             // WithTLS (serve.go)
 	cert              *tls.Certificate // nil: httptest's own
 	requestLog        io.Writer        // WithRequestLog (serve.go)
+	admin             bool             // WithAdmin (admin.go)
 }
 
 // WithClock makes the server take every time it uses from c instead of the

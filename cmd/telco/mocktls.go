@@ -4,7 +4,9 @@ package main
 // server certificate it signs for the names the mock is reached by.
 //
 // Clients trust the mock by trusting the CA, whose certificate --ca-file
-// writes (point SSL_CERT_FILE at it, or add it to a pool). A CA rather
+// writes (point SSL_CERT_FILE at it, or add it to a pool), and --ca-p12
+// writes as a PKCS#12 trust store for clients that do not read PEM: a JVM
+// takes one as it is (-Djavax.net.ssl.trustStore=FILE). A CA rather
 // than a self-signed server certificate: what clients are configured with
 // (SSL_CERT_FILE, a CA bundle) is a list of CAs, and tools differ in
 // whether they accept a certificate that is not a CA there. The CA's key
@@ -30,6 +32,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco/telcotest"
+	pkcs12 "software.sslmate.com/src/go-pkcs12"
 )
 
 // mockValidity is how long the certificates are valid: a mock runs for a
@@ -117,25 +120,48 @@ func serial() *big.Int {
 	return n
 }
 
-// writeCAFile writes the CA certificate to path, readable by everyone (it
-// is public) and replaced atomically, so that a client polling for the
-// file never reads half of it.
-func writeCAFile(path string, caPEM []byte) error {
+// writeCAFile writes the CA certificate (data, in the form flag names) to
+// path, readable by everyone (it is public) and replaced atomically, so
+// that a client polling for the file never reads half of it.
+func writeCAFile(flag, path string, data []byte) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, caPEM, 0o644); err != nil {
-		return fmt.Errorf("mock: --ca-file: %w", err)
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("mock: --%s: %w", flag, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("mock: --ca-file: %w", err)
+		return fmt.Errorf("mock: --%s: %w", flag, err)
 	}
 	return nil
+}
+
+// mockP12Alias is the alias of the CA in the --ca-p12 trust store, as
+// keytool -list shows it.
+const mockP12Alias = "telco-mock-ca"
+
+// trustStoreP12 is the CA certificate as a PKCS#12 trust store without a
+// password: no MAC and no encryption, which a JVM reads with no
+// javax.net.ssl.trustStorePassword (and ignores one given). The
+// certificate is public, so a password would protect nothing; it would
+// only be one more setting to get right. The standard library writes no
+// PKCS#12, and golang.org/x/crypto/pkcs12 only decodes.
+func trustStoreP12(caPEM []byte) ([]byte, error) {
+	block, _ := pem.Decode(caPEM)
+	if block == nil {
+		return nil, fmt.Errorf("no PEM certificate")
+	}
+	ca, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	return pkcs12.Passwordless.EncodeTrustStoreEntries([]pkcs12.TrustStoreEntry{{Cert: ca, FriendlyName: mockP12Alias}}, "")
 }
 
 // mockCI holds the flags of `telco mock` for running it in CI.
 type mockCI struct {
 	tls         bool
 	caFile      string
+	caP12       string
 	tlsHosts    []string
 	logRequests bool
 	caPEM       []byte // made by serverOptions, written by writeCA
@@ -143,8 +169,9 @@ type mockCI struct {
 
 func (m *mockCI) flags(c *cobra.Command) {
 	fs := c.Flags()
-	fs.BoolVar(&m.tls, "tls", false, "serve HTTPS with a certificate from a CA made for this run (needs --ca-file)")
+	fs.BoolVar(&m.tls, "tls", false, "serve HTTPS with a certificate from a CA made for this run (needs --ca-file or --ca-p12)")
 	fs.StringVar(&m.caFile, "ca-file", "", "with --tls: write the CA certificate here, for SSL_CERT_FILE")
+	fs.StringVar(&m.caP12, "ca-p12", "", "with --tls: write the CA certificate here as a PKCS#12 trust store without a password, for a JVM")
 	fs.StringSliceVar(&m.tlsHosts, "tls-host", nil, "with --tls: a further host name or IP the certificate covers (repeatable)")
 	fs.BoolVar(&m.logRequests, "log-requests", false, "write one line per request to standard error (no headers or bodies)")
 }
@@ -156,13 +183,13 @@ func (m *mockCI) serverOptions(a *app, addr string) ([]telcotest.ServerOption, e
 		opts = append(opts, telcotest.WithRequestLog(a.stderr))
 	}
 	if !m.tls {
-		if m.caFile != "" || len(m.tlsHosts) > 0 {
-			return nil, usagef("mock: --ca-file and --tls-host need --tls")
+		if m.caFile != "" || m.caP12 != "" || len(m.tlsHosts) > 0 {
+			return nil, usagef("mock: --ca-file, --ca-p12 and --tls-host need --tls")
 		}
 		return opts, nil
 	}
-	if m.caFile == "" {
-		return nil, usagef("mock: --tls needs --ca-file PATH, where clients will find the CA certificate to trust")
+	if m.caFile == "" && m.caP12 == "" {
+		return nil, usagef("mock: --tls needs --ca-file PATH (or --ca-p12 PATH), where clients will find the CA certificate to trust")
 	}
 	hosts := m.tlsHosts
 	if h, _, err := net.SplitHostPort(addr); err == nil {
@@ -178,12 +205,25 @@ func (m *mockCI) serverOptions(a *app, addr string) ([]telcotest.ServerOption, e
 	return append(opts, telcotest.WithTLS(&cert)), nil
 }
 
-// writeCA writes the CA certificate, when --tls made one.
+// writeCA writes the CA certificate, when --tls made one, to --ca-file
+// and --ca-p12.
 func (m *mockCI) writeCA() error {
 	if m.caPEM == nil {
 		return nil
 	}
-	return writeCAFile(m.caFile, m.caPEM)
+	if m.caFile != "" {
+		if err := writeCAFile("ca-file", m.caFile, m.caPEM); err != nil {
+			return err
+		}
+	}
+	if m.caP12 != "" {
+		p12, err := trustStoreP12(m.caPEM)
+		if err != nil {
+			return fmt.Errorf("mock: --ca-p12: %w", err)
+		}
+		return writeCAFile("ca-p12", m.caP12, p12)
+	}
+	return nil
 }
 
 // allowInsecureHTTP reads TELCO_ALLOW_INSECURE_HTTP: set to 1 (or true),

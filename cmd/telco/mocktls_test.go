@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
+	pkcs12 "software.sslmate.com/src/go-pkcs12"
 )
 
 // cliProcess runs the built tool (telcoBinary) with env added to this
@@ -196,6 +198,7 @@ func TestMockTLSFlagErrors(t *testing.T) {
 		{"mock", "--tls"},
 		{"mock", "--ca-file", "ca.pem"},
 		{"mock", "--tls-host", "telco-mock"},
+		{"mock", "--ca-p12", "ca.p12"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(ended, args, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
@@ -313,4 +316,55 @@ func TestMockCredentialsFromTheEnvironment(t *testing.T) {
 	_, errOut, code = serve(map[string]string{"TELCO_MOCK_TOKEN": "only"})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "both")
+}
+
+// --ca-p12 writes the CA as a PKCS#12 trust store without a password:
+// decoded back, it holds exactly the CA --ca-file holds, and a client that
+// trusts only it reaches the mock. (.ci/mock-curl also has keytool and a
+// JVM read it, where a JDK is installed.)
+func TestMockTLS_CAP12TrustStore(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	caFile, caP12 := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "ca.p12")
+	info, _ := startMock(t, "--tls", "--ca-file", caFile, "--ca-p12", caP12, "--tls-host", "api.fonedynamics.com")
+	assert.Equal(t, caP12, info.CAP12)
+
+	der, err := os.ReadFile(caP12)
+	require.NoError(t, err)
+	certs, err := pkcs12.DecodeTrustStore(der, "")
+	require.NoError(t, err, "readable with the empty password")
+	require.Len(t, certs, 1)
+	assert.True(t, certs[0].IsCA)
+	caPEM, err := os.ReadFile(caFile)
+	require.NoError(t, err)
+	block, _ := pem.Decode(caPEM)
+	require.NotNil(t, block)
+	assert.Equal(t, block.Bytes, certs[0].Raw, "the same CA as --ca-file")
+	fi, err := os.Stat(caP12)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "public, like the PEM")
+
+	// Trusting only the store's certificate, a client reaches the mock by
+	// the service's own host name, which --tls-host put in the certificate.
+	roots := x509.NewCertPool()
+	roots.AddCert(certs[0])
+	u, err := url.Parse(info.URL)
+	require.NoError(t, err)
+	dialer := &net.Dialer{}
+	tr := &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: roots},
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, u.Host)
+		},
+	}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Get("https://api.fonedynamics.com:" + u.Port() + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	// --ca-p12 alone is enough for --tls.
+	info, _ = startMock(t, "--tls", "--ca-p12", filepath.Join(dir, "only.p12"))
+	assert.Empty(t, info.CAFile)
+	assert.FileExists(t, filepath.Join(dir, "only.p12"))
 }

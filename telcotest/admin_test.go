@@ -1,0 +1,398 @@
+package telcotest_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
+)
+
+// admin sends one request to the admin API as the server's first account
+// and returns the answer.
+func admin(t *testing.T, srv *telcotest.Server, method, path, body string) rawResp {
+	t.Helper()
+	return rawDo(t, srv, basicAuth(srv.AccountSid, srv.Token), method, telcotest.AdminPath+path, "application/json", body)
+}
+
+// armed is a fault as the admin API shows it.
+type armed struct {
+	ID             int    `json:"id"`
+	Kind           string `json:"kind"`
+	Status         int    `json:"status"`
+	RetryAfter     string `json:"retry_after"`
+	Body           string `json:"body"`
+	DelayMS        int64  `json:"delay_ms"`
+	VisibleAfterMS int64  `json:"visible_after_ms"`
+	Op             string `json:"op"`
+	Method         string `json:"method"`
+	Path           string `json:"path"`
+	Count          int    `json:"count"`
+	Remaining      int    `json:"remaining"`
+}
+
+func listFaults(t *testing.T, srv *telcotest.Server) []armed {
+	t.Helper()
+	r := admin(t, srv, http.MethodGet, "faults", "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct{ Faults []armed }
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	require.NotNil(t, out.Faults, "an empty list is [], not null: %s", r.Body)
+	return out.Faults
+}
+
+func arm(t *testing.T, srv *telcotest.Server, body string) armed {
+	t.Helper()
+	r := admin(t, srv, http.MethodPost, "faults", body)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	var a armed
+	require.NoError(t, json.Unmarshal(r.Body, &a))
+	assert.Equal(t, telcotest.AdminPath+"faults/"+strconv.Itoa(a.ID), r.Header.Get("Location"))
+	return a
+}
+
+// The whole round: arm, see it happen, list what is left, clear.
+func TestAdmin_ArmSeeListClear(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	assert.Empty(t, listFaults(t, srv))
+
+	a := arm(t, srv, `{"op": "Messages.Send", "kind": "status", "status": 503, "retry_after": 2, "count": 2}`)
+	assert.Equal(t, armed{ID: 1, Kind: "status", Status: 503, RetryAfter: "2", Body: "service", Op: "Messages.Send",
+		Count: 2, Remaining: 2}, a)
+	assert.Equal(t, []armed{a}, listFaults(t, srv))
+
+	// Another operation is not touched.
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, "/v2/Properties", "").Status)
+	resp, body, err := rawSend(t, srv, "a")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
+	assert.Contains(t, string(body), "INJECTED_FAULT")
+	a.Remaining = 1
+	assert.Equal(t, []armed{a}, listFaults(t, srv), "one use left")
+
+	r := admin(t, srv, http.MethodDelete, "faults", "")
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.JSONEq(t, `{"cleared": 1}`, string(r.Body))
+	assert.Empty(t, listFaults(t, srv))
+	resp, _, err = rawSend(t, srv, "b")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "cleared: the send goes through")
+	assert.Len(t, srv.Messages(srv.PropertySid), 1)
+}
+
+// Every fault kind can be armed over HTTP and does on the wire what the
+// Go API's does.
+func TestAdmin_EachKindOnTheWire(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name        string
+		fault       string
+		wantErr     bool // a transport or body-read error
+		status      int
+		stored      int
+		retryAfter  string
+		contentType string
+		minTime     time.Duration
+	}{
+		{"status", `{"kind":"status","status":500}`, false, 500, 0, "", "application/json", 0},
+		{"429 with Retry-After", `{"kind":"status","status":429,"retry_after":"1"}`, false, 429, 0, "1", "application/json", 0},
+		{"503 with Retry-After", `{"kind":"status","status":503,"retry_after":"2"}`, false, 503, 0, "2", "application/json", 0},
+		{"html 500", `{"kind":"status","body":"html"}`, false, 500, 0, "", "text/html", 0},
+		{"empty 500", `{"kind":"status","status":500,"body":"empty"}`, false, 500, 0, "", "", 0},
+		{"drop before read", `{"kind":"drop-before-read"}`, true, 0, 0, "", "", 0},
+		{"drop after read", `{"kind":"drop-after-read"}`, true, 0, 1, "", "", 0},
+		{"truncated body", `{"kind":"truncate-body"}`, true, 200, 1, "", "", 0},
+		{"latency", `{"kind":"latency","delay_ms":150}`, false, 200, 1, "", "application/json", 150 * time.Millisecond},
+		{"none", `{"kind":"none"}`, false, 200, 1, "", "application/json", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, telcotest.WithAdmin())
+			f := arm(t, srv, strings.Replace(tc.fault, "{", `{"op":"Messages.Send",`, 1))
+			assert.Equal(t, 1, f.Remaining)
+			start := time.Now()
+			resp, _, err := rawSend(t, srv, "x")
+			took := time.Since(start)
+			srv.WaitIdle()
+			if tc.wantErr {
+				require.Error(t, err)
+			} else {
+				require.NoError(t, err)
+			}
+			if tc.status != 0 {
+				require.NotNil(t, resp)
+				assert.Equal(t, tc.status, resp.StatusCode)
+				assert.Equal(t, tc.retryAfter, resp.Header.Get("Retry-After"))
+				if !tc.wantErr {
+					assert.True(t, strings.HasPrefix(resp.Header.Get("Content-Type"), tc.contentType), resp.Header.Get("Content-Type"))
+				}
+			}
+			assert.GreaterOrEqual(t, took, tc.minTime)
+			assert.Len(t, srv.Messages(srv.PropertySid), tc.stored)
+			assert.Empty(t, listFaults(t, srv), "used up")
+			assert.Equal(t, 1, srv.Requests(), "the admin requests are not counted")
+		})
+	}
+}
+
+// visible_after_ms keeps a send out of Find for that long; the send itself
+// succeeds and is readable by its SID.
+func TestAdmin_VisibleAfter(t *testing.T) {
+	t.Parallel()
+	clk := telcotest.NewClock(time.Time{})
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	arm(t, srv, `{"kind":"none","op":"Messages.Send","visible_after_ms":10000}`)
+	c := srv.Client()
+	ctx := testCtx(t)
+	m, err := c.Messages.Send(ctx, srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "x", ExternalID: "late"})
+	require.NoError(t, err)
+	find := func() int {
+		page, err := c.Messages.Find(ctx, srv.PropertySid, &telco.FindMessagesParams{DateFrom: clk.Now().Add(-time.Minute),
+			DateTo: clk.Now().Add(time.Minute)})
+		require.NoError(t, err)
+		return len(page.Items)
+	}
+	assert.Equal(t, 0, find(), "hidden from Find")
+	_, err = c.Messages.Get(ctx, m.MessageSid)
+	require.NoError(t, err)
+	clk.Advance(10 * time.Second)
+	assert.Equal(t, 1, find(), "visible once the delay has passed")
+}
+
+// Only the first account's credentials open the admin API.
+func TestAdmin_NeedsTheFirstAccountsCredentials(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	other := srv.AddAccount("", "")
+	for name, auth := range map[string]authFunc{
+		"none":          noAuth,
+		"wrong token":   basicAuth(srv.AccountSid, "wrong"),
+		"other account": basicAuth(other.AccountSid, other.Token),
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+			r := rawDo(t, srv, auth, method, telcotest.AdminPath+"faults", "application/json", `{"kind":"drop-before-read"}`)
+			assert.Equal(t, http.StatusUnauthorized, r.Status, "%s %s", name, method)
+			assert.Contains(t, r.Header.Get("WWW-Authenticate"), "Basic", name)
+			assert.Contains(t, string(r.Body), `"error"`, name)
+		}
+	}
+	assert.Empty(t, srv.Faults(), "nothing was armed")
+}
+
+// Without WithAdmin the prefix is an unknown path like any other.
+func TestAdmin_OffWithoutWithAdmin(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	r := admin(t, srv, http.MethodPost, "faults", `{"kind":"drop-before-read"}`)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Equal(t, "NOT_FOUND", errorBody(t, r).ResponseStatus.ErrorCode)
+	assert.Empty(t, srv.Faults())
+	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, noAuth, http.MethodGet, telcotest.AdminPath+"faults", "", "").Status)
+}
+
+// A fault that drops every request leaves the admin API reachable, and
+// admin requests never consume it.
+func TestAdmin_ExemptFromFaultsAndCounts(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	arm(t, srv, `{"kind":"drop-before-read","count":3}`)
+	for i := 0; i < 5; i++ {
+		listFaults(t, srv)
+	}
+	assert.Equal(t, 3, listFaults(t, srv)[0].Remaining)
+	assert.Equal(t, 0, srv.Requests())
+	r := admin(t, srv, http.MethodGet, "ops", "")
+	require.Equal(t, http.StatusOK, r.Status)
+	var ops struct{ Ops []string }
+	require.NoError(t, json.Unmarshal(r.Body, &ops))
+	assert.Equal(t, telcotest.Ops(), ops.Ops)
+}
+
+func TestAdmin_OneFaultByID(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	a := arm(t, srv, `{"kind":"status","status":502,"method":"get","path":"/v2/Properties"}`)
+	b := arm(t, srv, `{"kind":"latency","delay_ms":5,"count":4}`)
+	assert.Equal(t, "GET", a.Method, "methods are upper-cased")
+	assert.Equal(t, a.ID+1, b.ID)
+
+	r := admin(t, srv, http.MethodGet, "faults/"+strconv.Itoa(b.ID), "")
+	require.Equal(t, http.StatusOK, r.Status)
+	var got armed
+	require.NoError(t, json.Unmarshal(r.Body, &got))
+	assert.Equal(t, b, got)
+
+	r = admin(t, srv, http.MethodDelete, "faults/"+strconv.Itoa(a.ID), "")
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.JSONEq(t, `{"cleared":1}`, string(r.Body))
+	assert.Equal(t, []armed{b}, listFaults(t, srv))
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, "/v2/Properties", "").Status, "the 502 was cleared")
+
+	for _, path := range []string{"faults/" + strconv.Itoa(a.ID), "faults/999", "faults/x"} {
+		assert.Equal(t, http.StatusNotFound, admin(t, srv, http.MethodGet, path, "").Status, path)
+		assert.Equal(t, http.StatusNotFound, admin(t, srv, http.MethodDelete, path, "").Status, path)
+	}
+	r = admin(t, srv, http.MethodPut, "faults", "")
+	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
+	assert.Equal(t, "GET, POST, DELETE", r.Header.Get("Allow"))
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "ops", "").Status)
+	r = admin(t, srv, http.MethodGet, "nothing", "")
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Contains(t, string(r.Body), "faults")
+}
+
+// A fault injected from Go is listed as well, and counts down.
+func TestFaults_ListsInjectedFaults(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	srv.Inject(2, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 1500 * time.Millisecond, Op: "Properties.Get"})
+	srv.Inject(0, telcotest.Fault{Kind: telcotest.FaultStatus}) // ignored
+	srv.FailNext(1, 504)
+	got := srv.Faults()
+	require.Len(t, got, 2)
+	assert.Equal(t, telcotest.ArmedFault{ID: 1, Fault: telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 1500 * time.Millisecond,
+		Op: "Properties.Get"}, Count: 2, Remaining: 2}, got[0])
+	assert.Equal(t, 2, got[1].ID)
+	assert.Equal(t, []armed{
+		{ID: 1, Kind: "latency", DelayMS: 1500, Op: "Properties.Get", Count: 2, Remaining: 2},
+		{ID: 2, Kind: "status", Status: 504, Body: "service", Count: 1, Remaining: 1},
+	}, listFaults(t, srv))
+
+	assert.Equal(t, 504, raw(t, srv, http.MethodGet, "/v2/Properties", "").Status)
+	require.Len(t, srv.Faults(), 1)
+	srv.ClearFaults()
+	assert.Empty(t, srv.Faults())
+}
+
+// A fault the admin API cannot arm is refused with 400 and a message that
+// says what is wrong; nothing is armed.
+func TestAdmin_RefusesBadFaults(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	for _, tc := range []struct{ body, want string }{
+		{``, "one JSON object"},
+		{`not json`, "one JSON object"},
+		{`[{"kind":"status"}]`, "one JSON object"},
+		{`null`, "one JSON object"},
+		{`{}`, "kind is required"},
+		{`{"kind":"explode"}`, `kind "explode" is not one of none, status, drop-before-read`},
+		{`{"kind":"status","colour":"red"}`, `unknown key "colour"`},
+		{`{"kind":"status","op":"Messages.Sned"}`, `op "Messages.Sned" is no operation`},
+		{`{"kind":"status","status":200}`, "400 to 599"},
+		{`{"kind":"status","status":"5xx"}`, "400 to 599"},
+		{`{"kind":"status","retry_after":"soon"}`, "retry_after must be whole seconds or an HTTP date"},
+		{`{"kind":"status","body":"xml"}`, `body "xml" is not one of`},
+		{`{"kind":"drop-before-read","status":503}`, "status applies to kind status only"},
+		{`{"kind":"latency"}`, "kind latency needs delay_ms"},
+		{`{"kind":"status","delay_ms":5}`, "delay_ms applies to kind latency only"},
+		{`{"kind":"latency","delay_ms":-1}`, "delay_ms must be whole milliseconds"},
+		{`{"kind":"latency","delay_ms":1.5}`, "delay_ms must be whole milliseconds"},
+		{`{"kind":"status","visible_after_ms":5}`, "visible_after_ms applies to kinds that handle the request"},
+		{`{"kind":"status","count":0}`, "count must be a whole number of requests, at least 1"},
+		{`{"kind":"status","count":true}`, "count must be a string or a number"},
+		{`{"kind":"status","method":"PO ST"}`, "method must be an HTTP method"},
+		{`{"kind":"status","path":"v2/Properties"}`, "path must start with /"},
+		{`{"kind":"status","retry-after":"1","retry_after":"2"}`, "retry_after is given twice"},
+	} {
+		r := admin(t, srv, http.MethodPost, "faults", tc.body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, tc.body)
+		var e struct{ Error string }
+		require.NoError(t, json.Unmarshal(r.Body, &e), tc.body)
+		assert.Contains(t, e.Error, tc.want, tc.body)
+	}
+	assert.Empty(t, srv.Faults())
+}
+
+func TestParseFault(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		spec  string
+		fault telcotest.Fault
+		count int
+	}{
+		{"op=Messages.Send,kind=status,status=503,retry-after=2,count=3",
+			telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503, RetryAfter: "2", Op: "Messages.Send"}, 3},
+		{"kind=status", telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500}, 1},
+		{"kind=status,body=html", telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Body: telcotest.FaultBodyHTML}, 1},
+		{"kind=status,status=503,retry_after=Wed, 21 Oct 2026 07:28:00 GMT,body=EMPTY",
+			telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503, RetryAfter: "Wed, 21 Oct 2026 07:28:00 GMT", Body: telcotest.FaultBodyEmpty}, 1},
+		{" kind = drop_before_read , method = post , path = /v2/Properties/{PropertySid}/Messages ",
+			telcotest.Fault{Kind: telcotest.FaultDropBeforeRead, Method: "POST", Path: "/v2/Properties/{PropertySid}/Messages"}, 1},
+		{"kind=latency,delay-ms=2500,visible-after-ms=1000,count=2",
+			telcotest.Fault{Kind: telcotest.FaultLatency, Delay: 2500 * time.Millisecond, VisibleAfter: time.Second}, 2},
+		{"kind=none,visible_after_ms=5000,op=Messages.SendBatch",
+			telcotest.Fault{VisibleAfter: 5 * time.Second, Op: "Messages.SendBatch"}, 1},
+		{"kind=truncate-body,", telcotest.Fault{Kind: telcotest.FaultTruncateBody}, 1},
+	} {
+		f, n, err := telcotest.ParseFault(tc.spec)
+		require.NoError(t, err, tc.spec)
+		assert.Equal(t, tc.fault, f, tc.spec)
+		assert.Equal(t, tc.count, n, tc.spec)
+	}
+	for spec, want := range map[string]string{
+		"":                          "kind is required",
+		"status=503":                "kind is required",
+		"kind=status,503":           `kind "status,503" is not one of`, // read as a value's continuation, then refused
+		"kind":                      `"kind" is not key=value`,
+		"kind=status,status=600":    "400 to 599",
+		"kind=status,kind=latency":  "kind is given twice",
+		"kind=latency,delay_ms=abc": "delay_ms must be whole milliseconds",
+	} {
+		_, _, err := telcotest.ParseFault(spec)
+		require.Error(t, err, spec)
+		assert.Contains(t, err.Error(), "telcotest: ParseFault: ", spec)
+		assert.Contains(t, err.Error(), want, spec)
+		assert.NotNil(t, errors.Unwrap(err), "the reason can be read alone: %v", err)
+	}
+}
+
+// Faults armed over HTTP while requests use them up: every armed use is
+// either seen by one request or still listed, never both, never lost.
+func TestAdmin_ConcurrentArmAndUse(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	const armers, uses, requesters, requests = 4, 5, 4, 10
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for i := 0; i < armers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < uses; j++ {
+				arm(t, srv, `{"op":"Properties.List","kind":"status","status":503}`)
+				listFaults(t, srv)
+			}
+		}()
+	}
+	for i := 0; i < requesters; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < requests; j++ {
+				if raw(t, srv, http.MethodGet, "/v2/Properties", "").Status == http.StatusServiceUnavailable {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	left := 0
+	for _, f := range listFaults(t, srv) {
+		left += f.Remaining
+	}
+	assert.Equal(t, armers*uses, int(failed.Load())+left)
+	assert.Equal(t, requesters*requests, srv.Requests())
+}
