@@ -83,12 +83,19 @@ func TestHelpExamplesRunAgainstTheFake(t *testing.T) {
 	require.GreaterOrEqual(t, len(cmds), 11, "the commands with examples")
 
 	for _, c := range cmds {
+		// Subtests are named by command and example number, not by the
+		// example's text: t.TempDir names its directory after the test,
+		// which the text can make too long for the file system (Go 1.23
+		// does not shorten it).
+		k := 0
 		for _, line := range strings.Split(strings.ReplaceAll(c.Example, "\\\n", " "), "\n") {
 			line = strings.TrimSpace(line)
 			if line == "" {
 				continue
 			}
-			t.Run(c.CommandPath()+": "+line, func(t *testing.T) {
+			k++
+			t.Run(fmt.Sprintf("%s/%d", c.CommandPath(), k), func(t *testing.T) {
+				t.Logf("example: %s", line)
 				t.Parallel()
 				// A fake per example: one (projects update --sms=false)
 				// must not change what another meets.
