@@ -83,7 +83,9 @@ type LedgerRecord struct {
 // ledger, may come between fn's reading and the store. When fn returns an
 // error nothing is stored and Update returns it. fn may be called more
 // than once, by a ledger that retries a transaction that conflicted, and
-// must do nothing but compute the records. Update honours ctx.
+// must do nothing but compute the records; it keeps neither recs nor
+// externalIDs once it returns, and Update does not keep externalIDs
+// either. Update honours ctx.
 type Ledger interface {
 	Update(ctx context.Context, propertySid string, externalIDs []string, fn func(recs []LedgerRecord) error) error
 }
@@ -156,13 +158,113 @@ type memoryLedger struct {
 	head memoryEntry
 	n    int
 	now  func() time.Time
+	// scratch holds the records fn is given, reused from call to call.
+	scratch []LedgerRecord
 }
 
 type memoryEntry struct {
 	key        ledgerKey
-	rec        LedgerRecord
-	used       time.Time
 	prev, next *memoryEntry
+	used       time.Time
+	rec        packedRecord
+}
+
+// packedRecord is a LedgerRecord as the memory ledger keeps it: few
+// pointers, and the message as one pointer-free byte slice, so that ten
+// thousand records cost the garbage collector little to scan.
+type packedRecord struct {
+	state                     LedgerState
+	digest                    string
+	first, last, ended, claim int64 // Unix nanoseconds; 0 for the zero time
+	attempts                  int
+	found                     bool
+	msg                       []byte // packMessage
+	err                       *APIError
+}
+
+func packRecord(r *LedgerRecord) packedRecord {
+	p := packedRecord{state: r.State, digest: r.Digest, first: packTime(r.First), last: packTime(r.Last),
+		ended: packTime(r.Ended), claim: packTime(r.Claim), attempts: r.Attempts, found: r.Found, err: r.Err}
+	if r.Message != nil {
+		p.msg = packMessage(r.Message)
+	}
+	return p
+}
+
+func (p *packedRecord) unpack(prop, id string) LedgerRecord {
+	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: p.state, Digest: p.digest, First: unpackTime(p.first),
+		Last: unpackTime(p.last), Ended: unpackTime(p.ended), Claim: unpackTime(p.claim), Attempts: p.attempts,
+		Found: p.found, Err: p.err}
+	if p.msg != nil {
+		r.Message = unpackMessage(p.msg)
+	}
+	return r
+}
+
+func packTime(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func unpackTime(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// packMessage writes a message's fields, Text apart (the ledger keeps
+// none), into one byte slice: strings length-prefixed, numbers as
+// varints. TestPackMessageKeepsEveryField fails for a field of Message it
+// does not carry.
+func packMessage(m *Message) []byte {
+	strs := [...]string{m.MessageSid, m.AccountSid, m.PropertySid, m.From, m.To, string(m.Status),
+		string(m.Direction), m.ErrorCode, m.ExternalID}
+	n := 8 * 8
+	for _, s := range strs {
+		n += len(s) + binary.MaxVarintLen32
+	}
+	b := make([]byte, 0, n)
+	for _, s := range strs {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	var receipt int64
+	if m.DeliveryReceipt {
+		receipt = 1
+	}
+	for _, v := range [...]int64{receipt, int64(m.NumSegments), int64(m.Scheduled), int64(m.Created),
+		int64(m.Submitted), int64(m.Delivered), int64(m.Received)} {
+		b = binary.AppendVarint(b, v)
+	}
+	return b
+}
+
+func unpackMessage(b []byte) *Message {
+	var m Message
+	strs := [...]*string{&m.MessageSid, &m.AccountSid, &m.PropertySid, &m.From, &m.To, (*string)(&m.Status),
+		(*string)(&m.Direction), &m.ErrorCode, &m.ExternalID}
+	for _, s := range strs {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < n {
+			return &m
+		}
+		*s, b = string(b[k:k+int(n)]), b[k+int(n):]
+	}
+	var ints [7]int64
+	for i := range ints {
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			break
+		}
+		ints[i], b = v, b[k:]
+	}
+	m.DeliveryReceipt, m.NumSegments = ints[0] == 1, int(ints[1])
+	m.Scheduled, m.Created, m.Submitted, m.Delivered, m.Received =
+		Timestamp(ints[2]), Timestamp(ints[3]), Timestamp(ints[4]), Timestamp(ints[5]), Timestamp(ints[6])
+	return &m
 }
 
 func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
@@ -176,10 +278,16 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	now := m.now()
 	m.expire(now)
-	recs := make([]LedgerRecord, len(externalIDs))
+	// fn gets the ledger's scratch slice, reused under the lock: a Ledger's
+	// fn keeps nothing of recs once it returns.
+	if cap(m.scratch) < len(externalIDs) {
+		m.scratch = make([]LedgerRecord, len(externalIDs))
+	}
+	recs := m.scratch[:len(externalIDs)]
+	defer clear(recs) // hold no message or error past the call
 	for i, id := range externalIDs {
 		if e := m.recs[ledgerKey{propertySid, id}]; e != nil {
-			recs[i] = e.rec
+			recs[i] = e.rec.unpack(propertySid, id)
 		} else {
 			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
 		}
@@ -189,8 +297,7 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	for i, id := range externalIDs {
 		k := ledgerKey{propertySid, id}
-		r := recs[i]
-		r.PropertySid, r.ExternalID = propertySid, id
+		r := &recs[i]
 		e := m.recs[k]
 		switch {
 		case e != nil:
@@ -211,7 +318,7 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 			m.recs[k] = e
 			m.n++
 		}
-		e.rec, e.used = r, now
+		e.rec, e.used = packRecord(r), now
 		m.pushBack(e)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -358,4 +359,55 @@ func TestClientLedger(t *testing.T) {
 	e, err := NewClient(testSid, testToken)
 	require.NoError(t, err)
 	assert.NotSame(t, d.Ledger().(*memoryLedger), e.Ledger().(*memoryLedger), "not shared between Clients")
+}
+
+// packMessage keeps every field of Message but Text: a field added to
+// Message without a place in the packing fails here.
+func TestPackMessageKeepsEveryField(t *testing.T) {
+	t.Parallel()
+	var m Message
+	v := reflect.ValueOf(&m).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("v-" + v.Type().Field(i).Name)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(1_700_000_000 + i))
+		case reflect.Bool:
+			f.SetBool(true)
+		default:
+			t.Fatalf("Message.%s is a %s, which packMessage does not carry", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	want := m
+	want.Text = ""
+	assert.Equal(t, want, *unpackMessage(packMessage(&m)), "every field but Text, round trip")
+	assert.Equal(t, Message{}, *unpackMessage(packMessage(&Message{})))
+	neg := Message{NumSegments: -1, Created: -5}
+	assert.Equal(t, neg, *unpackMessage(packMessage(&neg)))
+	assert.NotPanics(t, func() { unpackMessage([]byte{0xff, 0xff, 0x01}) }, "a short or damaged packing reads as far as it goes")
+}
+
+// The memory ledger gives back what it was given, times to the nanosecond.
+func TestMemoryLedgerKeepsRecords(t *testing.T) {
+	t.Parallel()
+	l := NewMemoryLedger()
+	now := time.Now()
+	in := LedgerRecord{State: LedgerSent, Digest: "d1", First: now, Last: now.Add(time.Second), Ended: now.Add(2 * time.Second),
+		Claim: now.Add(time.Minute), Attempts: 3, Found: true, Err: &APIError{Code: "X"},
+		Message: &Message{MessageSid: "MG1", To: "+61400000001", Status: MessageDelivered, Created: 5}}
+	require.NoError(t, l.Update(bg, "P", []string{"e"}, func(recs []LedgerRecord) error { recs[0] = in; return nil }))
+	got := ledgerRecord(t, l, "P", "e")
+	assert.Equal(t, "P", got.PropertySid)
+	assert.Equal(t, "e", got.ExternalID)
+	for _, pair := range [][2]time.Time{{in.First, got.First}, {in.Last, got.Last}, {in.Ended, got.Ended}, {in.Claim, got.Claim}} {
+		assert.True(t, pair[0].Equal(pair[1]), "%v != %v", pair[0], pair[1])
+	}
+	assert.Equal(t, *in.Message, *got.Message)
+	assert.Equal(t, in.Err, got.Err)
+	assert.Equal(t, in.Attempts, got.Attempts)
+	assert.True(t, got.Found)
+	assert.Equal(t, LedgerSent, got.State)
+	assert.Equal(t, "d1", got.Digest)
 }

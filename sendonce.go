@@ -398,11 +398,10 @@ func (r *onceRun) idsOf(idx []int) []string {
 // detached is a context for a ledger write that must happen even after
 // ctx ended, bounded by outcomeTimeout; a memory ledger needs no bound.
 func (r *onceRun) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx = context.WithoutCancel(ctx)
 	if r.memory {
-		return ctx, func() {}
+		return context.Background(), func() {} // it reads nothing of ctx but its end
 	}
-	return context.WithTimeout(ctx, outcomeTimeout)
+	return context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
 }
 
 // claim reads the records of open in one ledger update and sorts them:
@@ -529,7 +528,7 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 		o := it.seen
 		switch {
 		case res != nil && res[k].Message != nil:
-			o.State, o.Message, o.Ended = LedgerSent, stripText(res[k].Message), ended
+			o.State, o.Message, o.Ended = LedgerSent, r.keepable(res[k].Message), ended
 			it.result, it.done = res[k], true
 		case res != nil && res[k].Err != nil:
 			o.State, o.Err, o.Ended = LedgerRefused, res[k].Err, ended
@@ -581,6 +580,15 @@ func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord)
 	for k, i := range idx {
 		r.items[i].seen = outcome[k]
 	}
+}
+
+// keepable is m as a ledger may keep it: without its Text. The memory
+// ledger packs the message without its Text itself, sparing a copy.
+func (r *onceRun) keepable(m *Message) *Message {
+	if r.memory {
+		return m
+	}
+	return stripText(m)
 }
 
 // stripText copies m without its Text, for a ledger that should keep no
