@@ -21,10 +21,11 @@ func (a *app) addressCreateCmd() *cobra.Command {
 	var p telco.CreateAddressParams
 	var acct string
 	c := &cobra.Command{
-		Use:     "create --line1 L --city C --country CC",
-		Short:   "Create an address on the account",
-		Example: `  telco addresses create --line1 "1 Example St" --city Sydney --region NSW --postal-code 2000 --country AU`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "create --line1 L --city C --country CC",
+		Annotations: ops("Addresses.Create"),
+		Short:       "Create an address on the account",
+		Example:     `  telco addresses create --line1 "1 Example St" --city Sydney --region NSW --postal-code 2000 --country AU`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCall(a, func(c *telco.Client) (*telco.Address, error) {
 				return c.Addresses.Create(cmd.Context(), firstNonEmpty(acct, a.account()), &p)
@@ -49,8 +50,9 @@ func (a *app) addressCreateCmd() *cobra.Command {
 func (a *app) addressDeleteCmd() *cobra.Command {
 	var yes bool
 	c := &cobra.Command{
-		Use:   "delete ADDRESS_SID",
-		Short: "Delete an address (refused while a number relies on it)",
+		Use:         "delete ADDRESS_SID",
+		Annotations: ops("Addresses.Delete"),
+		Short:       "Delete an address (refused while a number relies on it)",
 		Long: `Delete an address. On a terminal it asks first; elsewhere (a script, a
 pipe) it needs --yes, so that a deletion is never a surprise.`,
 		Args: exactArgs(1, "one ADDRESS_SID"),
@@ -117,10 +119,11 @@ func (a *app) addressListCmd() *cobra.Command {
 	var acct string
 	var p telco.ListAddressesParams
 	c := &cobra.Command{
-		Use:     "list [--city C] [--country CC] [...]",
-		Short:   "List the account's addresses; each filter is an exact match",
-		Example: `  telco addresses list --city Sydney --country AU`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "list [--city C] [--country CC] [...]",
+		Annotations: ops("Addresses.List"),
+		Short:       "List the account's addresses; each filter is an exact match",
+		Example:     `  telco addresses list --city Sydney --country AU`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.ListParams = lf.params()
 			return runList(a, lf.all, addressCols, nil,
@@ -145,7 +148,7 @@ func (a *app) addressListCmd() *cobra.Command {
 }
 
 func (a *app) addressGetCmd() *cobra.Command {
-	return getCmd(a, "get ADDRESS_SID", "Show an address", "ADDRESS_SID", addressCols,
+	return getCmd(a, "Addresses.Get", "get ADDRESS_SID", "Show an address", "ADDRESS_SID", addressCols,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.Address, error) {
 			return c.Addresses.Get(ctx, sid)
 		})

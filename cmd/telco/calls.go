@@ -18,7 +18,7 @@ func (a *app) callsCmd() *cobra.Command {
 }
 
 func (a *app) callGetCmd() *cobra.Command {
-	return getCmd(a, "get CALL_SID", "Show a call", "CALL_SID", callCols,
+	return getCmd(a, "Calls.Get", "get CALL_SID", "Show a call", "CALL_SID", callCols,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.Call, error) {
 			return c.Calls.Get(ctx, sid)
 		})
@@ -59,8 +59,9 @@ func (f *callListFlags) params(a *app, now time.Time) (*telco.ListCallsParams, e
 func (a *app) callListCmd() *cobra.Command {
 	var f callListFlags
 	c := &cobra.Command{
-		Use:   "list [--property SID | --account SID] [filters] [--all | --follow]",
-		Short: "List calls, by project or else by account; --follow prints new calls as they are written",
+		Use:         "list [--property SID | --account SID] [filters] [--all | --follow]",
+		Annotations: ops("Calls.ListByProperty", "Calls.ListByAccount"),
+		Short:       "List calls, by project or else by account; --follow prints new calls as they are written",
 		Long: `list prints one answer of calls (earliest first) and, on standard error, its
 Token: give it to --token to list only the calls written since. --all
 follows the Tokens to the last call written so far; --follow then keeps

@@ -10,6 +10,33 @@ import (
 	"github.com/telcosdk/telco"
 )
 
+// Every command that calls the service names the SDK operations it calls
+// (their names in internal/catalog) in its annOperation annotation,
+// comma-separated, and a command that calls none says why in
+// annNoOperation: TestEveryOperationHasACommand holds the catalogue and the
+// command tree to each other, and the test harness checks every call a
+// command makes against the operations it names.
+const (
+	annOperation   = "operation"
+	annNoOperation = "telco.no-operation"
+)
+
+// ops is the annotations of a command that calls the operations names.
+func ops(names ...string) map[string]string {
+	return map[string]string{annOperation: strings.Join(names, ",")}
+}
+
+// noOps is the annotations of a command that calls no operation, and why.
+func noOps(why string) map[string]string { return map[string]string{annNoOperation: why} }
+
+// operationsOf are the operations cmd names.
+func operationsOf(cmd *cobra.Command) []string {
+	if v := cmd.Annotations[annOperation]; v != "" {
+		return strings.Split(v, ",")
+	}
+	return nil
+}
+
 // group makes a command that only holds subcommands.
 func (a *app) group(use, short string, subs ...*cobra.Command) *cobra.Command {
 	c := &cobra.Command{Use: use, Short: short, Args: a.noArgs, RunE: a.needSubcommand}
@@ -50,13 +77,15 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 	}
 }
 
-// getCmd is a command that reads one resource by its SID and prints it.
-func getCmd[T any](a *app, use, short, arg string, cols []column[T],
+// getCmd is a command that reads one resource by its SID with the
+// operation op and prints it.
+func getCmd[T any](a *app, op, use, short, arg string, cols []column[T],
 	get func(ctx context.Context, c *telco.Client, sid string) (*T, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  exactArgs(1, "one "+arg),
+		Use:         use,
+		Short:       short,
+		Annotations: ops(op),
+		Args:        exactArgs(1, "one "+arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCall(a, func(c *telco.Client) (*T, error) { return get(cmd.Context(), c, args[0]) }, showOne(a, cols))
 		},
@@ -69,13 +98,15 @@ type pager[T any] interface {
 	ListAll(ctx context.Context, p *telco.ListParams) iter.Seq2[T, error]
 }
 
-// listCmd is "list [--count N] [--skip N] [--all]" over such a listing.
-func listCmd[T any](a *app, short string, cols []column[T], service func(c *telco.Client) pager[T]) *cobra.Command {
+// listCmd is "list [--count N] [--skip N] [--all]" over such a listing,
+// the operation op.
+func listCmd[T any](a *app, op, short string, cols []column[T], service func(c *telco.Client) pager[T]) *cobra.Command {
 	var lf listFlags
 	c := &cobra.Command{
-		Use:   "list",
-		Short: short,
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "list",
+		Short:       short,
+		Annotations: ops(op),
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			lp := lf.params()
 			return runList(a, lf.all, cols, nil,

@@ -16,10 +16,11 @@ func (a *app) flowListCmd() *cobra.Command {
 	var lf listFlags
 	var prop string
 	c := &cobra.Command{
-		Use:     "list [--property SID]",
-		Short:   "List a project's flows",
-		Example: `  telco flows list --property PR...`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "list [--property SID]",
+		Annotations: ops("Flows.List"),
+		Short:       "List a project's flows",
+		Example:     `  telco flows list --property PR...`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sid, err := a.property(prop)
 			if err != nil {

@@ -19,8 +19,9 @@ func (a *app) loginCreateCmd() *cobra.Command {
 	var prop, password, scopes string
 	var passwordStdin bool
 	c := &cobra.Command{
-		Use:   "create --property SID --email EMAIL --scopes a,b [--password-stdin]",
-		Short: "Create a portal login on a project",
+		Use:         "create --property SID --email EMAIL --scopes a,b [--password-stdin]",
+		Annotations: ops("OnlineLogins.Create"),
+		Short:       "Create a portal login on a project",
 		Long: `Create a portal login on a project. The password is read from --password-stdin
 (the first line of standard input), else $TELCO_LOGIN_PASSWORD, else --password
 (visible to other users of this machine: avoid it). It is never printed.`,
@@ -83,14 +84,14 @@ func parseScopes(list string) (telco.Scopes, error) {
 }
 
 func (a *app) loginGetCmd() *cobra.Command {
-	return getCmd(a, "get ONLINE_LOGIN_SID", "Show a portal login", "ONLINE_LOGIN_SID", loginCols,
+	return getCmd(a, "OnlineLogins.Get", "get ONLINE_LOGIN_SID", "Show a portal login", "ONLINE_LOGIN_SID", loginCols,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.OnlineLogin, error) {
 			return c.OnlineLogins.Get(ctx, sid)
 		})
 }
 
 func (a *app) loginListCmd() *cobra.Command {
-	return listCmd(a, "List the account's portal logins", loginCols,
+	return listCmd(a, "OnlineLogins.List", "List the account's portal logins", loginCols,
 		func(c *telco.Client) pager[telco.OnlineLogin] { return c.OnlineLogins })
 }
 
@@ -115,8 +116,9 @@ func (a *app) loginUpdateCmd() *cobra.Command {
 	var password string
 	var passwordStdin, noPerms bool
 	c := &cobra.Command{
-		Use:   "update ONLINE_LOGIN_SID [flags]",
-		Short: "Change a portal login: only the flags given are sent (merge patch)",
+		Use:         "update ONLINE_LOGIN_SID [flags]",
+		Annotations: ops("OnlineLogins.Update", "OnlineLogins.Get"),
+		Short:       "Change a portal login: only the flags given are sent (merge patch)",
 		Long: `Change a portal login. Only the flags given are sent, and only they change.
 
 --permission OWNER=SCOPES, repeatable, replaces ALL the login's permissions:

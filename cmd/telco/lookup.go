@@ -11,9 +11,10 @@ import (
 // lookupCmd is "telco lookup", over the SDK's Lookup service.
 func (a *app) lookupCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "lookup NUMBER...",
-		Short:   "Look numbers up in the numbering regulator's database",
-		Example: `  telco lookup +61299999999 0298765432`,
+		Use:         "lookup NUMBER...",
+		Annotations: ops("Lookup.NumberDetails"),
+		Short:       "Look numbers up in the numbering regulator's database",
+		Example:     `  telco lookup +61299999999 0298765432`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("lookup takes at least one NUMBER")

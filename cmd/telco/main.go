@@ -102,25 +102,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // runWith is run with the signals of in.
 func runWith(ctx context.Context, in *interrupts, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+	_, code := newApp(ctx, in, stdin, stdout, stderr, env).execute(args)
+	return code
+}
+
+// newApp is one invocation of the tool over these streams and environment.
+func newApp(ctx context.Context, in *interrupts, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) *app {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env, intr: in,
 		stdinTTY: isTerminal(stdin), started: time.Now()}
 	if f, ok := stdout.(*os.File); ok && isTerminal(stdout) {
 		a.width = termWidth(f, env)
 	}
-	root := a.rootCmd()
+	return a
+}
+
+// execute runs the command that args name and returns it (nil when none
+// was found) with the exit status.
+func (a *app) execute(args []string) (*cobra.Command, int) {
+	root := a.commandTree()
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	a.strictCompletion(root)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := root.ExecuteContextC(a.ctx)
 	code := a.report(cmd, err)
-	if s := in.signal(); s != nil && code != exitOK {
+	if s := a.intr.signal(); s != nil && code != exitOK {
 		// Cut short: the shell's status for the signal, whatever the
 		// command made of the interruption.
-		return exitCode(s)
+		return cmd, exitCode(s)
 	}
-	return code
+	return cmd, code
 }
 
 // report prints err the way its exit status says and returns the status.

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
@@ -42,9 +46,56 @@ type result struct {
 func (h *harness) runIn(stdin string, args ...string) result {
 	h.t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut,
+	a := newApp(context.Background(), newInterrupts(nil), strings.NewReader(stdin), &out, &errOut,
 		func(k string) string { return h.env[k] })
+	var calls opRecorder
+	a.clientOpts = []telco.Option{telco.WithTransport(calls.wrap)}
+	cmd, code := a.execute(args)
+	checkOperations(h.t, cmd, calls.names())
 	return result{code, out.String(), errOut.String()}
+}
+
+// opRecorder records the SDK operation of every request a client sends.
+type opRecorder struct {
+	mu  sync.Mutex
+	ops []string
+}
+
+func (r *opRecorder) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if info, ok := telco.CallInfo(req.Context()); ok {
+			r.mu.Lock()
+			r.ops = append(r.ops, info.Op)
+			r.mu.Unlock()
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+func (r *opRecorder) names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.ops...)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// checkOperations fails a test whose command called an operation its
+// annotation does not name: every command the tests run keeps its
+// annotation (and so the CLI reference and the catalogue check) true.
+// telco api is the escape hatch: it calls whatever it is given.
+func checkOperations(t testing.TB, cmd *cobra.Command, called []string) {
+	t.Helper()
+	if cmd == nil || cmd.Name() == "api" {
+		return
+	}
+	for _, op := range called {
+		if !slices.Contains(operationsOf(cmd), op) {
+			t.Errorf("%s called %s, which its operation annotation (%q) does not name", cmd.CommandPath(), op, cmd.Annotations[annOperation])
+		}
+	}
 }
 
 func (h *harness) run(args ...string) result {

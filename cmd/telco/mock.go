@@ -86,8 +86,9 @@ func (a *app) mockCmd() *cobra.Command {
 	var ci mockCI
 	var more mockMore
 	c := &cobra.Command{
-		Use:   "mock",
-		Short: "Serve the in-memory fake service until interrupted",
+		Use:         "mock",
+		Annotations: noOps("serves the fake service; calls none"),
+		Short:       "Serve the in-memory fake service until interrupted",
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
 interrupted (SIGINT, SIGTERM or SIGHUP: it then exits 0), and prints one JSON
 line with its url, account_sid, token, property_sid (a project enabled for

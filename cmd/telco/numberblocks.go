@@ -15,12 +15,12 @@ import (
 // numberBlocksCmd is "telco number-blocks", over the SDK's NumberBlocks
 // service: four listings that share their filter and paging flags.
 func (a *app) numberBlocksCmd() *cobra.Command {
-	blockCmd := func(use, short string, args cobra.PositionalArgs, setup func(fs *pflag.FlagSet),
+	blockCmd := func(op, use, short string, args cobra.PositionalArgs, setup func(fs *pflag.FlagSet),
 		one func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error),
 		all func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error],
 	) *cobra.Command {
 		var bf blockFlags
-		c := &cobra.Command{Use: use, Short: short, Args: args,
+		c := &cobra.Command{Use: use, Short: short, Args: args, Annotations: ops(op),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				p := bf.params(cmd.Flags())
 				return runList(a, bf.all, numberBlockCols, nil,
@@ -34,7 +34,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		return c
 	}
 	var acct, prop, text string
-	search := blockCmd("search [--account SID | --property SID]", "Search number blocks by account or project (operation 1)",
+	search := blockCmd("NumberBlocks.Search", "search [--account SID | --property SID]", "Search number blocks by account or project (operation 1)",
 		exactArgs(0, "no arguments"),
 		func(fs *pflag.FlagSet) {
 			fs.StringVar(&acct, "account", "", "account SID to search")
@@ -52,14 +52,14 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		prop, acct, err = a.scope(prop, acct)
 		return err
 	}
-	searchText := blockCmd("search-text TEXT", "Search number blocks by free text", exactArgs(1, "one TEXT"), nil,
+	searchText := blockCmd("NumberBlocks.SearchText", "search-text TEXT", "Search number blocks by free text", exactArgs(1, "one TEXT"), nil,
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.SearchText(cmd.Context(), args[0], p)
 		},
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) iter.Seq2[telco.NumberBlock, error] {
 			return c.NumberBlocks.SearchTextAll(cmd.Context(), args[0], p)
 		})
-	byProperty := blockCmd("list-by-property PROPERTY_SID", "List a project's number blocks", exactArgs(1, "one PROPERTY_SID"), nil,
+	byProperty := blockCmd("NumberBlocks.ListByProperty", "list-by-property PROPERTY_SID", "List a project's number blocks", exactArgs(1, "one PROPERTY_SID"), nil,
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.ListByProperty(cmd.Context(), args[0], p)
 		},
@@ -72,7 +72,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		}
 		return a.account()
 	}
-	byAccount := blockCmd("list-by-account [ACCOUNT_SID]", "List an account's number blocks (default your own account)",
+	byAccount := blockCmd("NumberBlocks.ListByAccount", "list-by-account [ACCOUNT_SID]", "List an account's number blocks (default your own account)",
 		cobra.MaximumNArgs(1), nil,
 		func(cmd *cobra.Command, c *telco.Client, args []string, p *telco.NumberBlockListParams) (*telco.NumberBlockPage, error) {
 			return c.NumberBlocks.ListByAccount(cmd.Context(), accountArg(args), p)
@@ -158,8 +158,9 @@ func (a *app) blockPurchaseCmd() *cobra.Command {
 	var prop string
 	var fields []string
 	c := &cobra.Command{
-		Use:   "purchase --property SID --answer-point NUMBER [flags]",
-		Short: "Buy a number block for a project (not retried once it may have reached the service)",
+		Use:         "purchase --property SID --answer-point NUMBER [flags]",
+		Annotations: ops("NumberBlocks.Purchase"),
+		Short:       "Buy a number block for a project (not retried once it may have reached the service)",
 		Long: `Buy a number block for a project. A purchase that fails after it may have
 reached the service is not repeated: check with list-by-property before buying
 again. --field KEY=JSON sends a field the tool has no flag for (the service's
@@ -216,8 +217,9 @@ func (a *app) blockConfigureCmd() *cobra.Command {
 	var p telco.ConfigureNumberBlockParams
 	var method string
 	c := &cobra.Command{
-		Use:   "configure NUMBER_BLOCK_SID --routing endpoint|flow|application [flags]",
-		Short: "Route a number block's calls to an endpoint, a flow or an application",
+		Use:         "configure NUMBER_BLOCK_SID --routing endpoint|flow|application [flags]",
+		Annotations: ops("NumberBlocks.Configure"),
+		Short:       "Route a number block's calls to an endpoint, a flow or an application",
 		Long: `Route a number block's calls: --routing endpoint with --endpoint (an Australian
 number), flow with --flow (a flow's ConfigId), or application with
 --application.

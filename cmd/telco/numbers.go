@@ -54,8 +54,9 @@ func (a *app) numberConfigureCmd() *cobra.Command {
 		clearable[i] = f.flag
 	}
 	c := &cobra.Command{
-		Use:   "configure NUMBER [flags]",
-		Short: "Configure a number (E.164, + optional): only the flags given are sent",
+		Use:         "configure NUMBER [flags]",
+		Annotations: ops("Numbers.Configure"),
+		Short:       "Configure a number (E.164, + optional): only the flags given are sent",
 		Long: `Configure a number. Only the flags given are sent; the others keep their
 values. To remove a value (detach an address, stop a forward or a webhook),
 name its flag in --clear (repeatable or comma-separated):
@@ -159,8 +160,9 @@ var numberConfigCols = []column[telco.NumberConfig]{
 
 func (a *app) numberGetCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "get NUMBER",
-		Short: "Show a number the account owns (E.164, + optional)",
+		Use:         "get NUMBER",
+		Annotations: ops("Numbers.Get"),
+		Short:       "Show a number the account owns (E.164, + optional)",
 		Long: `get shows a number with its configuration. The service does not document
 this answer's fields: those the SDK does not know are shown under EXTRA
 (and, with -o json, beside the others).`,
@@ -178,10 +180,11 @@ func (a *app) numberListCmd() *cobra.Command {
 	var prop, acct string
 	var types, caps []string
 	c := &cobra.Command{
-		Use:     "list [--property SID | --account SID] [--type T]... [--capability C]...",
-		Short:   "List numbers, by project or else by account",
-		Example: `  telco numbers list --type Local --capability SMS`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "list [--property SID | --account SID] [--type T]... [--capability C]...",
+		Annotations: ops("Numbers.ListByProperty", "Numbers.ListByAccount"),
+		Short:       "List numbers, by project or else by account",
+		Example:     `  telco numbers list --type Local --capability SMS`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p := telco.ListNumbersParams{ListParams: lf.params()}
 			for _, t := range types {
@@ -222,8 +225,9 @@ func (a *app) numberPurchaseCmd() *cobra.Command {
 	var prop string
 	var p telco.PurchaseNumberParams
 	c := &cobra.Command{
-		Use:   "purchase NUMBER [--property SID] [--address ADDRESS_SID]",
-		Short: "Buy a number for a project: Active with an address, else Pending",
+		Use:         "purchase NUMBER [--property SID] [--address ADDRESS_SID]",
+		Annotations: ops("Numbers.Purchase"),
+		Short:       "Buy a number for a project: Active with an address, else Pending",
 		Long: `purchase buys NUMBER (E.164) for the project. Without --address the service
 assigns the first suitable address of the project, and reserves the number
 (Pending) when there is none. A purchase is never retried once it may have

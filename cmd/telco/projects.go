@@ -14,10 +14,11 @@ func (a *app) projectsCmd() *cobra.Command {
 func (a *app) projectCreateCmd() *cobra.Command {
 	var p telco.CreatePropertyParams
 	c := &cobra.Command{
-		Use:     "create --name NAME --domain DOMAIN --time-zone ZONE",
-		Short:   "Create a project",
-		Example: `  telco projects create --name "Acme AU" --domain acme.example --time-zone "AUS Eastern Standard Time" --sms`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "create --name NAME --domain DOMAIN --time-zone ZONE",
+		Annotations: ops("Properties.Create"),
+		Short:       "Create a project",
+		Example:     `  telco projects create --name "Acme AU" --domain acme.example --time-zone "AUS Eastern Standard Time" --sms`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Active = optBool(cmd.Flags(), "active")
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
@@ -42,8 +43,9 @@ var projectFieldFlags = []string{"Name", "name", "MainDomain", "domain", "TimeZo
 
 func (a *app) projectGetCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "get [PROPERTY_SID]",
-		Short: "Show a project (default $TELCO_PROPERTY_SID)",
+		Use:         "get [PROPERTY_SID]",
+		Annotations: ops("Properties.Get"),
+		Short:       "Show a project (default $TELCO_PROPERTY_SID)",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s takes at most one PROPERTY_SID", cmd.CommandPath())
@@ -67,16 +69,17 @@ func (a *app) projectGetCmd() *cobra.Command {
 }
 
 func (a *app) projectListCmd() *cobra.Command {
-	return listCmd(a, "List the account's projects", propertyCols,
+	return listCmd(a, "Properties.List", "List the account's projects", propertyCols,
 		func(c *telco.Client) pager[telco.Property] { return c.Properties })
 }
 
 func (a *app) projectUpdateCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:     "update PROPERTY_SID [flags]",
-		Short:   "Change a project: only the flags given are sent (merge patch)",
-		Example: `  telco projects update PR... --sms=false --name "Acme (old)"`,
-		Args:    exactArgs(1, "one PROPERTY_SID"),
+		Use:         "update PROPERTY_SID [flags]",
+		Annotations: ops("Properties.Update", "Properties.Get"),
+		Short:       "Change a project: only the flags given are sent (merge patch)",
+		Example:     `  telco projects update PR... --sms=false --name "Acme (old)"`,
+		Args:        exactArgs(1, "one PROPERTY_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			p := telco.UpdatePropertyParams{

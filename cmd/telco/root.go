@@ -40,6 +40,9 @@ type app struct {
 	debug                      bool
 
 	client *telco.Client
+	// clientOpts are added to every client the tool builds: the tests
+	// observe the calls a command makes with them.
+	clientOpts []telco.Option
 }
 
 // outputs are the values of -o.
@@ -104,6 +107,25 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	return root
 }
 
+// commandTree is the command tree as it runs: rootCmd, writing to the
+// app's streams, with cobra's help and completion commands added now
+// rather than in Execute, so that the tests and the reference generator
+// see the commands a user does.
+func (a *app) commandTree() *cobra.Command {
+	root := a.rootCmd()
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.InitDefaultHelpCmd()
+	a.strictCompletion(root)
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			c.Annotations = noOps("prints help; calls none")
+		}
+	}
+	return root
+}
+
 // getClient builds the SDK client from flags, else the environment.
 func (a *app) getClient() (*telco.Client, error) {
 	if a.client != nil {
@@ -151,6 +173,7 @@ func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 	if insecure {
 		opts = append(opts, telco.WithInsecureHTTP())
 	}
+	opts = append(opts, a.clientOpts...)
 	c, err := telco.NewClient(sid, token, append(opts, extra...)...)
 	if err != nil {
 		return nil, &usageError{insecureHint(err)}

@@ -21,8 +21,9 @@ func (a *app) sipCreateCmd() *cobra.Command {
 	var prop, typ, realm, password string
 	var passwordStdin bool
 	c := &cobra.Command{
-		Use:   "create --property SID --name NAME --caller-id E164 --type ip|auth ...",
-		Short: "Create a SIP trunk and print its SID",
+		Use:         "create --property SID --name NAME --caller-id E164 --type ip|auth ...",
+		Annotations: ops("SipTrunks.Create"),
+		Short:       "Create a SIP trunk and print its SID",
 		Long: `Create a SIP trunk. An IP-to-IP trunk (--type ip) needs --ip (repeatable); an
 authenticated trunk (--type auth) needs a password: --password-stdin (first line
 of standard input), else $TELCO_SIP_PASSWORD, else --password (visible to other
@@ -92,9 +93,10 @@ func (a *app) sipListCmd() *cobra.Command {
 	var prop, typ string
 	var state string
 	c := &cobra.Command{
-		Use:   "list --property SID",
-		Short: "List a project's SIP trunks",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "list --property SID",
+		Annotations: ops("SipTrunks.List"),
+		Short:       "List a project's SIP trunks",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			prop, err := a.property(prop)
 			if err != nil {
@@ -139,9 +141,10 @@ func (a *app) sipListCmd() *cobra.Command {
 func (a *app) sipGetCmd() *cobra.Command {
 	var prop, acct string
 	c := &cobra.Command{
-		Use:   "get SIP_TRUNK_SID [--property SID | --account SID]",
-		Short: "Show a SIP trunk with its details, by project (--property) or else by account",
-		Args:  exactArgs(1, "one SIP_TRUNK_SID"),
+		Use:         "get SIP_TRUNK_SID [--property SID | --account SID]",
+		Annotations: ops("SipTrunks.GetByProperty", "SipTrunks.GetByAccount"),
+		Short:       "Show a SIP trunk with its details, by project (--property) or else by account",
+		Args:        exactArgs(1, "one SIP_TRUNK_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCall(a, func(c *telco.Client) (*telco.SipTrunk, error) {
 				prop, acct, err := a.scope(prop, acct)
@@ -240,8 +243,9 @@ func (a *app) sipUpdateCmd() *cobra.Command {
 	var prop, acct, typ, realm, password string
 	var passwordStdin bool
 	c := &cobra.Command{
-		Use:   "update SIP_TRUNK_SID [--property SID | --account SID] [flags]",
-		Short: "Change a SIP trunk: only the flags given are sent (merge patch)",
+		Use:         "update SIP_TRUNK_SID [--property SID | --account SID] [flags]",
+		Annotations: ops("SipTrunks.Update", "SipTrunks.UpdateByAccount", "SipTrunks.GetByProperty", "SipTrunks.GetByAccount"),
+		Short:       "Change a SIP trunk: only the flags given are sent (merge patch)",
 		Long: `Change a SIP trunk, by project (--property) or else by account. Only the flags
 given are sent, and only they change; --ip and --country replace the trunk's
 whole list. A new password is read from --password-stdin (the first line of

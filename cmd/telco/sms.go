@@ -30,8 +30,9 @@ func (a *app) smsSendCmd() *cobra.Command {
 	var noReceipt bool
 	var lo sendLedgerOpts
 	c := &cobra.Command{
-		Use:   "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
-		Short: "Send one SMS",
+		Use:         "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
+		Annotations: ops("Messages.Send", "Messages.Find"),
+		Short:       "Send one SMS",
 		Long: `Send one SMS from a project. --from is an E.164 number, an alphanumeric sender
 ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
 apply to responses). --text - reads the text from standard input.
@@ -118,7 +119,7 @@ been sent and unresolved: run the same command again to look it up.`,
 }
 
 func (a *app) smsGetCmd() *cobra.Command {
-	return getCmd(a, "get MESSAGE_SID", "Show one message", "MESSAGE_SID", messageFields,
+	return getCmd(a, "Messages.Get", "get MESSAGE_SID", "Show one message", "MESSAGE_SID", messageFields,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.Message, error) {
 			return c.Messages.Get(ctx, sid)
 		})
@@ -135,8 +136,9 @@ func (a *app) smsFindCmd() *cobra.Command {
 	var prop, since, until, status, direction string
 	var externalIDs []string
 	c := &cobra.Command{
-		Use:   "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
-		Short: "Find a project's sent and received messages in a time window, or by ExternalId",
+		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
+		Annotations: ops("Messages.Find"),
+		Short:       "Find a project's sent and received messages in a time window, or by ExternalId",
 		Long: `Find a project's messages created from --since (inclusive) to --until
 (exclusive). Times: ` + timeHelp + `.
 

@@ -40,8 +40,9 @@ const maxParallel = 16
 func (a *app) smsBatchCmd() *cobra.Command {
 	var o batchOpts
 	c := &cobra.Command{
-		Use:   "batch [FILE|-]",
-		Short: "Send many SMS from a CSV or JSON-lines file, resumably",
+		Use:         "batch [FILE|-]",
+		Annotations: ops("Messages.SendBatch", "Messages.Find"),
+		Short:       "Send many SMS from a CSV or JSON-lines file, resumably",
 		Long: `Send many SMS in batches. The input is CSV with a header row naming the
 columns, or JSON lines (one object per line) or a JSON array of objects,
 with the same names (string values; Schedule may be a number and

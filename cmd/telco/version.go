@@ -54,9 +54,10 @@ func versionLine() string {
 // versionCmd is "telco version".
 func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, the commit and the Go version of this build",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "version",
+		Annotations: noOps("prints what the binary knows; calls none"),
+		Short:       "Print the version, the commit and the Go version of this build",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			if a.jsonOut() {
 				return printJSON(a.stdout, readBuildInfo())
