@@ -113,7 +113,7 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 	file := writeBatch(t, 4, true)
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
-	lines, err := batch.Read(strings.NewReader(string(raw)), "", file)
+	lines, err := batch.Read(strings.NewReader(string(raw)), "", file, nil)
 	require.NoError(t, err)
 
 	// A run that died in its second chunk: lines 0 and 1 sent, lines 2

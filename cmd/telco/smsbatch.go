@@ -20,6 +20,7 @@ import (
 	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/cmd/telco/internal/batch"
 	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/internal/smswire"
 )
 
 // batchOpts are the flags of sms batch.
@@ -45,14 +46,13 @@ func (a *app) smsBatchCmd() *cobra.Command {
 		Short:       "Send many SMS from a CSV or JSON-lines file, resumably",
 		Long: `Send many SMS in batches. The input is CSV with a header row naming the
 columns, or JSON lines (one object per line) or a JSON array of objects,
-with the same names (string values; Schedule may be a number and
-DeliveryReceipt a boolean):
+with the same names, the service's own, in any case (string values;
+Schedule may be a number and DeliveryReceipt a boolean):
 
-  From, To, Text, ExternalId, Schedule (Unix seconds, RFC 3339, or a date
-  and time without a zone, read in the local zone), DeliveryReceipt
-  (true/false), DeliveryReceiptWebhookUri, DeliveryReceiptWebhookMethod,
-  ForwardToSms, ForwardFromSms, ForwardToEmail, ForwardFromEmail,
-  WebhookUri, WebhookMethod
+` + wrap(strings.Join(batch.FieldNames(), ", "), "  ", 76) + `
+
+` + wrap("Schedule is Unix seconds, RFC 3339, or a date and time without a zone, "+
+			"read in the local zone; DeliveryReceipt is true or false; "+leaseFields()+" apply to a leased sender (no From).", "", 76) + `
 
 The format is taken from --format, else the file's extension, else the
 first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no
@@ -114,6 +114,36 @@ unresolved, or the journal cannot be read: run the same command again.`,
 	return c
 }
 
+// wrap breaks text at spaces into lines of at most width characters
+// (a longer word has a line of its own), each starting with indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if line != indent && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// leaseFields names the fields of a leased send, from the wire's table.
+func leaseFields() string {
+	var names []string
+	for _, f := range smswire.Fields() {
+		if f.LeaseOnly {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // runBatch is sms batch once its flags are parsed.
 func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	prop, err := a.property(o.prop)
@@ -145,7 +175,7 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	} else if raw, err = io.ReadAll(a.stdin); err != nil {
 		return fmt.Errorf("reading standard input: %w", err)
 	}
-	lines, err := batch.Read(bytes.NewReader(raw), o.format, name)
+	lines, err := batch.Read(bytes.NewReader(raw), o.format, name, a.location())
 	if err == nil {
 		// Before a journal is bound to this input: a corrected file is
 		// another input.
