@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/telcosdk/telco"
 )
 
@@ -58,6 +60,58 @@ func (a *app) noArgs(cmd *cobra.Command, args []string) error {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s", msg)
+}
+
+// flagError is the error for a flag the command line got wrong. A flag
+// that a group does not know, after a word that names none of its
+// commands ("telco sms sedn --to x"), is the word's mistake: cobra parses
+// flags before it checks arguments, so without this the unknown command,
+// and its suggestion, would be hidden behind "unknown flag: --to". A flag
+// that this command does not take but others do names them.
+func (a *app) flagError(cmd *cobra.Command, err error) error {
+	if args := cmd.Flags().Args(); cmd.HasSubCommands() && len(args) > 0 {
+		return a.noArgs(cmd, args)
+	}
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) {
+		name, dash := ne.GetSpecifiedName(), "--"
+		if ne.GetSpecifiedShortnames() != "" {
+			dash = "-"
+		}
+		if owners := flagOwners(cmd, name, dash == "-"); len(owners) > 0 {
+			return usagef("unknown flag %s%s for %s; it belongs to: %s", dash, name, cmd.CommandPath(), strings.Join(owners, ", "))
+		}
+	}
+	return &usageError{err}
+}
+
+// flagOwners are the commands that take the flag name (a shorthand
+// letter when short): those nearest cmd in the tree, its siblings' first,
+// then its parent's siblings', and so on up to the root.
+func flagOwners(cmd *cobra.Command, name string, short bool) []string {
+	has := func(c *cobra.Command) bool {
+		if short {
+			return c.Flags().ShorthandLookup(name) != nil
+		}
+		return c.Flags().Lookup(name) != nil
+	}
+	for p := cmd.Parent(); p != nil; p = p.Parent() {
+		var out []string
+		var visit func(c *cobra.Command)
+		visit = func(c *cobra.Command) {
+			if c != cmd && c.IsAvailableCommand() && has(c) {
+				out = append(out, c.CommandPath())
+			}
+			for _, sub := range c.Commands() {
+				visit(sub)
+			}
+		}
+		visit(p)
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }
 
 // needSubcommand is the action of a command that only groups others:

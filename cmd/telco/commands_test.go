@@ -112,3 +112,28 @@ func TestOperationProblemsAreFound(t *testing.T) {
 		"catalogue row S.D says it has no command (not for the command line), but telco d names it: drop the NoCommand",
 	}, got)
 }
+
+// A mistyped command is named, with a suggestion, even when flags follow
+// it; a flag given to the wrong command names the commands that take it.
+func TestMistypesAreNamed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sms", "sedn", "--to", "x"}, `telco: unknown command "sedn" for "telco sms"; did you mean send?`},
+		{[]string{"-o", "json", "sms", "sedn", "--to", "x"}, `unknown command \"sedn\" for \"telco sms\"; did you mean send?`},
+		{[]string{"projcts", "list", "--frob"}, `unknown command "projcts" for "telco"; did you mean projects?`},
+		{[]string{"sms", "find", "--text", "hi"}, "telco: unknown flag --text for telco sms find; it belongs to: telco sms send\n"},
+		{[]string{"numbers", "get", "+61299990000", "--routing", "Flow"}, "unknown flag --routing for telco numbers get; it belongs to: telco numbers configure\n"},
+		{[]string{"sms", "find", "-y"}, "unknown flag -y for telco sms find; it belongs to: telco addresses delete\n"},
+		{[]string{"sms", "find", "--frob"}, "unknown flag: --frob"},
+		{[]string{"sms", "--frob"}, "unknown flag: --frob"},
+	} {
+		r := h.run(tc.args...)
+		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
+		assert.Contains(t, r.stderr, tc.want, tc.args)
+		assert.Empty(t, r.stdout, tc.args)
+	}
+}

@@ -95,7 +95,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
 	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
 	completeEnum(root, "output", outputs...)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(a.flagError)
 
 	root.AddCommand(
 		a.mockCmd(), a.versionCmd(),
