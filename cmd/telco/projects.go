@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
@@ -17,10 +20,11 @@ func (a *app) projectCreateCmd() *cobra.Command {
 		Use:         "create --name NAME --domain DOMAIN --time-zone ZONE",
 		Annotations: ops("Properties.Create"),
 		Short:       "Create a project",
-		Example:     `  telco projects create --name "Acme AU" --domain acme.example --time-zone "AUS Eastern Standard Time" --sms`,
+		Example:     `  telco projects create --name "Acme AU" --domain acme.example --time-zone Australia/Sydney --sms`,
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Active = optBool(cmd.Flags(), "active")
+			p.TimeZone = a.timeZone(p.TimeZone)
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
 				return c.Properties.Create(cmd.Context(), &p)
 			}, showOne(a, propertyCols))
@@ -29,7 +33,7 @@ func (a *app) projectCreateCmd() *cobra.Command {
 	fs := c.Flags()
 	fs.StringVar(&p.Name, "name", "", "project name (required)")
 	fs.StringVar(&p.MainDomain, "domain", "", "main domain (required)")
-	fs.StringVar(&p.TimeZone, "time-zone", "", `Windows time zone ID, e.g. "AUS Eastern Standard Time" (required)`)
+	fs.StringVar(&p.TimeZone, "time-zone", "", timeZoneHelp+" (required)")
 	fs.BoolVar(&p.SmsEnabled, "sms", false, "enable SMS")
 	fs.BoolVar(&p.CallRecordingEnabled, "call-recording", false, "enable call recording")
 	fs.BoolVar(&p.IntegrationsEnabled, "integrations", false, "enable integrations")
@@ -87,6 +91,9 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 				SmsEnabled: optBool(fs, "sms"), CallRecordingEnabled: optBool(fs, "call-recording"),
 				IntegrationsEnabled: optBool(fs, "integrations"), Active: optBool(fs, "active"),
 			}
+			if p.TimeZone != nil {
+				p.TimeZone = telco.Ptr(a.timeZone(*p.TimeZone))
+			}
 			if p == (telco.UpdatePropertyParams{}) {
 				return usagef("projects update: give at least one field to change")
 			}
@@ -101,13 +108,31 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 	fs := c.Flags()
 	fs.String("name", "", "project name")
 	fs.String("domain", "", "main domain")
-	fs.String("time-zone", "", "Windows time zone ID")
+	fs.String("time-zone", "", timeZoneHelp)
 	fs.Bool("sms", false, "SMS enabled")
 	fs.Bool("call-recording", false, "call recording enabled")
 	fs.Bool("integrations", false, "integrations enabled")
 	fs.Bool("active", false, "active")
 	fieldFlags(c, projectFieldFlags...)
 	return c
+}
+
+// timeZoneHelp is the help of --time-zone.
+const timeZoneHelp = `Windows time zone ID ("AUS Eastern Standard Time"), or an IANA name (Australia/Sydney), sent as its Windows ID`
+
+// timeZone is --time-zone as the service takes it: a Windows ID as it is,
+// an IANA name as the Windows ID of the SDK's table (telco.WindowsZone),
+// said on standard error. Anything else is sent as it is, for the
+// service to refuse.
+func (a *app) timeZone(v string) string {
+	if _, windows := telco.IANAZone(v); windows || v == "" {
+		return v
+	}
+	if id, ok := telco.WindowsZone(strings.TrimSpace(v)); ok {
+		fmt.Fprintf(a.stderr, "telco: sent %s for %s\n", id, strings.TrimSpace(v))
+		return id
+	}
+	return v
 }
 
 // propertyCols are a project's columns.
