@@ -73,7 +73,7 @@ pipe) it needs --yes, so that a deletion is never a surprise.`,
 				return args[0], c.Addresses.Delete(cmd.Context(), args[0])
 			}, func(sid string) error {
 				if a.jsonOut() {
-					return printJSON(a.stdout, map[string]any{"AddressSid": sid, "Deleted": true})
+					return a.printJSON(a.stdout, map[string]any{"AddressSid": sid, "Deleted": true})
 				}
 				fmt.Fprintln(a.stdout, "deleted", sid)
 				return nil
@@ -102,16 +102,16 @@ func (a *app) confirm(question string) (bool, error) {
 
 // addressCols are an address's columns.
 var addressCols = []column[telco.Address]{
-	{"ADDRESS SID", func(a *telco.Address) string { return a.AddressSid }},
-	{"FRIENDLY", func(a *telco.Address) string { return a.Friendly }},
-	{"REFERENCE", func(a *telco.Address) string { return a.Reference }},
-	{"LINE 1", func(a *telco.Address) string { return a.Line1 }},
-	{"LINE 2", func(a *telco.Address) string { return a.Line2 }},
-	{"CITY", func(a *telco.Address) string { return a.City }},
-	{"REGION", func(a *telco.Address) string { return a.Region }},
-	{"POSTAL CODE", func(a *telco.Address) string { return a.PostalCode }},
-	{"COUNTRY", func(a *telco.Address) string { return a.CountryCode }},
-	{"STATUS", func(a *telco.Address) string { return a.Status }},
+	{name: "ADDRESS SID", get: func(a *telco.Address) string { return a.AddressSid }},
+	{name: "FRIENDLY", get: func(a *telco.Address) string { return a.Friendly }},
+	{name: "REFERENCE", get: func(a *telco.Address) string { return a.Reference }},
+	{name: "LINE 1", get: func(a *telco.Address) string { return a.Line1 }},
+	{name: "LINE 2", get: func(a *telco.Address) string { return a.Line2 }},
+	{name: "CITY", get: func(a *telco.Address) string { return a.City }},
+	{name: "REGION", get: func(a *telco.Address) string { return a.Region }},
+	{name: "POSTAL CODE", get: func(a *telco.Address) string { return a.PostalCode }},
+	{name: "COUNTRY", get: func(a *telco.Address) string { return a.CountryCode }},
+	{name: "STATUS", get: func(a *telco.Address) string { return a.Status }},
 }
 
 func (a *app) addressListCmd() *cobra.Command {

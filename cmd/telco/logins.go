@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -97,12 +98,12 @@ func (a *app) loginListCmd() *cobra.Command {
 
 // loginCols are a portal login's columns.
 var loginCols = []column[telco.OnlineLogin]{
-	{"ONLINE LOGIN SID", func(l *telco.OnlineLogin) string { return l.OnlineLoginSid }},
-	{"EMAIL", func(l *telco.OnlineLogin) string { return l.Email }},
-	{"NAME", func(l *telco.OnlineLogin) string { return strings.TrimSpace(l.FirstName + " " + l.LastName) }},
-	{"ENABLED", func(l *telco.OnlineLogin) string { return yesNo(l.Enabled) }},
-	{"CREATED", func(l *telco.OnlineLogin) string { return ts(l.Created) }},
-	{"PERMISSIONS", func(l *telco.OnlineLogin) string {
+	{name: "ONLINE LOGIN SID", get: func(l *telco.OnlineLogin) string { return l.OnlineLoginSid }},
+	{name: "EMAIL", get: func(l *telco.OnlineLogin) string { return l.Email }},
+	{name: "NAME", get: func(l *telco.OnlineLogin) string { return strings.TrimSpace(l.FirstName + " " + l.LastName) }},
+	{name: "ENABLED", get: func(l *telco.OnlineLogin) string { return yesNo(l.Enabled) }},
+	{name: "CREATED", at: func(l *telco.OnlineLogin) time.Time { return timeOf(l.Created) }},
+	{name: "PERMISSIONS", get: func(l *telco.OnlineLogin) string {
 		parts := make([]string, 0, len(l.Permissions))
 		for _, p := range l.Permissions {
 			parts = append(parts, firstNonEmpty(p.PropertySid, p.AccountSid)+":"+p.Scopes.String())

@@ -232,7 +232,7 @@ type errorReport struct {
 }
 
 func (a *app) printErrorJSON(rep errorReport) int {
-	_ = printJSONLine(a.stderr, struct{ Error errorReport }{rep})
+	_ = a.printJSONLine(a.stderr, struct{ Error errorReport }{rep})
 	return rep.ExitCode
 }
 

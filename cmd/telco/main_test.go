@@ -35,6 +35,7 @@ func newHarness(t *testing.T) *harness {
 		"TELCO_TOKEN":        srv.Token,
 		"TELCO_PROPERTY_SID": srv.PropertySid,
 		"XDG_STATE_HOME":     t.TempDir(), // the ledger of sms send --external-id
+		"TZ":                 "UTC",       // times in tables and JSON, whatever the machine's zone
 	}}
 }
 

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -114,20 +115,15 @@ func (b *blockFlags) params(fs *pflag.FlagSet) *telco.NumberBlockListParams {
 
 // numberBlockCols are a number block's columns.
 var numberBlockCols = []column[telco.NumberBlock]{
-	{"ID", func(b *telco.NumberBlock) string { return itoa(b.ID) }},
-	{"NUMBER BLOCK SID", func(b *telco.NumberBlock) string { return b.NumberBlockSid }},
-	{"NUMBER", func(b *telco.NumberBlock) string { return firstNonEmpty(b.NumberPattern, b.Number) }},
-	{"NAME", func(b *telco.NumberBlock) string { return firstNonEmpty(b.FriendlyName, b.Name) }},
-	{"SIZE", func(b *telco.NumberBlock) string { return itoa(b.BlockSize) }},
-	{"ACTIVE", func(b *telco.NumberBlock) string { return yesNo(b.Active) }},
-	{"VOICE", func(b *telco.NumberBlock) string { return yesNo(b.SupportsVoice) }},
-	{"SMS", func(b *telco.NumberBlock) string { return yesNo(b.SupportsSms) }},
-	{"CREATED", func(b *telco.NumberBlock) string {
-		if b.Created.IsZero() {
-			return ""
-		}
-		return b.Created.Format("2006-01-02T15:04:05-07:00")
-	}},
+	{name: "ID", get: func(b *telco.NumberBlock) string { return itoa(b.ID) }},
+	{name: "NUMBER BLOCK SID", get: func(b *telco.NumberBlock) string { return b.NumberBlockSid }},
+	{name: "NUMBER", get: func(b *telco.NumberBlock) string { return firstNonEmpty(b.NumberPattern, b.Number) }},
+	{name: "NAME", get: func(b *telco.NumberBlock) string { return firstNonEmpty(b.FriendlyName, b.Name) }},
+	{name: "SIZE", get: func(b *telco.NumberBlock) string { return itoa(b.BlockSize) }},
+	{name: "ACTIVE", get: func(b *telco.NumberBlock) string { return yesNo(b.Active) }},
+	{name: "VOICE", get: func(b *telco.NumberBlock) string { return yesNo(b.SupportsVoice) }},
+	{name: "SMS", get: func(b *telco.NumberBlock) string { return yesNo(b.SupportsSms) }},
+	{name: "CREATED", at: func(b *telco.NumberBlock) time.Time { return timeOf(b.Created) }},
 }
 
 // blocksOf is pageOf for number blocks, whose pages hold their items in
@@ -248,7 +244,7 @@ number), flow with --flow (a flow's ConfigId), or application with
 // table shows the block when the answer holds one, else its SID.
 func (a *app) printBlockResult(r *telco.NumberBlockResult) error {
 	if a.jsonOut() {
-		return printJSON(a.stdout, r)
+		return a.printJSON(a.stdout, r)
 	}
 	if r.Block != nil {
 		return printOne(a, r.Block, numberBlockCols)

@@ -136,26 +136,26 @@ The service then receives each cleared field as an empty string
 
 // numberConfigCols are a number's configuration, one field per line.
 var numberConfigCols = []column[telco.NumberConfig]{
-	{"NUMBER", func(n *telco.NumberConfig) string { return n.Number }},
-	{"PROPERTY SID", func(n *telco.NumberConfig) string { return n.PropertySid }},
-	{"FRIENDLY", func(n *telco.NumberConfig) string { return n.Friendly }},
-	{"ADDRESS SID", func(n *telco.NumberConfig) string { return n.AddressSid }},
-	{"ATTRIBUTION SOURCE", func(n *telco.NumberConfig) string { return n.AttributionSource }},
-	{"ATTRIBUTION MEDIUM", func(n *telco.NumberConfig) string { return n.AttributionMedium }},
-	{"ATTRIBUTION CAMPAIGN", func(n *telco.NumberConfig) string { return n.AttributionCampaign }},
-	{"ATTRIBUTION CONTENT", func(n *telco.NumberConfig) string { return n.AttributionContent }},
-	{"ROUTING", func(n *telco.NumberConfig) string { return string(n.RoutingMethod) }},
-	{"ENDPOINT", func(n *telco.NumberConfig) string { return n.EndpointNumber }},
-	{"FLOW", func(n *telco.NumberConfig) string { return n.Flow }},
-	{"RECORDING", func(n *telco.NumberConfig) string { return string(n.Recording) }},
-	{"FORWARD SMS FROM", func(n *telco.NumberConfig) string { return n.SendSmsFrom }},
-	{"FORWARD SMS TO", func(n *telco.NumberConfig) string { return n.SendSmsTo }},
-	{"FORWARD EMAIL FROM", func(n *telco.NumberConfig) string { return n.SendEmailFrom }},
-	{"FORWARD EMAIL TO", func(n *telco.NumberConfig) string { return n.SendEmailTo }},
-	{"SMS WEBHOOK URL", func(n *telco.NumberConfig) string { return n.WebhookURL }},
-	{"SMS WEBHOOK METHOD", func(n *telco.NumberConfig) string { return n.WebhookMethod }},
-	{"RECEIPT WEBHOOK URL", func(n *telco.NumberConfig) string { return n.DeliveryReceiptWebhookURL }},
-	{"RECEIPT WEBHOOK METHOD", func(n *telco.NumberConfig) string { return n.DeliveryReceiptWebhookMethod }},
+	{name: "NUMBER", get: func(n *telco.NumberConfig) string { return n.Number }},
+	{name: "PROPERTY SID", get: func(n *telco.NumberConfig) string { return n.PropertySid }},
+	{name: "FRIENDLY", get: func(n *telco.NumberConfig) string { return n.Friendly }},
+	{name: "ADDRESS SID", get: func(n *telco.NumberConfig) string { return n.AddressSid }},
+	{name: "ATTRIBUTION SOURCE", get: func(n *telco.NumberConfig) string { return n.AttributionSource }},
+	{name: "ATTRIBUTION MEDIUM", get: func(n *telco.NumberConfig) string { return n.AttributionMedium }},
+	{name: "ATTRIBUTION CAMPAIGN", get: func(n *telco.NumberConfig) string { return n.AttributionCampaign }},
+	{name: "ATTRIBUTION CONTENT", get: func(n *telco.NumberConfig) string { return n.AttributionContent }},
+	{name: "ROUTING", get: func(n *telco.NumberConfig) string { return string(n.RoutingMethod) }},
+	{name: "ENDPOINT", get: func(n *telco.NumberConfig) string { return n.EndpointNumber }},
+	{name: "FLOW", get: func(n *telco.NumberConfig) string { return n.Flow }},
+	{name: "RECORDING", get: func(n *telco.NumberConfig) string { return string(n.Recording) }},
+	{name: "FORWARD SMS FROM", get: func(n *telco.NumberConfig) string { return n.SendSmsFrom }},
+	{name: "FORWARD SMS TO", get: func(n *telco.NumberConfig) string { return n.SendSmsTo }},
+	{name: "FORWARD EMAIL FROM", get: func(n *telco.NumberConfig) string { return n.SendEmailFrom }},
+	{name: "FORWARD EMAIL TO", get: func(n *telco.NumberConfig) string { return n.SendEmailTo }},
+	{name: "SMS WEBHOOK URL", get: func(n *telco.NumberConfig) string { return n.WebhookURL }},
+	{name: "SMS WEBHOOK METHOD", get: func(n *telco.NumberConfig) string { return n.WebhookMethod }},
+	{name: "RECEIPT WEBHOOK URL", get: func(n *telco.NumberConfig) string { return n.DeliveryReceiptWebhookURL }},
+	{name: "RECEIPT WEBHOOK METHOD", get: func(n *telco.NumberConfig) string { return n.DeliveryReceiptWebhookMethod }},
 }
 
 func (a *app) numberGetCmd() *cobra.Command {
@@ -270,35 +270,35 @@ func numberCols() []column[telco.Number] {
 	var cols []column[telco.Number]
 	for _, c := range numberConfigCols {
 		get := c.get
-		cols = append(cols, column[telco.Number]{c.name, func(n *telco.Number) string { return get(&n.NumberConfig) }})
+		cols = append(cols, column[telco.Number]{name: c.name, get: func(n *telco.Number) string { return get(&n.NumberConfig) }})
 	}
 	return append(cols,
-		column[telco.Number]{"TYPE", func(n *telco.Number) string { return string(n.Type) }},
-		column[telco.Number]{"CAPABILITIES", func(n *telco.Number) string { return n.Capabilities.String() }},
-		column[telco.Number]{"STATUS", func(n *telco.Number) string { return string(n.Status) }},
-		column[telco.Number]{"CITY", func(n *telco.Number) string { return n.City }},
-		column[telco.Number]{"REGION", func(n *telco.Number) string { return n.Region }},
-		column[telco.Number]{"COUNTRY", func(n *telco.Number) string { return n.CountryCode }},
-		column[telco.Number]{"ADDRESS REQUIREMENT", func(n *telco.Number) string { return n.AddressRequirement }},
-		column[telco.Number]{"EXTRA", func(n *telco.Number) string { return extra(n.Extra) }},
+		column[telco.Number]{name: "TYPE", get: func(n *telco.Number) string { return string(n.Type) }},
+		column[telco.Number]{name: "CAPABILITIES", get: func(n *telco.Number) string { return n.Capabilities.String() }},
+		column[telco.Number]{name: "STATUS", get: func(n *telco.Number) string { return string(n.Status) }},
+		column[telco.Number]{name: "CITY", get: func(n *telco.Number) string { return n.City }},
+		column[telco.Number]{name: "REGION", get: func(n *telco.Number) string { return n.Region }},
+		column[telco.Number]{name: "COUNTRY", get: func(n *telco.Number) string { return n.CountryCode }},
+		column[telco.Number]{name: "ADDRESS REQUIREMENT", get: func(n *telco.Number) string { return n.AddressRequirement }},
+		column[telco.Number]{name: "EXTRA", get: func(n *telco.Number) string { return extra(n.Extra) }},
 	)
 }
 
 // numberListCols are a number's columns in a list.
 var numberListCols = []column[telco.Number]{
-	{"NUMBER", func(n *telco.Number) string { return n.Number }},
-	{"TYPE", func(n *telco.Number) string { return string(n.Type) }},
-	{"CAPABILITIES", func(n *telco.Number) string { return n.Capabilities.String() }},
-	{"STATUS", func(n *telco.Number) string { return string(n.Status) }},
-	{"ROUTING", func(n *telco.Number) string { return string(n.RoutingMethod) }},
-	{"TO", func(n *telco.Number) string { return firstNonEmpty(n.EndpointNumber, n.Flow) }},
-	{"FRIENDLY", func(n *telco.Number) string { return n.Friendly }},
-	{"PROPERTY SID", func(n *telco.Number) string { return n.PropertySid }},
+	{name: "NUMBER", get: func(n *telco.Number) string { return n.Number }},
+	{name: "TYPE", get: func(n *telco.Number) string { return string(n.Type) }},
+	{name: "CAPABILITIES", get: func(n *telco.Number) string { return n.Capabilities.String() }},
+	{name: "STATUS", get: func(n *telco.Number) string { return string(n.Status) }},
+	{name: "ROUTING", get: func(n *telco.Number) string { return string(n.RoutingMethod) }},
+	{name: "TO", get: func(n *telco.Number) string { return firstNonEmpty(n.EndpointNumber, n.Flow) }},
+	{name: "FRIENDLY", get: func(n *telco.Number) string { return n.Friendly }},
+	{name: "PROPERTY SID", get: func(n *telco.Number) string { return n.PropertySid }},
 }
 
 // purchaseCols are a purchase's answer.
 var purchaseCols = []column[telco.NumberPurchase]{
-	{"NUMBER", func(p *telco.NumberPurchase) string { return p.Number }},
-	{"STATUS", func(p *telco.NumberPurchase) string { return string(p.Status) }},
-	{"EXTRA", func(p *telco.NumberPurchase) string { return extra(p.Extra) }},
+	{name: "NUMBER", get: func(p *telco.NumberPurchase) string { return p.Number }},
+	{name: "STATUS", get: func(p *telco.NumberPurchase) string { return string(p.Status) }},
+	{name: "EXTRA", get: func(p *telco.NumberPurchase) string { return extra(p.Extra) }},
 }

@@ -141,17 +141,17 @@ func (a *app) portingStatusCmd() *cobra.Command {
 
 // portingCols are a porting request's columns.
 var portingCols = []column[telco.PortingRequest]{
-	{"PORTING NO", func(p *telco.PortingRequest) string { return p.PortingNo }},
-	{"STATUS", func(p *telco.PortingRequest) string { return p.Status }},
-	{"SCHEDULE", func(p *telco.PortingRequest) string { return string(p.PreferredPortSchedule) }},
-	{"CARRIER", func(p *telco.PortingRequest) string { return p.CurrentCarrier }},
-	{"CONTACT", func(p *telco.PortingRequest) string { return p.AuthorisedContactName }},
-	{"NUMBERS", func(p *telco.PortingRequest) string {
+	{name: "PORTING NO", get: func(p *telco.PortingRequest) string { return p.PortingNo }},
+	{name: "STATUS", get: func(p *telco.PortingRequest) string { return p.Status }},
+	{name: "SCHEDULE", get: func(p *telco.PortingRequest) string { return string(p.PreferredPortSchedule) }},
+	{name: "CARRIER", get: func(p *telco.PortingRequest) string { return p.CurrentCarrier }},
+	{name: "CONTACT", get: func(p *telco.PortingRequest) string { return p.AuthorisedContactName }},
+	{name: "NUMBERS", get: func(p *telco.PortingRequest) string {
 		out := make([]string, 0, len(p.PortingNumbers))
 		for _, n := range p.PortingNumbers {
 			out = append(out, n.Number)
 		}
 		return strings.Join(out, " ")
 	}},
-	{"CREATED", func(p *telco.PortingRequest) string { return ts(p.Created) }},
+	{name: "CREATED", at: func(p *telco.PortingRequest) time.Time { return timeOf(p.Created) }},
 }

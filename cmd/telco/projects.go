@@ -137,12 +137,12 @@ func (a *app) timeZone(v string) string {
 
 // propertyCols are a project's columns.
 var propertyCols = []column[telco.Property]{
-	{"PROPERTY SID", func(p *telco.Property) string { return p.PropertySid }},
-	{"NAME", func(p *telco.Property) string { return p.Name }},
-	{"DOMAIN", func(p *telco.Property) string { return p.MainDomain }},
-	{"TIME ZONE", func(p *telco.Property) string { return p.TimeZone }},
-	{"SMS", func(p *telco.Property) string { return yesNo(p.SmsEnabled) }},
-	{"RECORDING", func(p *telco.Property) string { return yesNo(p.CallRecordingEnabled) }},
-	{"INTEGRATIONS", func(p *telco.Property) string { return yesNo(p.IntegrationsEnabled) }},
-	{"ACTIVE", func(p *telco.Property) string { return yesNo(p.Active) }},
+	{name: "PROPERTY SID", get: func(p *telco.Property) string { return p.PropertySid }},
+	{name: "NAME", get: func(p *telco.Property) string { return p.Name }},
+	{name: "DOMAIN", get: func(p *telco.Property) string { return p.MainDomain }},
+	{name: "TIME ZONE", get: func(p *telco.Property) string { return p.TimeZone }},
+	{name: "SMS", get: func(p *telco.Property) string { return yesNo(p.SmsEnabled) }},
+	{name: "RECORDING", get: func(p *telco.Property) string { return yesNo(p.CallRecordingEnabled) }},
+	{name: "INTEGRATIONS", get: func(p *telco.Property) string { return yesNo(p.IntegrationsEnabled) }},
+	{name: "ACTIVE", get: func(p *telco.Property) string { return yesNo(p.Active) }},
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,6 +39,7 @@ type app struct {
 	output                     string
 	timeout                    time.Duration
 	debug                      bool
+	utc                        bool // --utc: times are read and shown in UTC
 
 	client *telco.Client
 	// clientOpts are added to every client the tool builds: the tests
@@ -83,6 +85,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 			if a.timeout < 0 {
 				return usagef("--timeout must not be negative")
 			}
+			a.loc = a.userZone()
 			return nil
 		},
 	}
@@ -94,6 +97,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	pf.StringVarP(&a.output, "output", "o", "table", "output format: table, wide or json")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
 	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
+	pf.BoolVar(&a.utc, "utc", false, "read and show times in UTC rather than the local zone")
 	completeEnum(root, "output", outputs...)
 	root.SetFlagErrorFunc(a.flagError)
 
@@ -181,10 +185,26 @@ func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 	return c, nil
 }
 
-// location is the zone times without one are read in.
+// location is the zone times without one are read in, and every time is
+// shown in: the user's (userZone), fixed once the flags are parsed.
 func (a *app) location() *time.Location {
 	if a.loc != nil {
 		return a.loc
+	}
+	return time.Local
+}
+
+// userZone is UTC with --utc, else the local zone: TZ's when it names one
+// (read from the app's environment, as the process's own time.Local is,
+// so that a test can set it), else time.Local.
+func (a *app) userZone() *time.Location {
+	if a.utc {
+		return time.UTC
+	}
+	if tz := strings.TrimPrefix(a.env("TZ"), ":"); tz != "" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			return loc
+		}
 	}
 	return time.Local
 }

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -61,7 +62,7 @@ users of this machine). The password is never printed.`,
 				return c.SipTrunks.Create(cmd.Context(), prop, &p)
 			}, func(sid string) error {
 				if a.jsonOut() {
-					return printJSON(a.stdout, map[string]string{"SipTrunkSid": sid})
+					return a.printJSON(a.stdout, map[string]string{"SipTrunkSid": sid})
 				}
 				fmt.Fprintln(a.stdout, sid)
 				return nil
@@ -199,38 +200,38 @@ func parseProvisioningState(v string) (telco.ProvisioningState, error) {
 // sipTrunkCols are a SIP trunk's list columns; sipTrunkFields add its
 // details, which only get returns.
 var sipTrunkCols = []column[telco.SipTrunk]{
-	{"SIP TRUNK SID", func(s *telco.SipTrunk) string { return s.SipTrunkSid }},
-	{"NAME", func(s *telco.SipTrunk) string { return s.Name }},
-	{"TYPE", func(s *telco.SipTrunk) string { return s.Type.String() }},
-	{"CALLER ID", func(s *telco.SipTrunk) string { return s.DefaultCallerID }},
-	{"CHANNELS", func(s *telco.SipTrunk) string { return itoa(s.ChannelLimit) }},
-	{"STATE", func(s *telco.SipTrunk) string { return s.ProvisioningState.String() }},
-	{"REFERENCE", func(s *telco.SipTrunk) string { return s.CustomerReference }},
-	{"CREATED", func(s *telco.SipTrunk) string { return ts(s.Created) }},
+	{name: "SIP TRUNK SID", get: func(s *telco.SipTrunk) string { return s.SipTrunkSid }},
+	{name: "NAME", get: func(s *telco.SipTrunk) string { return s.Name }},
+	{name: "TYPE", get: func(s *telco.SipTrunk) string { return s.Type.String() }},
+	{name: "CALLER ID", get: func(s *telco.SipTrunk) string { return s.DefaultCallerID }},
+	{name: "CHANNELS", get: func(s *telco.SipTrunk) string { return itoa(s.ChannelLimit) }},
+	{name: "STATE", get: func(s *telco.SipTrunk) string { return s.ProvisioningState.String() }},
+	{name: "REFERENCE", get: func(s *telco.SipTrunk) string { return s.CustomerReference }},
+	{name: "CREATED", at: func(s *telco.SipTrunk) time.Time { return timeOf(s.Created) }},
 }
 
 var sipTrunkFields = append(append([]column[telco.SipTrunk]{}, sipTrunkCols...),
-	column[telco.SipTrunk]{"IP ADDRESSES", func(s *telco.SipTrunk) string {
+	column[telco.SipTrunk]{name: "IP ADDRESSES", get: func(s *telco.SipTrunk) string {
 		var out []string
 		for _, a := range s.SipTrunkIPAddresses {
 			out = append(out, a.IPAddress)
 		}
 		return strings.Join(out, " ")
 	}},
-	column[telco.SipTrunk]{"REALM", func(s *telco.SipTrunk) string {
+	column[telco.SipTrunk]{name: "REALM", get: func(s *telco.SipTrunk) string {
 		if s.SipTrunkCredentials == nil {
 			return ""
 		}
 		return s.SipTrunkCredentials.Realm
 	}},
-	column[telco.SipTrunk]{"COUNTRIES", func(s *telco.SipTrunk) string {
+	column[telco.SipTrunk]{name: "COUNTRIES", get: func(s *telco.SipTrunk) string {
 		var out []string
 		for _, c := range s.SipTrunkAllowedCountries {
 			out = append(out, c.CountryCode)
 		}
 		return strings.Join(out, " ")
 	}},
-	column[telco.SipTrunk]{"NUMBER RANGES", func(s *telco.SipTrunk) string {
+	column[telco.SipTrunk]{name: "NUMBER RANGES", get: func(s *telco.SipTrunk) string {
 		var out []string
 		for _, r := range s.SipTrunkNumberRanges {
 			out = append(out, r.StartNumber+"+"+itoa(r.Length))

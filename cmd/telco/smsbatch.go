@@ -252,7 +252,7 @@ func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpt
 		if j != nil {
 			if from, found, _ := j.Ledger.Doubt(); found != "" {
 				fmt.Fprintf(a.stderr, "telco: journal %s is damaged (%s): every line it does not record as sent is looked up by its ExternalId, from %s, before it is sent\n",
-					path, found, from.In(a.location()).Format(time.RFC3339))
+					path, found, a.formatTime(from))
 			}
 		}
 		return j, nil
@@ -273,7 +273,7 @@ func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpt
 		how = "read from the damaged journal"
 	}
 	fmt.Fprintf(a.stderr, "telco: journal %s moved aside to %s; a new journal (batch %s, %s) looks every line up by its ExternalId, from %s, before sending it\n",
-		path, rec.MovedTo, rec.BatchID, how, rec.Since.In(a.location()).Format(time.RFC3339))
+		path, rec.MovedTo, rec.BatchID, how, a.formatTime(rec.Since))
 	return j, nil
 }
 
@@ -388,23 +388,18 @@ func (a *app) batchDryRun(job *batch.Job, complete bool) error {
 	}
 	plans := job.Plans()
 	counts := map[string]int{}
-	rows := [][]string{{"LINE", "ACTION", "EXTERNAL ID", "FROM", "TO", "SCHEDULED (LOCAL)", "SEGMENTS", "TEXT"}}
+	rows := [][]string{{"LINE", "ACTION", "EXTERNAL ID", "FROM", "TO", "SCHEDULED", "SEGMENTS", "TEXT"}}
 	for _, p := range plans {
 		counts[p.Action]++
 		if a.jsonOut() {
 			out := plan{Plan: p, Err: rowErr(p.Err)}
-			if !p.Schedule.IsZero() {
-				out.Schedule = p.Schedule.In(a.location()).Format(time.RFC3339)
-			}
-			if err := printJSONLine(a.stdout, out); err != nil {
+			out.Schedule = a.formatTime(p.Schedule)
+			if err := a.printJSONLine(a.stdout, out); err != nil {
 				return err
 			}
 			continue
 		}
-		sched := ""
-		if !p.Schedule.IsZero() {
-			sched = p.Schedule.In(a.location()).Format("2006-01-02 15:04:05 MST")
-		}
+		sched := a.formatTime(p.Schedule)
 		act := p.Action
 		if p.Err != nil {
 			act += ": " + refusal(rowErr(p.Err))
@@ -527,7 +522,7 @@ func (o *batchOutput) rows(in []batch.Row) error {
 			}
 		}
 		if o.a.jsonOut() {
-			b, err := encodeJSON(r)
+			b, err := encodeJSON(r, o.a.location())
 			if err != nil {
 				o.err = err
 				return err

@@ -60,7 +60,7 @@ func (a *app) versionCmd() *cobra.Command {
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			if a.jsonOut() {
-				return printJSON(a.stdout, readBuildInfo())
+				return a.printJSON(a.stdout, readBuildInfo())
 			}
 			fmt.Fprintln(a.stdout, "telco", versionLine())
 			return nil
