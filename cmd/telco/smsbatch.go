@@ -513,7 +513,7 @@ func (o *batchOutput) rows(in []batch.Row) error {
 		r := batchRow{Line: br.Line, ExternalID: br.ExternalID, State: br.State, Earlier: br.Earlier, Found: br.Found,
 			Message: br.Message, Err: rowErr(br.Err), to: br.To}
 		if br.State == batch.StateUncertain {
-			r.Resolve = findCommand(o.prop, br.Since.Add(-time.Minute), []string{br.ExternalID})
+			r.Resolve = findCommand(o.prop, br.Since.Add(-time.Minute).In(o.a.location()), []string{br.ExternalID})
 		}
 		if !br.Earlier {
 			o.bar.add(1)
