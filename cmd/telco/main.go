@@ -205,6 +205,10 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 			details = append(details, issue.text())
 		}
 		rep.Message = userText(apiMessage(err, ae))
+		if ae.StatusCode == http.StatusUnauthorized && a.credSource != "" {
+			rep.Credentials = a.credSource
+			details = append(details, "the credentials came from "+a.credSource+": check them, or save new ones with 'telco login'")
+		}
 	}
 	if _, ok := catalog.Lookup(rep.Op); !ok {
 		rep.Op = "" // telco api's Client.Do, say: no operation of the service's
@@ -305,6 +309,7 @@ type errorReport struct {
 	Code           string       `json:",omitempty"` // the service's ErrorCode
 	ServiceMessage string       `json:",omitempty"`
 	Fields         []fieldIssue `json:",omitempty"`
+	Credentials    string       `json:",omitempty"` // where refused credentials came from (never their value)
 	MaybeSent      bool         `json:",omitempty"` // the request may have taken effect
 	Resolve        string       `json:",omitempty"` // the command that tells whether it did
 }

@@ -36,6 +36,9 @@ type app struct {
 	started        time.Time      // when the tool started: a look-up of what it sent searches from then
 
 	accountSid, token, baseURL string
+	profile                    string // --profile: the saved credentials to use
+	profileNoted               bool   // the note that TELCO_PROFILE gives way was printed
+	credSource                 string // where the client's credentials came from, for a 401
 	output                     string
 	timeout                    time.Duration
 	debug                      bool
@@ -58,9 +61,15 @@ func (a *app) rootCmd() *cobra.Command {
 		Short: "Manage projects, numbers, SMS, logins, SIP trunks, porting and addresses",
 		Long: `telco talks to the telephony management service through the telco-go SDK.
 
-Credentials: --account-sid and --token, or TELCO_ACCOUNT_SID and TELCO_TOKEN.
-Base URL: --base-url or TELCO_BASE_URL (default the public service); point it
-at 'telco mock' to try everything locally.
+Credentials and base URL, first found wins:
+  1. flags: --account-sid and --token, --base-url
+  2. environment: TELCO_ACCOUNT_SID and TELCO_TOKEN, TELCO_BASE_URL
+  3. a profile saved by 'telco login': --profile NAME, else $TELCO_PROFILE,
+     else "default"
+  4. none: an error that says how to give them
+(the base URL, when none gives one, is the public service's). A refused
+login (401) says which of these the credentials came from. Point the base
+URL at 'telco mock' to try everything locally.
 
 Times without a zone (2026-11-25, "2026-11-25 09:30") are read in the local
 zone; offsets from now take days too (+2d, -1d12h).
@@ -91,9 +100,10 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	}
 	root.SetVersionTemplate("telco {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID)")
-	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN)")
-	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else "+telco.DefaultBaseURL+")")
+	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID, else the profile's)")
+	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN, else the profile's)")
+	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else the profile's, else "+telco.DefaultBaseURL+")")
+	pf.StringVar(&a.profile, "profile", "", `the credentials 'telco login' saved under this name (default $TELCO_PROFILE, else "default"), used when neither flags nor environment give any`)
 	pf.StringVarP(&a.output, "output", "o", "table", "output format: table, wide or json")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
 	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
@@ -102,7 +112,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	root.SetFlagErrorFunc(a.flagError)
 
 	root.AddCommand(
-		a.mockCmd(), a.versionCmd(),
+		a.mockCmd(), a.versionCmd(), a.loginCmd(), a.logoutCmd(),
 		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 		a.flowsCmd(), a.callsCmd(),
@@ -143,17 +153,23 @@ func (a *app) getClient() (*telco.Client, error) {
 	return c, nil
 }
 
-// newClient builds a client from flags, else the environment, with extra
-// options (a send ledger).
+// newClient builds a client from the credentials (flags, else the
+// environment, else a profile), with extra options (a send ledger).
 func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
-	sid := firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
-	token := firstNonEmpty(a.token, a.env("TELCO_TOKEN"))
-	if sid == "" || token == "" {
-		return nil, usagef("no credentials: give --account-sid and --token, or set TELCO_ACCOUNT_SID and TELCO_TOKEN")
+	cr, err := a.credentials()
+	if err != nil {
+		return nil, err
 	}
+	a.credSource = cr.source
+	return a.clientFor(cr, extra...)
+}
+
+// clientFor builds a client with these credentials and the global flags'
+// options.
+func (a *app) clientFor(cr credentials, extra ...telco.Option) (*telco.Client, error) {
 	opts := []telco.Option{telco.WithUserAgent("telco-cli")}
-	if base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL")); base != "" {
-		opts = append(opts, telco.WithBaseURL(base))
+	if cr.baseURL != "" {
+		opts = append(opts, telco.WithBaseURL(cr.baseURL))
 	}
 	if a.timeout > 0 {
 		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
@@ -178,7 +194,7 @@ func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 		opts = append(opts, telco.WithInsecureHTTP())
 	}
 	opts = append(opts, a.clientOpts...)
-	c, err := telco.NewClient(sid, token, append(opts, extra...)...)
+	c, err := telco.NewClient(cr.sid, cr.token, append(opts, extra...)...)
 	if err != nil {
 		return nil, &usageError{insecureHint(err)}
 	}
@@ -215,9 +231,13 @@ func (a *app) parseTime(flag, s string, now time.Time) (time.Time, error) {
 }
 
 // account is the account SID the credentials name, for operations that
-// take one.
+// take one; "" when there are none (building the client then says why).
 func (a *app) account() string {
-	return firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
+	cr, err := a.credentials()
+	if err != nil {
+		return ""
+	}
+	return cr.sid
 }
 
 func firstNonEmpty(vs ...string) string {
