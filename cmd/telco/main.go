@@ -1,25 +1,17 @@
 // Command telco is the SDK's command-line tool: every operation of the
 // service from a terminal, and the fake service for local work.
 //
-//	telco mock [--addr 127.0.0.1:8080] [--account-sid SID --token TOKEN]
-//	telco projects create|get|list|update
-//	telco numbers get|list|purchase|configure
-//	telco number-blocks search|search-text|list-by-property|list-by-account
-//	telco sms send|batch|find|get
-//	telco logins create|get|list
-//	telco sip-trunks create|list|get
-//	telco porting submit|status
-//	telco addresses create|list|get|delete
-//	telco lookup NUMBER...
-//	telco flows list
-//	telco calls get|list [--all|--follow]
-//	telco completion bash|zsh|fish|powershell
-//	telco version
+// Its commands and their flags are in the reference under docs/, which
+// is generated from the command tree (go test ./cmd/telco -run
+// TestCLIReference -update) and checked against it, and in telco --help;
+// README.md beside this file holds the operators' recipes.
 //
-// Credentials and the base URL come from --account-sid, --token and
-// --base-url, or else from TELCO_ACCOUNT_SID, TELCO_TOKEN and
-// TELCO_BASE_URL. --output table (the default) prints aligned tables for
-// people; --output json prints the SDK's types as JSON for scripts.
+// Credentials and the base URL come from the flags (--account-sid,
+// --token, --base-url), else the environment (TELCO_ACCOUNT_SID,
+// TELCO_TOKEN, TELCO_BASE_URL), else a profile saved by telco login
+// (--profile NAME, else TELCO_PROFILE, else "default"). --output table
+// (the default) prints aligned tables for people; --output json prints
+// the SDK's types as JSON for scripts.
 //
 // Exit status: 0 success; 1 an error from the service (its code, message
 // and field names are printed) or the network, the request not carried

@@ -58,21 +58,24 @@ var outputs = []string{"table", "wide", "json"}
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "telco",
-		Short: "Manage projects, numbers, SMS, logins, SIP trunks, porting and addresses",
+		Short: "The telephony service from a terminal: every operation, and a fake service to try them on",
 		Long: `telco talks to the telephony management service through the telco-go SDK.
+'telco COMMAND --help' describes each command; the reference of every command
+is in cmd/telco/docs of the telco-go repository.
 
-Credentials and base URL, first found wins:
-  1. flags: --account-sid and --token, --base-url
-  2. environment: TELCO_ACCOUNT_SID and TELCO_TOKEN, TELCO_BASE_URL
+Credentials and the base URL are taken from the first of:
+  1. the flags: --account-sid and --token, --base-url;
+  2. the environment: TELCO_ACCOUNT_SID and TELCO_TOKEN, TELCO_BASE_URL;
   3. a profile saved by 'telco login': --profile NAME, else $TELCO_PROFILE,
-     else "default"
-  4. none: an error that says how to give them
-(the base URL, when none gives one, is the public service's). A refused
-login (401) says which of these the credentials came from. Point the base
-URL at 'telco mock' to try everything locally.
+     else "default";
+  4. none: an error that says how to give them.
+Without a base URL the tool calls the public service; point it at 'telco mock'
+to try everything locally. A refused login (401) says where its credentials
+came from, never what they are.
 
 Times without a zone (2026-11-25, "2026-11-25 09:30") are read in the local
-zone; offsets from now take days too (+2d, -1d12h).
+zone, and every time is shown in it, in tables as in JSON (--utc: UTC for
+both); offsets from now take days too (+2d, -1d12h).
 
 Output: -o table (fits the terminal), -o wide (never cut), -o json (RFC 3339
 times, enumeration names, one array for one page or --all, errors as JSON on
@@ -103,7 +106,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID, else the profile's)")
 	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN, else the profile's)")
 	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else the profile's, else "+telco.DefaultBaseURL+")")
-	pf.StringVar(&a.profile, "profile", "", `the credentials 'telco login' saved under this name (default $TELCO_PROFILE, else "default"), used when neither flags nor environment give any`)
+	pf.StringVar(&a.profile, "profile", "", `saved credentials to use, from 'telco login' (default $TELCO_PROFILE, else "default")`)
 	pf.StringVarP(&a.output, "output", "o", "table", "output format: table, wide or json")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
 	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
