@@ -13,11 +13,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -126,7 +129,9 @@ func writeBody(b *bytes.Buffer, c *cobra.Command) {
 	fmt.Fprintln(b)
 }
 
-func indented(line string) bool { return strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t") }
+func indented(line string) bool {
+	return strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
+}
 
 // dedent removes the indent the lines share.
 func dedent(s string) string {
@@ -183,5 +188,125 @@ func TestCLIReference(t *testing.T) {
 		if _, ok := pages[filepath.Base(p)]; !ok {
 			t.Errorf("cmd/telco/%s documents no command: regenerate the reference with %s, which removes it", filepath.ToSlash(p), regenerate)
 		}
+	}
+}
+
+// commandLines finds the telco command lines a Markdown text shows: the
+// lines of its sh code blocks that run telco (after a pipe, $( or <(
+// too), and its inline code that starts with "telco ".
+func commandLines(md string) []string {
+	var out []string
+	take := func(s string) {
+		for _, m := range telcoCallRe.FindAllStringIndex(s, -1) {
+			cmd := s[m[0]:]
+			cmd = cmd[strings.Index(cmd, "telco "):]
+			if i := shellEndRe.FindStringIndex(cmd); i != nil {
+				cmd = cmd[:i[0]]
+			}
+			out = append(out, strings.TrimSpace(cmd))
+		}
+	}
+	inSh := false
+	for _, line := range strings.Split(strings.ReplaceAll(md, "\\\n", " "), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			inSh = !inSh && (trimmed == "```sh" || trimmed == "```bash")
+		case inSh:
+			if i := strings.Index(line, " #"); i >= 0 {
+				line = line[:i] // a comment
+			}
+			take(line)
+		default:
+			for _, m := range inlineCodeRe.FindAllStringSubmatch(line, -1) {
+				take(m[1])
+			}
+		}
+	}
+	return out
+}
+
+var (
+	// telcoCallRe is where a command line runs telco.
+	telcoCallRe = regexp.MustCompile(`(^|[\s|(;])telco `)
+	// shellEndRe is where the command ends: a pipe, a redirection, a
+	// comment, a subshell's end, another command.
+	shellEndRe   = regexp.MustCompile(` \| | \|\| | > | 2> | # |\)|;| && |&$`)
+	inlineCodeRe = regexp.MustCompile("`(telco [^`]+)`")
+)
+
+// The documents show commands and flags that exist: every telco command
+// line in the README's command-line section and in cmd/telco/README.md
+// names a command of the tree, with flags that command takes.
+func TestDocumentsShowRealCommands(t *testing.T) {
+	t.Parallel()
+	root := testTree()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	section := string(readme)
+	start := strings.Index(section, "## Command line: telco")
+	require.GreaterOrEqual(t, start, 0, "README.md has its command-line section")
+	section = section[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	operators, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	n := 0
+	for doc, text := range map[string]string{"README.md (Command line: telco)": section, "cmd/telco/README.md": string(operators)} {
+		for _, line := range commandLines(text) {
+			n++
+			words := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(line))[1:]
+			cmd, rest, err := root.Find(words)
+			if !assert.NoError(t, err, "%s shows %q", doc, line) {
+				continue
+			}
+			if cmd.HasSubCommands() && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && rest[0] != strings.ToUpper(rest[0]) {
+				t.Errorf("%s shows %q: %s has no command %q", doc, line, cmd.CommandPath(), rest[0])
+			}
+			for _, w := range words {
+				if !strings.HasPrefix(w, "-") || w == "-" || strings.HasPrefix(w, "-6") || strings.HasPrefix(w, "-1") {
+					continue
+				}
+				name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+				if name == "help" || name == "version" && cmd == root {
+					continue // cobra adds these as the command runs
+				}
+				var f *pflag.Flag
+				if strings.HasPrefix(w, "--") {
+					f = cmd.Flags().Lookup(name)
+					if f == nil {
+						f = cmd.InheritedFlags().Lookup(name)
+					}
+				} else if len(name) == 1 {
+					f = cmd.Flags().ShorthandLookup(name)
+					if f == nil {
+						f = cmd.InheritedFlags().ShorthandLookup(name)
+					}
+				}
+				assert.NotNil(t, f, "%s shows %q: %s takes no %s", doc, line, cmd.CommandPath(), w)
+			}
+		}
+	}
+	assert.Greater(t, n, 30, "the documents' command lines were found")
+
+	// The table of telco mock's flags lists exactly the flags it takes.
+	mock, _, err := root.Find([]string{"mock"})
+	require.NoError(t, err)
+	_, table, found := strings.Cut(string(operators), "| Flag | What it does |")
+	require.True(t, found, "cmd/telco/README.md has the table of telco mock's flags")
+	table, _, _ = strings.Cut(table, "\n\n")
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("`--([a-z0-9-]+)").FindAllStringSubmatch(table, -1) {
+		listed[m[1]] = true
+	}
+	mock.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && f.Name != "help" {
+			assert.True(t, listed[f.Name], "the table of telco mock's flags in cmd/telco/README.md leaves out --%s", f.Name)
+			delete(listed, f.Name)
+		}
+	})
+	for name := range listed {
+		t.Errorf("the table of telco mock's flags in cmd/telco/README.md lists --%s, which telco mock does not take", name)
 	}
 }
