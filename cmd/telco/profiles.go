@@ -274,7 +274,13 @@ gives any.`,
 		Example: `  printf '%s\n' "$TOKEN" | telco login --profile staging --account-sid AC... --token-stdin --base-url http://127.0.0.1:8080
   telco --profile staging projects list`,
 		Annotations: ops("Properties.List"),
-		Args:        exactArgs(0, "no arguments"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				// login and logins are one letter apart.
+				return usagef("telco login takes no arguments (the portal logins are 'telco logins %s')", strings.Join(args, " "))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			name, _ := a.profileName()
 			if err := checkProfileName(name); err != nil {

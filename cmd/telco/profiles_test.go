@@ -195,6 +195,9 @@ func TestLoginAndLogout(t *testing.T) {
 	assert.Contains(t, r.stderr, "give --token-stdin")
 	r = h.runIn(srv.Token+"\n", "--profile", "bad name", "login", "--account-sid", srv.AccountSid, "--token-stdin")
 	assert.Equal(t, 2, r.code)
+	r = h.runIn("", "login", "list")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "the portal logins are 'telco logins list'")
 
 	for _, name := range []string{"a", "b"} {
 		r = h.runIn(srv.Token+"\n", "login", "--profile", name, "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL, "-o", "json")
