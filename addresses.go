@@ -9,8 +9,7 @@ import (
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// AddressesService adds, lists, reads and removes the account's addresses
-// (operation 18 and the documentation page "get-addresses").
+// AddressesService adds, lists, reads and removes the account's addresses.
 type AddressesService service
 
 // AddressesAPI is the method set of AddressesService, for code that wants
@@ -76,7 +75,7 @@ func (p *CreateAddressParams) wire() *wireCreateAddress {
 // addressShape is an address under Address, or bare.
 var addressShape = resourceOf[Address]("AddressSid", "Address")
 
-// Create adds an address to the account (operation 18):
+// Create adds an address to the account:
 // POST /v2/Accounts/{AccountSid}/Addresses. The interface document does not
 // say how the parameters travel; they are sent as a JSON body, as the
 // service's other writes take them. The answer is read wrapped as
@@ -90,7 +89,7 @@ func (s *AddressesService) Create(ctx context.Context, accountSid string, p *Cre
 		path: escapedPath("/v2/Accounts/{AccountSid}/Addresses", accountSid), body: p.wire()}, addressShape)
 }
 
-// Delete removes an address (operation 18): DELETE /v2/Addresses/{AddressSid}.
+// Delete removes an address: DELETE /v2/Addresses/{AddressSid}.
 // The service answers {AddressSid} of the removed address; it refuses with
 // 400 and ADDRESS_CANNOT_BE_DELETED (an *APIError) while numbers rely on
 // the address for registration. When an earlier attempt may have reached

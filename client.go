@@ -55,12 +55,12 @@ type Client struct {
 
 	baseURL    string // without a trailing slash
 	accountSid string
-	// auth returns the Authorization header value, "Basic base64(sid:token)".
+	// auth returns the Authorization header's value, "Basic base64(sid:token)".
 	// It is a closure so that not even reflection-based printing of a Client
 	// held in an unexported field (which bypasses Format) can reach the
 	// credentials: fmt shows a func as an address.
-	auth      func() string
-	userAgent string
+	auth      func() []string
+	userAgent []string // the User-Agent header's shared value
 	logger    *slog.Logger
 	validate  bool
 	retry     RetryPolicy
@@ -76,11 +76,18 @@ type Client struct {
 }
 
 // basicAuth returns the Authorization header for the credentials, held
-// only by the closure.
-func basicAuth(accountSid, token string) func() string {
-	header := "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token))
-	return func() string { return header }
+// only by the closure: the value, and the header's one-element slice that
+// every request shares (see headerValue).
+func basicAuth(accountSid, token string) func() []string {
+	header := headerValue("Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token)))
+	return func() []string { return header }
 }
+
+// headerValue is a header's value as a slice that requests can share: its
+// capacity is its length, so a Header.Add on it copies rather than writes
+// into it, and nothing in net/http writes a header's slice in place.
+// Setting shared slices spares every request an allocation per header.
+func headerValue(v string) []string { return []string{v}[:1:1] }
 
 // service is the value every service type is a conversion of, as in
 // go-github: each holds the one Client and has no HTTP code of its own.
@@ -238,7 +245,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		baseURL:        base,
 		accountSid:     accountSid,
 		auth:           basicAuth(accountSid, token),
-		userAgent:      ua,
+		userAgent:      headerValue(ua),
 		logger:         cfg.logger,
 		validate:       cfg.validate,
 		retry:          rp,

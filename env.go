@@ -55,11 +55,13 @@ func newClientFromEnv(getenv func(string) string, opts ...Option) (*Client, erro
 	}
 	c, err := NewClient(sid, token, append(env, opts...)...)
 	if err != nil {
-		var from string
+		msg := strings.Replace(err.Error(), "telco: NewClient:", "telco: NewClientFromEnv:", 1)
+		// The option the environment sets is its variable.
+		msg = strings.Replace(msg, "WithInsecureHTTP for a mock", EnvAllowInsecureHTTP+"=1 for a mock", 1)
 		if u := getenv(EnvBaseURL); u != "" {
-			from = " (" + EnvBaseURL + " is set)"
+			msg += " (" + EnvBaseURL + " is set)"
 		}
-		return nil, errors.New(strings.Replace(err.Error(), "telco: NewClient:", "telco: NewClientFromEnv:", 1) + from)
+		return nil, errors.New(msg)
 	}
 	return c, nil
 }

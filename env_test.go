@@ -34,6 +34,7 @@ func TestNewClientFromEnvInsecureHTTP(t *testing.T) {
 	_, err := newClientFromEnv(envOf(base))
 	require.Error(t, err, "plain http to a host that is not loopback is refused by default")
 	assert.Contains(t, err.Error(), "NewClientFromEnv")
+	assert.Contains(t, err.Error(), "TELCO_ALLOW_INSECURE_HTTP=1", "the error names the variable that allows it")
 	for _, v := range []string{"1", "true", "TRUE", " 1 "} {
 		base[EnvAllowInsecureHTTP] = v
 		c, err := newClientFromEnv(envOf(base))

@@ -188,13 +188,61 @@ type ValidationError struct {
 	Fields []FieldError
 }
 
-// Error names the operation and every field problem.
+// Error names the operation and every field problem, each field by the
+// name you set in Go and, where the service's differs, that too:
+// "DateFrom (Date_From) is required". FieldName and Message keep the
+// service's names, as its own errors give them.
 func (e *ValidationError) Error() string {
 	parts := make([]string, len(e.Fields))
 	for i, f := range e.Fields {
+		if label := goLabel(f.FieldName); label != f.FieldName {
+			if rest, ok := strings.CutPrefix(f.Message, f.FieldName); ok {
+				f.Message, f.FieldName = label+rest, ""
+			} else {
+				f.FieldName = label
+			}
+		} else if strings.HasPrefix(f.Message, f.FieldName+" ") {
+			f.FieldName = "" // the message names it
+		}
 		parts[i] = f.String()
 	}
 	return "telco: " + e.Op + ": invalid parameters: " + strings.Join(parts, "; ")
+}
+
+// goNames are the params fields whose Go name differs from the wire name
+// the service and FieldError use, by wire name.
+var goNames = map[string]string{
+	"Date_From": "DateFrom", "Date_To": "DateTo",
+	"Results_Count": "Count", "Results_Skip": "Skip",
+	"ExternalId": "ExternalID", "WebhookUri": "WebhookURI", "DeliveryReceiptWebhookUri": "DeliveryReceiptWebhookURI",
+	"WebHookUrl": "WebhookURL", "WebHookMethod": "WebhookMethod", "WebHookURL": "WebhookURL",
+	"DeliveryReceiptWebHookUrl": "DeliveryReceiptWebhookURL", "DeliveryReceiptWebHookMethod": "DeliveryReceiptWebhookMethod",
+	"Attribution_Source": "AttributionSource", "Attribution_Medium": "AttributionMedium",
+	"Attribution_Campaign": "AttributionCampaign", "Attribution_Content": "AttributionContent",
+	"DefaultCallerId": "DefaultCallerID", "SipTrunkIpAddresses": "IPAddresses", "SipTrunkCredentials": "Credentials",
+	"SipTrunkAllowedCountries": "AllowedCountries", "IncomingActionId": "IncomingActionID", "Diaplan": "Dialplan",
+	"Messages": "msgs",
+}
+
+// goLabel is a wire field name as "GoName (WireName)" when the two differ,
+// each part of an indexed name translated: "Messages[2].ExternalId" is
+// "msgs[2].ExternalID (Messages[2].ExternalId)".
+func goLabel(wire string) string {
+	parts := strings.Split(wire, ".")
+	changed := false
+	for i, p := range parts {
+		name, index, _ := strings.Cut(p, "[")
+		if g, ok := goNames[name]; ok {
+			if index != "" {
+				index = "[" + index
+			}
+			parts[i], changed = g+index, true
+		}
+	}
+	if !changed {
+		return wire
+	}
+	return strings.Join(parts, ".") + " (" + wire + ")"
 }
 
 // ErrorCode returns the service error code found anywhere in err's chain:

@@ -151,7 +151,12 @@ func TestErrorStrings(t *testing.T) {
 		{Code: CodeInvalidPhoneNumberFormat, FieldName: "To", Message: "To must be E.164"},
 		{Code: CodeParameterRequired, FieldName: "Text", Message: "Text is required"},
 	}}
-	assert.Equal(t, "telco: Messages.Send: invalid parameters: To: To must be E.164 (INVALID_PHONENUMBER_FORMAT); Text: Text is required (PARAMETER_REQUIRED)", ve.Error())
+	assert.Equal(t, "telco: Messages.Send: invalid parameters: To must be E.164 (INVALID_PHONENUMBER_FORMAT); Text is required (PARAMETER_REQUIRED)", ve.Error(),
+		"a message that names its field is not prefixed with the name again")
+	other := &ValidationError{Op: "Porting.StatusByProperty", Fields: []FieldError{
+		{Code: CodeParameterInvalid, FieldName: "Date_To", Message: "must come after the start"},
+	}}
+	assert.Equal(t, "telco: Porting.StatusByProperty: invalid parameters: DateTo (Date_To): must come after the start (PARAMETER_INVALID)", other.Error())
 
 	batch := &APIError{Op: "Messages.SendBatch", Code: "X", Message: "m"}
 	assert.Equal(t, "telco: Messages.SendBatch: rejected: X: m", batch.Error())
@@ -241,4 +246,26 @@ func TestMaybeSentForHandWrittenFakes(t *testing.T) {
 	assert.ErrorIs(t, inner, ErrMaybeSent)
 
 	assert.NoError(t, MaybeSent(nil))
+}
+
+// A validation error names each field as it is set in Go, with the
+// service's name beside it where the two differ.
+func TestValidationErrorNamesTheGoField(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient(testSid, testToken, WithBaseURL("https://telco.invalid"))
+	require.NoError(t, err)
+	_, err = c.Messages.Find(bg, testProp, &FindMessagesParams{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "DateFrom (Date_From) is required")
+	assert.Contains(t, err.Error(), "DateTo (Date_To) is required")
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "Date_From", ve.Fields[0].FieldName, "FieldName keeps the service's name")
+	_, err = c.Messages.SendBatchOnce(bg, testProp, []SendMessageParams{{To: "+61499999999", Text: "x"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "msgs[0].ExternalID (Messages[0].ExternalId) is required")
+	_, err = c.Messages.Send(bg, testProp, &SendMessageParams{Text: "x"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "To is required (PARAMETER_REQUIRED)", "a name the same in Go is given once")
+	assert.NotContains(t, err.Error(), "To: To")
 }

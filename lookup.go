@@ -10,8 +10,7 @@ import (
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// LookupService looks up carrier and porting details of numbers
-// (operation 9).
+// LookupService looks up carrier and porting details of numbers.
 type LookupService service
 
 // LookupAPI is the method set of LookupService, for code that wants to
@@ -86,7 +85,7 @@ const lookupBatch = 100
 const DefaultLookupConcurrency = 4
 
 // NumberDetails looks up numbers, each in local form (digits) or E.164 with
-// +, in order (operation 9): GET /v2/Numbers/Details?Numbers=a,b,c. More
+// +, in order: GET /v2/Numbers/Details?Numbers=a,b,c. More
 // than 100 numbers are split into requests of 100, up to
 // WithLookupConcurrency of them (default 4) in flight at once, and the
 // results returned in the order of numbers. The first request to fail

@@ -13,8 +13,7 @@ import (
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// MessagesService sends and finds SMS (operations 6, 7 and 8, and reading
-// one message back).
+// MessagesService sends, finds and reads SMS.
 type MessagesService service
 
 // MessagesAPI is the method set of MessagesService, for code that wants to
@@ -169,7 +168,8 @@ var (
 	messagesList = listOf[Message]("Messages")
 )
 
-// Send sends one SMS from the project (operation 6). The account and the
+// Send sends one SMS from the project: POST
+// /v2/Properties/{PropertySid}/Messages. The account and the
 // project must be enabled for SMS. Send is not retried once the request may
 // have reached the service; such a failure matches ErrMaybeSent.
 func (s *MessagesService) Send(ctx context.Context, propertySid string, p *SendMessageParams) (*Message, error) {
@@ -195,7 +195,8 @@ type BatchResult struct {
 	Err     *APIError // set when this element was rejected (StatusCode 0)
 }
 
-// SendBatch sends several SMS in one request (operation 7). The results
+// SendBatch sends several SMS in one request: POST
+// /v2/Properties/{PropertySid}/BatchMessages. The results
 // align with msgs, one per message. A message that fails client-side
 // validation is not sent: its Err carries the code the service would use
 // (INVALID_PHONENUMBER_FORMAT for a bad To) and the field name. The service
@@ -286,7 +287,7 @@ func decodeBatchElement(op string, raw json.RawMessage) BatchResult {
 	return BatchResult{Err: ae}
 }
 
-// FindMessagesParams selects sent and received messages (operation 8).
+// FindMessagesParams selects sent and received messages (Messages.Find).
 type FindMessagesParams struct {
 	// DateFrom (inclusive) and DateTo (exclusive) are required; sent as Unix
 	// seconds (Date_From, Date_To).

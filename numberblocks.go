@@ -12,9 +12,8 @@ import (
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// NumberBlocksService searches number blocks (operations 1 and 2), and
-// buys and configures them (the service's pages "purchase-number-block"
-// and "configure-number-block").
+// NumberBlocksService searches number blocks, and buys and configures
+// them.
 type NumberBlocksService service
 
 // NumberBlocksAPI is the method set of NumberBlocksService, for code that
@@ -126,7 +125,8 @@ type NumberBlockListParams struct {
 	SortDir             string // "asc" (default) or "desc"
 }
 
-// NumberBlockSearchParams are the options of operation 1. AccountSid or
+// NumberBlockSearchParams are the options of Search (GET
+// /v2/numberblocks). AccountSid or
 // PropertySid is required; Text is free text.
 type NumberBlockSearchParams struct {
 	AccountSid  string
@@ -183,7 +183,7 @@ type NumberBlockPage struct {
 // defaultBlockPageSize is the service's page size for number-block searches.
 const defaultBlockPageSize = 10
 
-// Search searches the number blocks of an account or project (operation 1):
+// Search searches the number blocks of an account or project:
 // GET /v2/numberblocks.
 func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchParams) (*NumberBlockPage, error) {
 	const op = "NumberBlocks.Search"
@@ -200,14 +200,14 @@ func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *Nu
 	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/{Text}", p)
 }
 
-// ListByProperty lists the project's number blocks (operation 2):
+// ListByProperty lists the project's number blocks:
 // GET /v2/Properties/{PropertySid}/numberblocks.
 func (s *NumberBlocksService) ListByProperty(ctx context.Context, propertySid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByProperty", "PropertySid", propertySid,
 		"/v2/Properties/{PropertySid}/numberblocks", p)
 }
 
-// ListByAccount lists the account's number blocks (operation 2):
+// ListByAccount lists the account's number blocks:
 // GET /v2/Accounts/{AccountSid}/numberblocks.
 func (s *NumberBlocksService) ListByAccount(ctx context.Context, accountSid string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.ListByAccount", "AccountSid", accountSid,

@@ -13,8 +13,7 @@ import (
 )
 
 // NumbersService reads, lists, buys and configures the account's phone
-// numbers (operation 3 and the documentation pages "get-numbers" and
-// "purchase-available").
+// numbers.
 type NumbersService service
 
 // NumbersAPI is the method set of NumbersService, for code that wants to
@@ -234,7 +233,7 @@ func numberPath(number string) string {
 	return strings.TrimPrefix(strings.TrimSpace(number), "+")
 }
 
-// Configure sets the configuration of number (operation 3): POST
+// Configure sets the configuration of number: POST
 // /v2/Numbers/{Number}. number is E.164 with or without the + (the path
 // leaves it out). The interface document does not say how the parameters
 // travel; they are sent as a JSON body, as every other write of the service
@@ -555,7 +554,7 @@ func (s *NumbersService) Purchase(ctx context.Context, propertySid string, p *Pu
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
 
-// Validate checks the configuration rules of operation 3: RoutingMethod is
+// Validate checks the configuration rules of Numbers.Configure: RoutingMethod is
 // Endpoint (with an E.164 EndpointNumber) or Flow (with a Flow); Recording
 // is Off or Call; webhook methods are GET or POST and their URLs absolute;
 // EndpointNumber and SendSmsTo are E.164 numbers, with or without the +,

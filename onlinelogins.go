@@ -14,7 +14,7 @@ import (
 )
 
 // OnlineLoginsService manages online logins, the users of the management
-// portal (operations 4 and 5).
+// portal.
 type OnlineLoginsService service
 
 // OnlineLoginsAPI is the method set of OnlineLoginsService, for code that
@@ -184,7 +184,7 @@ var (
 	onlineLoginsList = listOf[OnlineLogin]("OnlineLogins")
 )
 
-// Create adds a portal user with scopes on the project (operation 4):
+// Create adds a portal user with scopes on the project:
 // POST /v2/Properties/{PropertySid}/OnlineLogins.
 func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p *CreateOnlineLoginParams) (*OnlineLogin, error) {
 	const op = "OnlineLogins.Create"
@@ -196,7 +196,7 @@ func (s *OnlineLoginsService) Create(ctx context.Context, propertySid string, p 
 		secrets: []string{p.Password}}, onlineLoginShape)
 }
 
-// Get reads one online login (operation 5): GET /v2/OnlineLogins/{OnlineLoginSid}.
+// Get reads one online login: GET /v2/OnlineLogins/{OnlineLoginSid}.
 // With validation on, the SID must be a UUID. The login is read under
 // OnlineLogin, bare, or as the one element of the operation's listing
 // envelope (OnlineLogins); an answer without it is an *APIError.
@@ -225,7 +225,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 
 // loginAnswer reads Get's answer in any of its shapes: the login under
 // OnlineLogin, as Create answers, or bare; or the envelope the interface
-// document gives operation 5 for both its forms, {"OnlineLogins": [...],
+// document gives GET /v2/OnlineLogins for both its forms, {"OnlineLogins": [...],
 // "TotalCount": 1, "NextPageToken": ""} (or a bare array), holding the
 // one login.
 type loginAnswer struct {
@@ -267,7 +267,7 @@ func (a *loginAnswer) login(r *call, sid string) (*OnlineLogin, error) {
 		Message: fmt.Sprintf("response has none of the %d logins in OnlineLogins with the OnlineLoginSid asked", len(items))}
 }
 
-// List returns one page of the account's online logins (operation 5):
+// List returns one page of the account's online logins:
 // GET /v2/OnlineLogins. Results_Count defaults to 50.
 func (s *OnlineLoginsService) List(ctx context.Context, p *ListParams) (*Page[OnlineLogin], error) {
 	const op = "OnlineLogins.List"
@@ -290,7 +290,7 @@ func (s *OnlineLoginsService) ListAll(ctx context.Context, p *ListParams) iter.S
 //
 // FirstName, LastName and Enabled are those the service's page shows in
 // its samples; Email and Password are the login's other fields as created
-// (operation 4), which the page neither shows nor rules out: whether the
+// (by Create), which the page neither shows nor rules out: whether the
 // service changes them is not documented.
 type UpdateOnlineLoginParams struct {
 	Email     *string // a valid e-mail address, the user name
@@ -403,7 +403,7 @@ func (p CreateOnlineLoginParams) LogValue() slog.Value {
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
 
-// Validate checks the rules of operation 4: a valid e-mail address; a
+// Validate checks the rules of OnlineLogins.Create: a valid e-mail address; a
 // password of at least 12 characters with a-z, A-Z, 0-9 and one of
 // !@#$%^&*()_+; first and last names; at least one scope, each one the
 // service names.

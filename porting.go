@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// PortingService submits number porting requests and reads their status
-// (operations 16 and 17).
+// PortingService submits number porting requests and reads their status.
 type PortingService service
 
 // PortingAPI is the method set of PortingService, for code that wants to
@@ -84,7 +83,7 @@ type PortingStatusChange struct {
 	Created                  Timestamp `json:"Created,omitempty"`
 }
 
-// PortingRequestParams is a porting request to submit (operation 16):
+// PortingRequestParams is a porting request to submit (Porting.Submit):
 //   - AuthorisedContactName, AuthorisedContactEmail (a valid address),
 //     DaytimeContactNumber, CurrentCarrier, CurrentCarrierAccountNo and
 //     PreferredPortSchedule (PortASAP or PortOnDate) are required;
@@ -168,7 +167,7 @@ var (
 	portingList  = listOf[PortingRequest]("PortingRequests")
 )
 
-// Submit submits a porting request for the project (operation 16):
+// Submit submits a porting request for the project:
 // POST /v2/Properties/{PropertySid}/Porting. It is not retried once the
 // request may have reached the service.
 func (s *PortingService) Submit(ctx context.Context, propertySid string, p *PortingRequestParams) (*PortingRequest, error) {
@@ -181,7 +180,8 @@ func (s *PortingService) Submit(ctx context.Context, propertySid string, p *Port
 }
 
 // PortingStatusParams selects porting requests by the window of their
-// status updates (operation 17). From and To are required, From before To.
+// status updates (GET .../Porting/Status). From and To are required, From
+// before To.
 type PortingStatusParams struct {
 	From, To              time.Time // wire Unix seconds
 	PortingRequestNumbers []string  // filter by request number; sent comma-separated
@@ -256,7 +256,7 @@ func (s *PortingService) statusAll(ctx context.Context, op string, p *PortingSta
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
 
-// Validate checks the rules of operation 16; see PortingRequestParams.
+// Validate checks the rules of Porting.Submit; see PortingRequestParams.
 func (p *PortingRequestParams) Validate() error {
 	if p == nil {
 		return nilParams("Porting.Submit")

@@ -8,8 +8,7 @@ import (
 )
 
 // PropertiesService manages projects, which the service also calls
-// properties: containers for numbers and configuration (operations 10, 11
-// and 12).
+// properties: containers for numbers and configuration.
 type PropertiesService service
 
 // PropertiesAPI is the method set of PropertiesService, for code that wants
@@ -111,7 +110,9 @@ var (
 	propertiesList = listOf[Property]("Properties", "Projects")
 )
 
-// Create creates a project (operation 10).
+// Create creates a project: POST /v2/Properties. TimeZone takes a Windows
+// time zone ID; WindowsZone gives it for an IANA name
+// (telco.WindowsZone("Australia/Sydney") is "AUS Eastern Standard Time").
 func (s *PropertiesService) Create(ctx context.Context, p *CreatePropertyParams) (*Property, error) {
 	const op = "Properties.Create"
 	if err := s.client.requireParams(op, p != nil, p.check); err != nil {
@@ -120,7 +121,7 @@ func (s *PropertiesService) Create(ctx context.Context, p *CreatePropertyParams)
 	return getOne(ctx, s.client, &call{op: op, method: http.MethodPost, path: "/v2/Properties", body: p.wire()}, propertyShape)
 }
 
-// Get reads one project (operation 11).
+// Get reads one project: GET /v2/Properties/{PropertySid}.
 func (s *PropertiesService) Get(ctx context.Context, propertySid string) (*Property, error) {
 	const op = "Properties.Get"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
@@ -134,7 +135,7 @@ func (s *PropertiesService) Get(ctx context.Context, propertySid string) (*Prope
 // online logins.
 const defaultListCount = 50
 
-// List returns one page of the account's projects (operation 11). The
+// List returns one page of the account's projects: GET /v2/Properties. The
 // array is read under Properties or Projects, as the service's documents
 // name it both ways. p may be nil for the first page at the default size.
 func (s *PropertiesService) List(ctx context.Context, p *ListParams) (*Page[Property], error) {
@@ -153,8 +154,10 @@ func (s *PropertiesService) ListAll(ctx context.Context, p *ListParams) iter.Seq
 		func(ctx context.Context, lp ListParams) (*Page[Property], error) { return s.List(ctx, &lp) })
 }
 
-// Update changes the project's non-nil fields with a JSON merge patch
-// (operation 12); the service answers 204 with no body.
+// Update changes the project's non-nil fields with a JSON merge patch:
+// PATCH /v2/Properties/{PropertySid}; the service answers 204 with no
+// body. A new TimeZone is a Windows time zone ID, as WindowsZone gives
+// for an IANA name.
 func (s *PropertiesService) Update(ctx context.Context, propertySid string, p *UpdatePropertyParams) error {
 	const op = "Properties.Update"
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {

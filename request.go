@@ -67,6 +67,12 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
+// Header values every request shares; see headerValue.
+var (
+	acceptJSON     = headerValue("application/json")
+	mergePatchJSON = headerValue("application/merge-patch+json")
+)
+
 // call describes one operation for do.
 type call struct {
 	op         string // "Messages.Send", for errors and logs
@@ -140,15 +146,16 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		// followed but returned as an *APIError.
 		req.Request.GetBody = nil
 	}
+	// Shared values (headerValue), under their canonical keys.
 	h := req.Header
-	h.Set("Authorization", c.auth())
-	h.Set("Accept", "application/json")
-	h.Set("User-Agent", c.userAgent)
+	h["Authorization"] = c.auth()
+	h["Accept"] = acceptJSON
+	h["User-Agent"] = c.userAgent
 	if body != nil {
 		if r.method == http.MethodPatch {
-			h.Set("Content-Type", "application/merge-patch+json")
+			h["Content-Type"] = mergePatchJSON
 		} else {
-			h.Set("Content-Type", "application/json")
+			h["Content-Type"] = acceptJSON
 		}
 	}
 

@@ -660,3 +660,35 @@ func TestRequestURL(t *testing.T) {
 		assert.Equal(t, tc.want, got)
 	}
 }
+
+// Requests share their header values (headerValue): a RoundTripper that
+// adds to a header, as tracing middleware may, changes only its request.
+func TestSharedHeaderValuesStayUnchanged(t *testing.T) {
+	t.Parallel()
+	var seen []http.Header
+	var mu sync.Mutex
+	rec := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			seen = append(seen, r.Header.Clone())
+			mu.Unlock()
+			r.Header.Add("Accept", "text/plain")
+			r.Header.Add("User-Agent", "middleware/1")
+			r.Header.Add("Authorization", "Bearer x")
+			return &http.Response{StatusCode: 200, Request: r, Header: http.Header{},
+				Body: io.NopCloser(strings.NewReader(`{"Property":{"PropertySid":"PR1"}}`))}, nil
+		})
+	}
+	c, err := NewClient(testSid, testToken, WithBaseURL("https://telco.invalid"), WithTransport(rec))
+	require.NoError(t, err)
+	for range 3 {
+		_, err := c.Properties.Get(bg, testProp)
+		require.NoError(t, err)
+	}
+	require.Len(t, seen, 3)
+	for _, h := range seen {
+		assert.Equal(t, []string{"application/json"}, h.Values("Accept"))
+		assert.Len(t, h.Values("User-Agent"), 1)
+		assert.Len(t, h.Values("Authorization"), 1)
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/telcosdk/telco/internal/rules"
 )
 
-// SipTrunksService creates and reads SIP trunks (operations 13, 14 and 15).
+// SipTrunksService creates, lists, reads and updates SIP trunks.
 type SipTrunksService service
 
 // SipTrunksAPI is the method set of SipTrunksService, for code that wants
@@ -160,7 +160,7 @@ func (c SipCredentials) Format(f fmt.State, verb rune) {
 	formatRedacted(f, verb, q, "telco.SipCredentials")
 }
 
-// CreateSipTrunkParams is a new SIP trunk (operation 13):
+// CreateSipTrunkParams is a new SIP trunk (SipTrunks.Create):
 //   - Name is required;
 //   - DefaultCallerID is required: an Australian E.164 number (+61) that is
 //     neither shared-rate (13, 1300) nor toll-free (1800, 1802);
@@ -224,8 +224,8 @@ func (p *CreateSipTrunkParams) wire() *wireCreateSipTrunk {
 	return w
 }
 
-// Create creates a SIP trunk on the project and returns its SipTrunkSid
-// (operation 13): POST /v2/Properties/{PropertySid}/SipTrunk.
+// Create creates a SIP trunk on the project and returns its SipTrunkSid:
+// POST /v2/Properties/{PropertySid}/SipTrunk.
 func (s *SipTrunksService) Create(ctx context.Context, propertySid string, p *CreateSipTrunkParams) (string, error) {
 	const op = "SipTrunks.Create"
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
@@ -268,8 +268,8 @@ var (
 	sipTrunksList = listOf[SipTrunk]("SipTrunks")
 )
 
-// List returns one page of the project's trunks, base fields only
-// (operation 14): GET /v2/Properties/{PropertySid}/SipTrunks.
+// List returns one page of the project's trunks, base fields only:
+// GET /v2/Properties/{PropertySid}/SipTrunks.
 func (s *SipTrunksService) List(ctx context.Context, propertySid string, p *ListSipTrunksParams) (*Page[SipTrunk], error) {
 	const op = "SipTrunks.List"
 	if err := pathParam(op, "PropertySid", propertySid); err != nil {
@@ -294,14 +294,14 @@ func (s *SipTrunksService) ListAll(ctx context.Context, propertySid string, p *L
 		})
 }
 
-// GetByProperty reads a trunk with its details (operation 15):
+// GetByProperty reads a trunk with its details:
 // GET /v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details.
 func (s *SipTrunksService) GetByProperty(ctx context.Context, propertySid, sipTrunkSid string) (*SipTrunk, error) {
 	return s.details(ctx, "SipTrunks.GetByProperty", "PropertySid", propertySid,
 		"/v2/Properties/{PropertySid}/SipTrunk/{SipTrunkSid}/Details", sipTrunkSid)
 }
 
-// GetByAccount reads a trunk with its details (operation 15):
+// GetByAccount reads a trunk with its details:
 // GET /v2/Accounts/{AccountSid}/SipTrunk/{SipTrunkSid}/Details.
 func (s *SipTrunksService) GetByAccount(ctx context.Context, accountSid, sipTrunkSid string) (*SipTrunk, error) {
 	return s.details(ctx, "SipTrunks.GetByAccount", "AccountSid", accountSid,
@@ -430,7 +430,7 @@ func (c SipCredentials) LogValue() slog.Value {
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.
 
-// Validate checks the rules of operation 13; see CreateSipTrunkParams.
+// Validate checks the rules of SipTrunks.Create; see CreateSipTrunkParams.
 func (p *CreateSipTrunkParams) Validate() error {
 	if p == nil {
 		return nilParams("SipTrunks.Create")

@@ -94,8 +94,10 @@ pair() {
   done
 }
 
-# stats KEY UNIT: "median q1 q3" of the per-pair ratios B/A in UNIT.
+# stats KEY UNIT: "median q1 q3" of the per-pair ratios B/A in UNIT
+# (NaN when the section was not run).
 stats() {
+  [ -f "$RESULTS/$1.pairs" ] || { echo "NaN NaN NaN"; return; }
   awk -F'|' -v unit="$2" '
     function val(s,   n, f, i) { n = split(s, f, /[ \t]+/); for (i = 3; i <= n; i++) if (f[i] == unit) return f[i-1]; return "" }
     { a = val($1); b = val($2); if (a != "" && b != "" && a > 0) print b / a }' "$RESULTS/$1.pairs" |
@@ -107,6 +109,7 @@ stats() {
 
 # med KEY SIDE UNIT: the median of UNIT on side a or b.
 med() {
+  [ -f "$RESULTS/$1.pairs" ] || { echo "NaN"; return; }
   awk -F'|' -v unit="$3" -v side="$2" '
     { s = (side == "a") ? $1 : $2; n = split(s, f, /[ \t]+/); for (i = 3; i <= n; i++) if (f[i] == unit) print f[i-1] }' "$RESULTS/$1.pairs" |
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NaN"; else print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'
@@ -180,6 +183,8 @@ if [ -z "${RENDER_ONLY:-}" ]; then
 fi
 # shellcheck source=/dev/null
 . "$RESULTS/meta.sh"
+# Sections not run render as n/a.
+touch "$RESULTS/ratio.txt" "$RESULTS/stubratio.txt"
 
 # f2 EXPR [DIGITS]: EXPR evaluated and rounded; n/a when not measured.
 f2() { case "$1" in *[Nn]a[Nn]*|*inf*|"") echo "n/a"; return ;; esac; awk "BEGIN { printf \"%.${2:-2}f\", ($1) }"; }
@@ -196,7 +201,7 @@ calls=""
 for c in $CALLS; do
   rb=$(mednum "call-$c-base" cpu-ns/op); rp=$(mednum "call-$c-pooled" cpu-ns/op)
   ab=$(med "call-$c-base" a allocs/op); ap=$(med "call-$c-pooled" a allocs/op); as=$(med "call-$c-base" b allocs/op)
-  inloop=$(awk -v n="BenchmarkRatio/call=$c" '{ s = $1; sub(/-[0-9]+$/, "", s) } s == n { for (i = 3; i <= NF; i++) if ($i == "sdk/pooled") print $(i-1) }' "$RESULTS/ratio.txt" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR+1)/2)]; else print "NaN" }')
+  inloop=$(awk -v n="BenchmarkRatio/call=$c" '{ s = $1; sub(/-[0-9]+$/, "", s) } s == n { for (i = 3; i <= NF; i++) if ($i == "sdk/pooled") print $(i-1) }' "$RESULTS/ratio.txt" 2>/dev/null | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR+1)/2)]; else print "NaN" }')
   calls+="| $c | $(ratio "call-$c-base" cpu-ns/op) | $(ratio "call-$c-pooled" cpu-ns/op) | $(ratio "call-$c-pooled" ns/op) | $(f2 "$inloop") | $(f2 "$as" 0) vs $(f2 "$ab" 0) / $(f2 "$ap" 0) |"$'\n'
   case $c in PropertiesGet) lim=1.10 ;; MessagesFind200) lim=1.05 ;; *) lim="" ;; esac
   if [ -n "$lim" ]; then

@@ -82,6 +82,10 @@ func TestHelpExamplesRunAgainstTheFake(t *testing.T) {
 	require.GreaterOrEqual(t, len(cmds), 12, "the commands with examples")
 
 	for _, c := range cmds {
+		// A subtest per command, named by its path, not by an example's
+		// text: t.TempDir names its directory after the test, which the
+		// text can make too long for the file system (Go 1.23 does not
+		// shorten it). A failure quotes the line.
 		t.Run(c.CommandPath(), func(t *testing.T) {
 			t.Parallel()
 			// A fake per command: one (projects update --sms=false) must

@@ -28,12 +28,11 @@ func TestBatchOnTheEmbeddedFake(t *testing.T) {
 // under its ExternalIds and sends the batch once more, so every message is
 // stored exactly once.
 func TestBatchReconcilesAfterAmbiguousFailure(t *testing.T) {
-	t.Parallel()
 	srv := telcotest.NewServer()
 	defer srv.Close()
+	useEnv(t, mockEnv(srv))
 	srv.FailNext(1, http.StatusServiceUnavailable)
-	cfg := config{sid: srv.AccountSid, token: srv.Token, base: srv.URL, propertySid: srv.PropertySid,
-		to: []string{"+61400000001", "+61400000002"}}
+	cfg := config{live: true, propertySid: srv.PropertySid, to: []string{"+61400000001", "+61400000002"}}
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, cfg))
 	assert.Contains(t, out.String(), "reconciling by ExternalId")
@@ -47,7 +46,7 @@ func TestBatchReconcilesAfterAmbiguousFailure(t *testing.T) {
 
 func TestBatchNeedsRecipientsWithCredentials(t *testing.T) {
 	t.Parallel()
-	err := run(context.Background(), &bytes.Buffer{}, config{sid: "AC1", token: "t"})
+	err := run(context.Background(), &bytes.Buffer{}, config{live: true})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "-to")
 }

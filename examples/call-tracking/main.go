@@ -12,8 +12,11 @@
 // and prints the Token to resume from; give it back in TELCO_CALLS_TOKEN
 // to go on where it stopped. It only reads.
 //
-// TELCO_BASE_URL, when set, is used instead of the real service's address,
-// as with the README's `telco mock` recipe.
+// telco.NewClientFromEnv builds the client from TELCO_ACCOUNT_SID and
+// TELCO_TOKEN, and TELCO_BASE_URL when set: exported by the README's
+// `telco mock` recipe, it follows the mock instead of the real service.
+// TELCO_ALLOW_INSECURE_HTTP=1 lets that be plain http to a host name other
+// than localhost, as in a CI network; never with real credentials.
 package main
 
 import (
@@ -29,19 +32,19 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 )
 
-// config is what the example needs: credentials (empty for the fake), the
-// service's address (empty for the default), the project, where to start,
-// and how long and how often to ask.
+// config is what the example needs: the fake or the service, the project,
+// where to start, and how long and how often to ask.
 type config struct {
-	sid, token, base, propertySid string
-	startToken                    string
-	followFor, interval           time.Duration
+	live                bool // credentials set: telco.NewClientFromEnv, else the fake
+	propertySid         string
+	startToken          string
+	followFor, interval time.Duration
 }
 
-// envConfig reads the TELCO_* variables; TELCO_BASE_URL points the example
-// at `telco mock` (or any other address) instead of the real service.
+// envConfig reads the example's own variables and whether credentials are
+// set; the client reads the rest itself.
 func envConfig(getenv func(string) string) config {
-	cfg := config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+	cfg := config{live: getenv(telco.EnvAccountSid) != "" || getenv(telco.EnvToken) != "",
 		propertySid: getenv("TELCO_PROPERTY_SID"), startToken: getenv("TELCO_CALLS_TOKEN"),
 		followFor: time.Minute, interval: 15 * time.Second}
 	if d, err := time.ParseDuration(getenv("TELCO_FOLLOW_FOR")); err == nil && d > 0 {
@@ -62,7 +65,7 @@ func main() {
 func run(ctx context.Context, out io.Writer, cfg config) error {
 	var client *telco.Client
 	stopAfter := 0 // calls to see before stopping; 0: follow for cfg.followFor
-	if cfg.sid == "" || cfg.token == "" {
+	if !cfg.live {
 		srv := telcotest.NewServer()
 		defer srv.Close()
 		fmt.Fprintf(out, "No credentials: following the fake service at %s\n", srv.URL)
@@ -70,12 +73,8 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		cfg.interval, stopAfter = 20*time.Millisecond, 5
 		seed(ctx, srv)
 	} else {
-		var opts []telco.Option
-		if cfg.base != "" {
-			opts = append(opts, telco.WithBaseURL(cfg.base))
-		}
 		var err error
-		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
+		if client, err = telco.NewClientFromEnv(); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Following the service at %s for %s\n", client.BaseURL(), cfg.followFor)

@@ -32,17 +32,16 @@ func TestCallTrackingOnTheEmbeddedFake(t *testing.T) {
 // With credentials the example follows the given project, from a saved
 // Token when there is one, and stops when its time is up.
 func TestCallTrackingResumesFromAToken(t *testing.T) {
-	t.Parallel()
 	srv := telcotest.NewServer()
 	defer srv.Close()
+	useEnv(t, map[string]string{telco.EnvAccountSid: srv.AccountSid, telco.EnvToken: srv.Token, telco.EnvBaseURL: srv.URL})
 	srv.AddCall(srv.PropertySid, telco.Call{From: "+61400000001", To: "61299990000"})
 	page, err := srv.Client().Calls.ListByProperty(context.Background(), srv.PropertySid, nil)
 	require.NoError(t, err)
 	srv.AddCall(srv.PropertySid, telco.Call{From: "+61400000002", To: "61299990000"})
 
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, config{sid: srv.AccountSid, token: srv.Token, base: srv.URL,
-		propertySid: srv.PropertySid, startToken: page.Token, followFor: 200 * time.Millisecond, interval: 20 * time.Millisecond}))
+	require.NoError(t, run(context.Background(), &out, config{live: true, propertySid: srv.PropertySid, startToken: page.Token, followFor: 200 * time.Millisecond, interval: 20 * time.Millisecond}))
 	s := out.String()
 	assert.Contains(t, s, "Following the service at "+srv.URL)
 	assert.NotContains(t, s, "+61400000001", "written before the Token")

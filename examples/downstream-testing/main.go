@@ -16,8 +16,11 @@
 //
 //	TELCO_PROPERTY_SID=PR... go run ./examples/downstream-testing -to +61400000000
 //
-// TELCO_BASE_URL, when set, is used instead of the real service's address,
-// as with the README's `telco mock` recipe.
+// telco.NewClientFromEnv builds the client from TELCO_ACCOUNT_SID and
+// TELCO_TOKEN, and TELCO_BASE_URL when set: exported by the README's
+// `telco mock` recipe, it sends to the mock instead of the real service.
+// TELCO_ALLOW_INSECURE_HTTP=1 lets that be plain http to a host name other
+// than localhost, as in a CI network; never with real credentials.
 package main
 
 import (
@@ -85,11 +88,12 @@ func main() {
 // run sends one notice: on the fake without credentials, for real with
 // them, at TELCO_BASE_URL when set (`telco mock`, say). With credentials it
 // sends only to a recipient given explicitly: a default number would send
-// a real SMS to a stranger.
+// a real SMS to a stranger. getenv tells whether credentials are set and
+// gives TELCO_PROPERTY_SID; the client reads the rest itself.
 func run(ctx context.Context, out io.Writer, getenv func(string) string, to string) error {
-	sid, token, propertySid := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN"), getenv("TELCO_PROPERTY_SID")
+	propertySid := getenv("TELCO_PROPERTY_SID")
 	var client *telco.Client
-	if sid == "" || token == "" {
+	if getenv(telco.EnvAccountSid) == "" && getenv(telco.EnvToken) == "" {
 		srv := telcotest.NewServer()
 		defer srv.Close()
 		client, propertySid = srv.Client(), srv.PropertySid
@@ -101,12 +105,8 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, to stri
 		if to == "" || propertySid == "" {
 			return errors.New("with credentials, set -to and TELCO_PROPERTY_SID")
 		}
-		var opts []telco.Option
-		if base := getenv("TELCO_BASE_URL"); base != "" {
-			opts = append(opts, telco.WithBaseURL(base))
-		}
 		var err error
-		if client, err = telco.NewClient(sid, token, opts...); err != nil {
+		if client, err = telco.NewClientFromEnv(); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())

@@ -8,8 +8,11 @@
 // them it only reads: the account's projects and the last day's messages
 // of TELCO_PROPERTY_SID (or of the first project).
 //
-// TELCO_BASE_URL, when set, is used instead of the real service's address,
-// as with the README's `telco mock` recipe.
+// telco.NewClientFromEnv builds the client from TELCO_ACCOUNT_SID and
+// TELCO_TOKEN, and TELCO_BASE_URL when set: exported by the README's
+// `telco mock` recipe, it reads the mock instead of the real service.
+// TELCO_ALLOW_INSECURE_HTTP=1 lets that be plain http to a host name other
+// than localhost, as in a CI network; never with real credentials.
 package main
 
 import (
@@ -24,18 +27,18 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 )
 
-// config is what the example needs: credentials (empty for the fake), the
-// service's address (empty for the default) and the project to read.
+// config is what the example needs: the fake or the service, and the
+// project to read.
 type config struct {
-	sid, token, base, propertySid string
-	pageSize                      int
+	live        bool // credentials set: telco.NewClientFromEnv, else the fake
+	propertySid string
+	pageSize    int
 }
 
-// envConfig reads the TELCO_* variables the README's mock recipe exports:
-// TELCO_BASE_URL points the example at `telco mock` (or any other
-// address) instead of the real service.
+// envConfig reads the example's own variable and whether credentials are
+// set; the client reads the rest itself.
 func envConfig(getenv func(string) string) config {
-	return config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+	return config{live: getenv(telco.EnvAccountSid) != "" || getenv(telco.EnvToken) != "",
 		propertySid: getenv("TELCO_PROPERTY_SID"), pageSize: 20}
 }
 
@@ -50,7 +53,7 @@ func main() {
 
 func run(ctx context.Context, out io.Writer, cfg config) error {
 	var client *telco.Client
-	if cfg.sid == "" || cfg.token == "" {
+	if !cfg.live {
 		clock := telcotest.NewClock(time.Time{})
 		srv := telcotest.NewServer(telcotest.WithClock(clock))
 		defer srv.Close()
@@ -61,12 +64,8 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		}
 		clock.Advance(5 * time.Second) // let the fake's messages move on
 	} else {
-		var opts []telco.Option
-		if cfg.base != "" {
-			opts = append(opts, telco.WithBaseURL(cfg.base))
-		}
 		var err error
-		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
+		if client, err = telco.NewClientFromEnv(); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())

@@ -29,9 +29,9 @@ func TestIterateOnTheEmbeddedFake(t *testing.T) {
 // With credentials the example only reads; the fake stands in for the
 // service and sees no write.
 func TestIterateWithCredentialsReadsOnly(t *testing.T) {
-	t.Parallel()
 	srv := telcotest.NewServer()
 	defer srv.Close()
+	useEnv(t, map[string]string{telco.EnvAccountSid: srv.AccountSid, telco.EnvToken: srv.Token, telco.EnvBaseURL: srv.URL})
 	c := srv.Client()
 	for i := range 3 {
 		_, err := c.Properties.Create(context.Background(), &telco.CreatePropertyParams{
@@ -39,7 +39,7 @@ func TestIterateWithCredentialsReadsOnly(t *testing.T) {
 		require.NoError(t, err)
 	}
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out, config{sid: srv.AccountSid, token: srv.Token, base: srv.URL, pageSize: 2}))
+	require.NoError(t, run(context.Background(), &out, config{live: true, pageSize: 2}))
 	assert.Contains(t, out.String(), "4 project(s)")
 	assert.Contains(t, out.String(), "0 message(s) in the last day")
 	assert.Contains(t, out.String(), "received, page 1: 0 message(s)")

@@ -11,10 +11,11 @@
 //
 // Without credentials it runs against telcotest, the in-memory fake of the
 // service, whose first answer is a 503 so that a retry shows; with
-// TELCO_ACCOUNT_SID and TELCO_TOKEN set it reads one project of the real
-// service (TELCO_PROPERTY_SID). It prints the spans it recorded. In a
-// service, give newClient the TracerProvider you export with (OTLP, say)
-// instead of the in-memory recorder used here.
+// TELCO_ACCOUNT_SID and TELCO_TOKEN set it builds its client with
+// telco.NewClientFromEnv (TELCO_BASE_URL and TELCO_ALLOW_INSECURE_HTTP
+// too) and reads one project (TELCO_PROPERTY_SID). It prints the spans it
+// recorded. In a service, give withTracing the TracerProvider you export
+// with (OTLP, say) instead of the in-memory recorder used here.
 package main
 
 import (
@@ -44,14 +45,14 @@ func main() {
 	}
 }
 
-// newClient returns a Client whose every attempt is a client span of tp.
-func newClient(accountSid, token string, tp trace.TracerProvider, opts ...telco.Option) (*telco.Client, error) {
-	traced := telco.WithTransport(func(next http.RoundTripper) http.RoundTripper {
+// withTracing makes every attempt of a Client a client span of tp; give it
+// to telco.NewClient or telco.NewClientFromEnv.
+func withTracing(tp trace.TracerProvider) telco.Option {
+	return telco.WithTransport(func(next http.RoundTripper) http.RoundTripper {
 		return otelhttp.NewTransport(attemptAttributes{next},
 			otelhttp.WithTracerProvider(tp),
 			otelhttp.WithSpanNameFormatter(spanName))
 	})
-	return telco.NewClient(accountSid, token, append(opts, traced)...)
 }
 
 // spanName names a span after the SDK operation: "telco Messages.Send".
@@ -59,7 +60,7 @@ func spanName(_ string, r *http.Request) string {
 	if info, ok := telco.CallInfo(r.Context()); ok {
 		return "telco " + info.Op
 	}
-	return "telco " + r.Method // not an SDK call; does not happen with newClient
+	return "telco " + r.Method // not an SDK call; does not happen with withTracing
 }
 
 // attemptAttributes sits inside otelhttp's transport, where the request's
@@ -106,22 +107,23 @@ func checkout(ctx context.Context, tp trace.TracerProvider, getenv func(string) 
 	ctx, span := tp.Tracer("example/checkout").Start(ctx, "checkout")
 	defer span.End()
 
-	sid, token, prop := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN"), getenv("TELCO_PROPERTY_SID")
-	var opts []telco.Option
+	prop := getenv("TELCO_PROPERTY_SID")
+	var client *telco.Client
 	var fake *telcotest.Server
-	if sid == "" || token == "" {
+	if getenv(telco.EnvAccountSid) == "" && getenv(telco.EnvToken) == "" {
 		fake = telcotest.NewServer()
 		defer fake.Close()
-		fake.FailNext(1, http.StatusServiceUnavailable) // the first attempt fails: a retry follows
-		sid, token, prop = fake.AccountSid, fake.Token, fake.PropertySid
-		opts = append(opts, telco.WithBaseURL(fake.URL),
-			telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}))
+		// The first attempt fails, so a retry shows; the fake's Client
+		// retries after milliseconds.
+		fake.FailNext(1, http.StatusServiceUnavailable)
+		client, prop = fake.Client(withTracing(tp)), fake.PropertySid
 	} else if prop == "" {
 		return fmt.Errorf("set TELCO_PROPERTY_SID with the real service's credentials")
-	}
-	client, err := newClient(sid, token, tp, opts...)
-	if err != nil {
-		return err
+	} else {
+		var err error
+		if client, err = telco.NewClientFromEnv(withTracing(tp)); err != nil {
+			return err
+		}
 	}
 	p, err := client.Properties.Get(ctx, prop)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -9,6 +10,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 func noEnv(string) string { return "" }
@@ -85,6 +89,51 @@ func TestRunPrintsTheSpans(t *testing.T) {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
 		}
+	}
+}
+
+// With credentials the client comes from telco.NewClientFromEnv, traced
+// the same way, and only reads: here TELCO_BASE_URL points it at a fake.
+func TestWithCredentialsFromTheEnvironment(t *testing.T) {
+	fake := telcotest.NewServer()
+	defer fake.Close()
+	// Every variable checkout reads, so that the shell's own cannot leak in.
+	t.Setenv(telco.EnvAccountSid, fake.AccountSid)
+	t.Setenv(telco.EnvToken, fake.Token)
+	t.Setenv(telco.EnvBaseURL, fake.URL)
+	t.Setenv(telco.EnvAllowInsecureHTTP, "")
+	t.Setenv("TELCO_PROPERTY_SID", "")
+
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer func() { _ = tp.Shutdown(context.Background()) }()
+	err := checkout(context.Background(), tp, os.Getenv)
+	if err == nil || !strings.Contains(err.Error(), "TELCO_PROPERTY_SID") {
+		t.Fatalf("without TELCO_PROPERTY_SID: got %v, want an error naming it", err)
+	}
+	if n := fake.Requests(); n != 0 {
+		t.Fatalf("%d request(s) reached the service without TELCO_PROPERTY_SID", n)
+	}
+
+	exp.Reset()
+	t.Setenv("TELCO_PROPERTY_SID", fake.PropertySid)
+	if err := checkout(context.Background(), tp, os.Getenv); err != nil {
+		t.Fatal(err)
+	}
+	var sdk []tracetest.SpanStub
+	for _, s := range exp.GetSpans() {
+		if s.Name != "checkout" {
+			sdk = append(sdk, s)
+		}
+	}
+	if len(sdk) != 1 || sdk[0].Name != "telco Properties.Get" {
+		t.Fatalf("SDK spans %v, want one telco Properties.Get", names(sdk))
+	}
+	if got := attr(sdk[0].Attributes, "http.response.status_code"); got.AsInt64() != 200 {
+		t.Errorf("status %v, want 200", got.String())
+	}
+	if msgs := fake.Messages(fake.PropertySid); len(msgs) != 0 {
+		t.Errorf("%d message(s) sent; with credentials the example only reads", len(msgs))
 	}
 }
 

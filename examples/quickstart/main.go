@@ -11,8 +11,11 @@
 //
 //	go run ./examples/quickstart -send +61400000000
 //
-// TELCO_BASE_URL, when set, is used instead of the real service's address,
-// as with the README's `telco mock` recipe.
+// telco.NewClientFromEnv builds the client from TELCO_ACCOUNT_SID and
+// TELCO_TOKEN, and TELCO_BASE_URL when set: exported by the README's
+// `telco mock` recipe, it tours the mock instead of the real service.
+// TELCO_ALLOW_INSECURE_HTTP=1 lets that be plain http to a host name other
+// than localhost, as in a CI network; never with real credentials.
 package main
 
 import (
@@ -41,10 +44,11 @@ func main() {
 
 // run tours the fake without credentials and the real service with them,
 // at TELCO_BASE_URL when set (`telco mock`, say). sendTo is the -send flag:
-// the only way to make the real tour write.
+// the only way to make the real tour write. getenv tells whether
+// credentials are set; the client reads them itself.
 func run(ctx context.Context, out io.Writer, getenv func(string) string, sendTo string) error {
-	sid, token := getenv("TELCO_ACCOUNT_SID"), getenv("TELCO_TOKEN")
-	if sid == "" || token == "" {
+	sid := getenv(telco.EnvAccountSid)
+	if sid == "" && getenv(telco.EnvToken) == "" {
 		// A manual clock lets the tour show a message's whole life at once.
 		clock := telcotest.NewClock(time.Time{})
 		srv := telcotest.NewServer(telcotest.WithClock(clock))
@@ -52,20 +56,16 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, sendTo 
 		fmt.Fprintf(out, "No TELCO_ACCOUNT_SID/TELCO_TOKEN: touring the embedded fake service at %s\n\n", srv.URL)
 		return tourFake(ctx, out, srv, clock, srv.Client())
 	}
-	return runWithBase(ctx, out, sid, token, getenv("TELCO_BASE_URL"), sendTo)
-}
-
-// runWithBase tours the real service at base (DefaultBaseURL when empty),
-// sending one SMS to sendTo when it is set.
-func runWithBase(ctx context.Context, out io.Writer, sid, token, base, sendTo string) error {
-	opts := []telco.Option{telco.WithUserAgent("quickstart")}
-	if base != "" {
-		opts = append(opts, telco.WithBaseURL(base))
-	}
-	client, err := telco.NewClient(sid, token, opts...)
+	client, err := telco.NewClientFromEnv(telco.WithUserAgent("quickstart"))
 	if err != nil {
 		return err
 	}
+	return runReal(ctx, out, client, sid, sendTo)
+}
+
+// runReal tours account sid on the service client talks to, and sends one
+// SMS to sendTo when it is set.
+func runReal(ctx context.Context, out io.Writer, client *telco.Client, sid, sendTo string) error {
 	if sendTo == "" {
 		fmt.Fprintf(out, "Reading account %s at %s (nothing is changed; -send TO sends one SMS)\n\n", sid, client.BaseURL())
 	} else {

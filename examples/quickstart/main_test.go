@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/telcosdk/telco"
 )
 
 // TestTourWithoutCredentials runs what `go run ./examples/quickstart` runs
@@ -61,13 +63,21 @@ func liveService(t *testing.T, writes *atomic.Int32) *httptest.Server {
 	return srv
 }
 
+// liveClient is the client run builds with credentials, for srv.
+func liveClient(t *testing.T, srv *httptest.Server) *telco.Client {
+	t.Helper()
+	c, err := telco.NewClient("ACLIVE", "token", telco.WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	return c
+}
+
 // TestTourWithCredentialsOnlyReads points the real-service tour at a
 // recording server: it must send nothing but GETs.
 func TestTourWithCredentialsOnlyReads(t *testing.T) {
 	var writes atomic.Int32
 	srv := liveService(t, &writes)
 	var out bytes.Buffer
-	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL, ""))
+	require.NoError(t, runReal(context.Background(), &out, liveClient(t, srv), "ACLIVE", ""))
 	assert.Zero(t, writes.Load(), "the live tour must only read")
 	assert.Contains(t, out.String(), `project PR1 "Live"`)
 }
@@ -78,7 +88,7 @@ func TestTourWithCredentialsSendsOnlyWithTheFlag(t *testing.T) {
 	var writes atomic.Int32
 	srv := liveService(t, &writes)
 	var out bytes.Buffer
-	require.NoError(t, runWithBase(context.Background(), &out, "ACLIVE", "token", srv.URL, "+61400000000"))
+	require.NoError(t, runReal(context.Background(), &out, liveClient(t, srv), "ACLIVE", "+61400000000"))
 	assert.Equal(t, int32(1), writes.Load())
 	assert.Contains(t, out.String(), "sent MG1 from +61400000001 to +61400000000: Processing")
 }

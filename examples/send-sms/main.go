@@ -9,8 +9,11 @@
 //
 //	TELCO_PROPERTY_SID=PR... go run ./examples/send-sms -to +61400000000 -text "Hello"
 //
-// TELCO_BASE_URL, when set, is used instead of the real service's address,
-// as with the README's `telco mock` recipe.
+// telco.NewClientFromEnv builds the client from TELCO_ACCOUNT_SID and
+// TELCO_TOKEN, and TELCO_BASE_URL when set: exported by the README's
+// `telco mock` recipe, it sends to the mock instead of the real service.
+// TELCO_ALLOW_INSECURE_HTTP=1 lets that be plain http to a host name other
+// than localhost, as in a CI network; never with real credentials.
 package main
 
 import (
@@ -27,19 +30,19 @@ import (
 	"github.com/telcosdk/telco/telcotest"
 )
 
-// config is what the example needs: credentials (empty for the fake), the
-// service's address (empty for the default) and the message.
+// config is what the example needs: the fake or the service, the project
+// and the message.
 type config struct {
-	sid, token, base, propertySid string
-	from, to, text                string
-	poll                          time.Duration // how often to read the message back
+	live           bool // credentials set: telco.NewClientFromEnv, else the fake
+	propertySid    string
+	from, to, text string
+	poll           time.Duration // how often to read the message back
 }
 
-// envConfig reads the TELCO_* variables the README's mock recipe exports:
-// TELCO_BASE_URL points the example at `telco mock` (or any other
-// address) instead of the real service.
+// envConfig reads the example's own variable and whether credentials are
+// set; the client reads the rest itself.
 func envConfig(getenv func(string) string) config {
-	return config{sid: getenv("TELCO_ACCOUNT_SID"), token: getenv("TELCO_TOKEN"), base: getenv("TELCO_BASE_URL"),
+	return config{live: getenv(telco.EnvAccountSid) != "" || getenv(telco.EnvToken) != "",
 		propertySid: getenv("TELCO_PROPERTY_SID"), poll: 2 * time.Second}
 }
 
@@ -58,7 +61,7 @@ func main() {
 
 func run(ctx context.Context, out io.Writer, cfg config) error {
 	var client *telco.Client
-	if cfg.sid == "" || cfg.token == "" {
+	if !cfg.live {
 		srv := telcotest.NewServer()
 		defer srv.Close()
 		fmt.Fprintf(out, "No credentials: sending on the fake service at %s\n", srv.URL)
@@ -71,12 +74,8 @@ func run(ctx context.Context, out io.Writer, cfg config) error {
 		if cfg.to == "" || cfg.propertySid == "" {
 			return errors.New("with credentials, set -to and TELCO_PROPERTY_SID")
 		}
-		var opts []telco.Option
-		if cfg.base != "" {
-			opts = append(opts, telco.WithBaseURL(cfg.base))
-		}
 		var err error
-		if client, err = telco.NewClient(cfg.sid, cfg.token, opts...); err != nil {
+		if client, err = telco.NewClientFromEnv(); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Using the service at %s\n", client.BaseURL())

@@ -27,10 +27,10 @@ func TestSendOnTheEmbeddedFake(t *testing.T) {
 // With credentials the example talks to the given service: here the fake,
 // standing in for the real one.
 func TestSendWithCredentials(t *testing.T) {
-	t.Parallel()
 	srv := telcotest.NewServer()
 	defer srv.Close()
-	cfg := config{sid: srv.AccountSid, token: srv.Token, base: srv.URL, propertySid: srv.PropertySid,
+	useEnv(t, mockEnv(srv, srv.URL))
+	cfg := config{live: true, propertySid: srv.PropertySid,
 		from: "Acme", to: "+61400000001", text: "Hello", poll: 100 * time.Millisecond}
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, cfg))
@@ -47,7 +47,7 @@ func TestSendWithCredentials(t *testing.T) {
 func TestSendRefusesBadInputAndMissingTarget(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	err := run(context.Background(), &out, config{sid: "AC1", token: "t"})
+	err := run(context.Background(), &out, config{live: true})
 	require.Error(t, err, "with credentials, -to is required")
 	assert.Contains(t, err.Error(), "-to")
 
