@@ -188,9 +188,9 @@ func tmuxSession(t *testing.T, width int, script string) func() string {
 	return screen
 }
 
-// tmuxTerminal is tmuxSession with a way to type into the terminal: keys
-// are tmux send-keys arguments ("Enter" presses it).
-func tmuxTerminal(t *testing.T, width int, script string) (screen func() string, keys func(...string)) {
+// tmuxTerminal is tmuxSession with a way to type a line into the
+// terminal: its text, as it is (a token may start with '-'), then Enter.
+func tmuxTerminal(t *testing.T, width int, script string) (screen func() string, typeLine func(string)) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -215,11 +215,13 @@ func tmuxTerminal(t *testing.T, width int, script string) (screen func() string,
 		require.NoError(t, err)
 		return string(out)
 	}
-	keys = func(k ...string) {
-		out, err := tmux(append([]string{"send-keys"}, k...)...).CombinedOutput()
+	typeLine = func(text string) {
+		out, err := tmux("send-keys", "-l", "--", text).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		out, err = tmux("send-keys", "Enter").CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	return screen, keys
+	return screen, typeLine
 }
 
 // exports is the shell's export line for env.
