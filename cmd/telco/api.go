@@ -21,8 +21,9 @@ func (a *app) apiCmd() *cobra.Command {
 	var body string
 	var include bool
 	c := &cobra.Command{
-		Use:   "api METHOD PATH [--body JSON|@FILE|@-]",
-		Short: "Send any request to the service and print its answer",
+		Use:         "api METHOD PATH [--body JSON|@FILE|@-]",
+		Annotations: noOps("sends the request given: any operation, or one the tool has no command for"),
+		Short:       "Send any request to the service and print its answer",
 		Long: `Send a request the tool has no command for, with the same credentials,
 retries and error reporting as every command, and print the answer's body
 as the service sent it (JSON indented; the JSON contract of the other

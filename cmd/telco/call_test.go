@@ -51,7 +51,7 @@ func TestRunListPrintsOnePageOrEvery(t *testing.T) {
 	h := newHarness(t)
 	var out, errOut bytes.Buffer
 	a := &app{stdout: &out, stderr: &errOut, env: envOf(h.env), output: "json"}
-	cols := []column[string]{{"NAME", func(s *string) string { return *s }}}
+	cols := []column[string]{{name: "NAME", get: func(s *string) string { return *s }}}
 	page := func(*telco.Client) (any, []string, error) {
 		return pageOf(&telco.Page[string]{Items: []string{"one"}, TotalCount: 3, NextPageToken: "2"}, nil)
 	}

@@ -18,7 +18,7 @@ func (a *app) callsCmd() *cobra.Command {
 }
 
 func (a *app) callGetCmd() *cobra.Command {
-	return getCmd(a, "get CALL_SID", "Show a call", "CALL_SID", callCols,
+	return getCmd(a, "Calls.Get", "get CALL_SID", "Show a call", "CALL_SID", callCols,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.Call, error) {
 			return c.Calls.Get(ctx, sid)
 		})
@@ -59,8 +59,9 @@ func (f *callListFlags) params(a *app, now time.Time) (*telco.ListCallsParams, e
 func (a *app) callListCmd() *cobra.Command {
 	var f callListFlags
 	c := &cobra.Command{
-		Use:   "list [--property SID | --account SID] [filters] [--all | --follow]",
-		Short: "List calls, by project or else by account; --follow prints new calls as they are written",
+		Use:         "list [--property SID | --account SID] [filters] [--all | --follow]",
+		Annotations: ops("Calls.ListByProperty", "Calls.ListByAccount"),
+		Short:       "List calls, by project or else by account; --follow prints new calls as they are written",
 		Long: `list prints one answer of calls (earliest first) and, on standard error, its
 Token: give it to --token to list only the calls written since. --all
 follows the Tokens to the last call written so far; --follow then keeps
@@ -144,7 +145,7 @@ from:
 func (a *app) followCalls(ctx context.Context, feed *telco.CallFeed, every time.Duration) error {
 	var seq iter.Seq2[telco.Call, error] = feed.Follow(ctx, every)
 	if !a.jsonOut() {
-		fmt.Fprintf(a.stdout, "%-20s  %-32s  %-11s  %8s  %-16s  %-16s  %s\n", "START", "CALL SID", "DISPOSITION", "DURATION", "FROM", "TO", "SOURCE")
+		fmt.Fprintf(a.stdout, "%-25s  %-32s  %-11s  %8s  %-16s  %-16s  %s\n", "START", "CALL SID", "DISPOSITION", "DURATION", "FROM", "TO", "SOURCE")
 	}
 	for call, err := range seq {
 		if err != nil {
@@ -158,7 +159,7 @@ func (a *app) followCalls(ctx context.Context, feed *telco.CallFeed, every time.
 			fmt.Fprintf(a.stdout, "%s\n", b)
 			continue
 		}
-		fmt.Fprintf(a.stdout, "%-20s  %-32s  %-11s  %8d  %-16s  %-16s  %s\n", ts(call.DateStart), clean(call.CallSid),
+		fmt.Fprintf(a.stdout, "%-25s  %-32s  %-11s  %8d  %-16s  %-16s  %s\n", a.formatTime(timeOf(call.DateStart)), clean(call.CallSid),
 			clean(string(call.Disposition)), call.Duration, clean(call.From), clean(call.To), clean(call.AttributionSource))
 	}
 	return nil
@@ -166,35 +167,35 @@ func (a *app) followCalls(ctx context.Context, feed *telco.CallFeed, every time.
 
 // callListCols are a call's columns in a list.
 var callListCols = []column[telco.Call]{
-	{"START", func(c *telco.Call) string { return ts(c.DateStart) }},
-	{"CALL SID", func(c *telco.Call) string { return c.CallSid }},
-	{"DISPOSITION", func(c *telco.Call) string { return string(c.Disposition) }},
-	{"DURATION", func(c *telco.Call) string { return itoa(c.Duration) }},
-	{"FROM", func(c *telco.Call) string { return c.From }},
-	{"TO", func(c *telco.Call) string { return c.To }},
-	{"ENDPOINT", func(c *telco.Call) string { return c.Endpoint }},
-	{"SOURCE", func(c *telco.Call) string { return c.AttributionSource }},
-	{"CAMPAIGN", func(c *telco.Call) string { return c.AttributionCampaign }},
+	{name: "START", at: func(c *telco.Call) time.Time { return timeOf(c.DateStart) }},
+	{name: "CALL SID", get: func(c *telco.Call) string { return c.CallSid }},
+	{name: "DISPOSITION", get: func(c *telco.Call) string { return string(c.Disposition) }},
+	{name: "DURATION", get: func(c *telco.Call) string { return itoa(c.Duration) }},
+	{name: "FROM", get: func(c *telco.Call) string { return c.From }},
+	{name: "TO", get: func(c *telco.Call) string { return c.To }},
+	{name: "ENDPOINT", get: func(c *telco.Call) string { return c.Endpoint }},
+	{name: "SOURCE", get: func(c *telco.Call) string { return c.AttributionSource }},
+	{name: "CAMPAIGN", get: func(c *telco.Call) string { return c.AttributionCampaign }},
 }
 
 // callCols are a call's fields, one per line.
 var callCols = []column[telco.Call]{
-	{"CALL SID", func(c *telco.Call) string { return c.CallSid }},
-	{"PROPERTY SID", func(c *telco.Call) string { return c.PropertySid }},
-	{"TYPE", func(c *telco.Call) string { return c.CallType }},
-	{"START", func(c *telco.Call) string { return ts(c.DateStart) }},
-	{"DISPOSITION", func(c *telco.Call) string { return string(c.Disposition) }},
-	{"DURATION", func(c *telco.Call) string { return itoa(c.Duration) }},
-	{"FROM", func(c *telco.Call) string { return c.From }},
-	{"TO", func(c *telco.Call) string { return c.To }},
-	{"ENDPOINT", func(c *telco.Call) string { return c.Endpoint }},
-	{"CALLER CITY", func(c *telco.Call) string { return c.CallerCity }},
-	{"CALLER REGION", func(c *telco.Call) string { return c.CallerRegion }},
-	{"CALLER COUNTRY", func(c *telco.Call) string { return c.CallerCountryCode }},
-	{"ATTRIBUTION SOURCE", func(c *telco.Call) string { return c.AttributionSource }},
-	{"ATTRIBUTION MEDIUM", func(c *telco.Call) string { return c.AttributionMedium }},
-	{"ATTRIBUTION CAMPAIGN", func(c *telco.Call) string { return c.AttributionCampaign }},
-	{"ATTRIBUTION CONTENT", func(c *telco.Call) string { return c.AttributionContent }},
-	{"IVR KEYS", func(c *telco.Call) string { return c.PromptsKeys }},
-	{"EXTRA", func(c *telco.Call) string { return extra(c.Extra) }},
+	{name: "CALL SID", get: func(c *telco.Call) string { return c.CallSid }},
+	{name: "PROPERTY SID", get: func(c *telco.Call) string { return c.PropertySid }},
+	{name: "TYPE", get: func(c *telco.Call) string { return c.CallType }},
+	{name: "START", at: func(c *telco.Call) time.Time { return timeOf(c.DateStart) }},
+	{name: "DISPOSITION", get: func(c *telco.Call) string { return string(c.Disposition) }},
+	{name: "DURATION", get: func(c *telco.Call) string { return itoa(c.Duration) }},
+	{name: "FROM", get: func(c *telco.Call) string { return c.From }},
+	{name: "TO", get: func(c *telco.Call) string { return c.To }},
+	{name: "ENDPOINT", get: func(c *telco.Call) string { return c.Endpoint }},
+	{name: "CALLER CITY", get: func(c *telco.Call) string { return c.CallerCity }},
+	{name: "CALLER REGION", get: func(c *telco.Call) string { return c.CallerRegion }},
+	{name: "CALLER COUNTRY", get: func(c *telco.Call) string { return c.CallerCountryCode }},
+	{name: "ATTRIBUTION SOURCE", get: func(c *telco.Call) string { return c.AttributionSource }},
+	{name: "ATTRIBUTION MEDIUM", get: func(c *telco.Call) string { return c.AttributionMedium }},
+	{name: "ATTRIBUTION CAMPAIGN", get: func(c *telco.Call) string { return c.AttributionCampaign }},
+	{name: "ATTRIBUTION CONTENT", get: func(c *telco.Call) string { return c.AttributionContent }},
+	{name: "IVR KEYS", get: func(c *telco.Call) string { return c.PromptsKeys }},
+	{name: "EXTRA", get: func(c *telco.Call) string { return extra(c.Extra) }},
 }

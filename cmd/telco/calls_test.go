@@ -105,12 +105,12 @@ func TestCallsListFollow(t *testing.T) {
 func TestInferredResourcesKeepExtraInJSON(t *testing.T) {
 	t.Parallel()
 	b, err := encodeJSON(telco.Call{CallSid: "CA1", DateStart: 1700000000, Duration: 0,
-		Extra: map[string]json.RawMessage{"Gclid": json.RawMessage(`"abc"`), "CallSid": json.RawMessage(`7`)}})
+		Extra: map[string]json.RawMessage{"Gclid": json.RawMessage(`"abc"`), "CallSid": json.RawMessage(`7`)}}, nil)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"CallSid":7,"DateStart":"2023-11-14T22:13:20Z","Gclid":"abc"}`, string(b))
 
 	b, err = encodeJSON(telco.Number{NumberConfig: telco.NumberConfig{Number: "61299990000"},
-		Capabilities: telco.NumberCapabilities{telco.CapabilityVoice}, Extra: map[string]json.RawMessage{"Carrier": json.RawMessage(`"Telstra"`)}})
+		Capabilities: telco.NumberCapabilities{telco.CapabilityVoice}, Extra: map[string]json.RawMessage{"Carrier": json.RawMessage(`"Telstra"`)}}, nil)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"Number":"61299990000","Capabilities":"Voice","Carrier":"Telstra"}`, string(b))
 }

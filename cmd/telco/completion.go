@@ -11,6 +11,9 @@ func (a *app) strictCompletion(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Args, c.RunE = a.noArgs, a.needSubcommand
+			for _, sh := range c.Commands() {
+				sh.Annotations = noOps("writes a completion script; calls none")
+			}
 		}
 	}
 }

@@ -184,6 +184,13 @@ func TestBatchKilledAndResumedSendsEachLineOnce(t *testing.T) {
 // tmuxSession runs script in a detached tmux session of the given size
 // and returns a function that captures its screen.
 func tmuxSession(t *testing.T, width int, script string) func() string {
+	screen, _ := tmuxTerminal(t, width, script)
+	return screen
+}
+
+// tmuxTerminal is tmuxSession with a way to type a line into the
+// terminal: its text, as it is (a token may start with '-'), then Enter.
+func tmuxTerminal(t *testing.T, width int, script string) (screen func() string, typeLine func(string)) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -203,11 +210,18 @@ func tmuxSession(t *testing.T, width int, script string) func() string {
 	out, err := tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", "40", "sh "+path).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	t.Cleanup(func() { _ = tmux("kill-server").Run() })
-	return func() string {
+	screen = func() string {
 		out, err := tmux("capture-pane", "-p", "-J").Output()
 		require.NoError(t, err)
 		return string(out)
 	}
+	typeLine = func(text string) {
+		out, err := tmux("send-keys", "-l", "--", text).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		out, err = tmux("send-keys", "Enter").CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	return screen, typeLine
 }
 
 // exports is the shell's export line for env.

@@ -33,6 +33,7 @@ func TestGoldenErrors(t *testing.T) {
 		{"addresses_delete_no_yes", []string{"addresses", "delete", "ADXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 2},
 		{"output_value", []string{"projects", "list", "-o", "yaml"}, 2},
 		{"service_unknown_project", []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 1},
+		{"service_unknown_time_zone", []string{"projects", "create", "--name", "X", "--domain", "x.example", "--time-zone", "Mars Standard Time"}, 1},
 	}
 	for _, tc := range cases {
 		for _, format := range []string{"table", "json"} {
@@ -107,4 +108,48 @@ func TestMaybeSentNamesTheLookUp(t *testing.T) {
 	assert.Contains(t, r.stdout, "order-9")
 	assert.Contains(t, r.stderr, "not found since")
 	assert.Contains(t, r.stderr, "nope")
+}
+
+// Issue "operators and newcomers": an error repeated its sentence up to
+// four times (the SDK's text, then its code, message and fields again)
+// and named the SDK's internals (Client.Do, Properties.Get). Each is now
+// said once, by the command that failed.
+func TestErrorsSayItOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	for _, tc := range []struct {
+		args  []string
+		once  []string // each said exactly once
+		fault *telcotest.Fault
+	}{
+		{args: []string{"projects", "create", "--name", "X", "--domain", "x.example", "--time-zone", "Mars Standard Time"},
+			once: []string{"'Mars Standard Time' is not a recognised time zone ID.", "UNKNOWN_TIME_ZONE", "projects create"}},
+		{args: []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, once: []string{"The property was not found.", "PROPERTY_NOT_FOUND"}},
+		{args: []string{"api", "GET", "/v2/Properties/PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, once: []string{"The property was not found.", "telco: api: 400"}},
+		{args: []string{"sms", "send", "--to", "+61400000001", "--text", "hi"}, once: []string{"injected failure", "may have reached the service"},
+			fault: &telcotest.Fault{Kind: telcotest.FaultStatus, Status: 500, Op: "Messages.Send"}},
+		{args: []string{"sms", "send", "--to", "+61400000001", "--text", "hi"}, once: []string{"Service Unavailable", "may have reached the service"},
+			fault: &telcotest.Fault{Kind: telcotest.FaultStatus, Status: 503, Body: telcotest.FaultBodyHTML, Op: "Messages.Send"}},
+	} {
+		if tc.fault != nil {
+			h.srv.Inject(1, *tc.fault)
+		}
+		r := h.run(tc.args...)
+		assert.NotEqual(t, 0, r.code, tc.args)
+		for _, s := range tc.once {
+			assert.Equal(t, 1, strings.Count(r.stderr, s), "%v says %q once:\n%s", tc.args, s, r.stderr)
+		}
+		for _, internal := range []string{"Client.Do", "Properties.", "Messages.", "telco: telco"} {
+			assert.NotContains(t, r.stderr, internal, tc.args)
+		}
+		assert.True(t, strings.HasPrefix(r.stderr, "telco: "+strings.Join(tc.args[:min(2, len(tc.args))], " ")+": ") ||
+			strings.HasPrefix(r.stderr, "telco: api: "), "names the command: %s", r.stderr)
+	}
+
+	// A request that never got an answer says which request, in plain
+	// words, not Go's.
+	h.env["TELCO_BASE_URL"] = "http://127.0.0.1:1"
+	r := h.run("projects", "list")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "telco: projects list: GET http://127.0.0.1:1/v2/Properties: ")
 }

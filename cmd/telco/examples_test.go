@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,45 +65,41 @@ func printfOut(args []string) string {
 }
 
 // Every command's help Example runs as shown against the fake, with PR...
-// standing for the project, which holds the examples' number:
-// an example that the SDK or the service refuses teaches the wrong thing.
+// standing for the project, which holds the examples' number, AC... for
+// the account, $TOKEN for its token and http://127.0.0.1:8080 for the
+// fake's URL: an example that the SDK or the service refuses teaches the
+// wrong thing. A command's lines run in order, one session; those that
+// log in or use a profile run without credentials in the environment, as
+// a newcomer's shell has none.
 func TestHelpExamplesRunAgainstTheFake(t *testing.T) {
 	t.Parallel()
-	vars := map[string]string{"PW": "Str0ng-Passw0rd!"}
-
 	var cmds []*cobra.Command
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
+	walk(testTree(), func(c *cobra.Command) {
 		if c.Example != "" {
 			cmds = append(cmds, c)
 		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk((&app{}).rootCmd())
-	require.GreaterOrEqual(t, len(cmds), 11, "the commands with examples")
+	})
+	require.GreaterOrEqual(t, len(cmds), 12, "the commands with examples")
 
 	for _, c := range cmds {
-		// Subtests are named by command and example number, not by the
-		// example's text: t.TempDir names its directory after the test,
-		// which the text can make too long for the file system (Go 1.23
-		// does not shorten it).
-		k := 0
-		for _, line := range strings.Split(strings.ReplaceAll(c.Example, "\\\n", " "), "\n") {
-			line = strings.TrimSpace(line)
-			if line == "" {
-				continue
-			}
-			k++
-			t.Run(fmt.Sprintf("%s/%d", c.CommandPath(), k), func(t *testing.T) {
-				t.Logf("example: %s", line)
-				t.Parallel()
-				// A fake per example: one (projects update --sms=false)
-				// must not change what another meets.
-				h := newHarness(t)
-				h.srv.AddNumber(h.srv.PropertySid, "+61299999999")
-				line := strings.ReplaceAll(line, "PR...", h.srv.PropertySid)
+		// A subtest per command, named by its path, not by an example's
+		// text: t.TempDir names its directory after the test, which the
+		// text can make too long for the file system (Go 1.23 does not
+		// shorten it). A failure quotes the line.
+		t.Run(c.CommandPath(), func(t *testing.T) {
+			t.Parallel()
+			// A fake per command: one (projects update --sms=false) must
+			// not change what another meets.
+			h := newHarness(t)
+			h.env["XDG_CONFIG_HOME"] = t.TempDir()
+			h.srv.AddNumber(h.srv.PropertySid, "+61299999999")
+			vars := map[string]string{"PW": "Str0ng-Passw0rd!", "TOKEN": h.srv.Token}
+			for _, line := range strings.Split(strings.ReplaceAll(c.Example, "\\\n", " "), "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" {
+					continue
+				}
+				line = strings.NewReplacer("PR...", h.srv.PropertySid, "AC...", h.srv.AccountSid, "http://127.0.0.1:8080", h.srv.URL).Replace(line)
 				stdin := ""
 				if left, right, piped := strings.Cut(line, " | "); piped {
 					words := shellWords(t, left, vars)
@@ -110,9 +108,17 @@ func TestHelpExamplesRunAgainstTheFake(t *testing.T) {
 				}
 				words := shellWords(t, line, vars)
 				require.Equal(t, "telco", words[0])
+				env := h.env
+				if slices.Contains(words, "login") || slices.Contains(words, "--profile") {
+					h.env = maps.Clone(env)
+					delete(h.env, "TELCO_ACCOUNT_SID")
+					delete(h.env, "TELCO_TOKEN")
+					delete(h.env, "TELCO_BASE_URL")
+				}
 				r := h.runIn(stdin, words[1:]...)
-				assert.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
-			})
-		}
+				h.env = env
+				assert.Equal(t, 0, r.code, "%s\nstdout: %s\nstderr: %s", line, r.stdout, r.stderr)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"iter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
@@ -16,10 +17,11 @@ func (a *app) flowListCmd() *cobra.Command {
 	var lf listFlags
 	var prop string
 	c := &cobra.Command{
-		Use:     "list [--property SID]",
-		Short:   "List a project's flows",
-		Example: `  telco flows list --property PR...`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "list [--property SID]",
+		Annotations: ops("Flows.List"),
+		Short:       "List a project's flows",
+		Example:     `  telco flows list --property PR...`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sid, err := a.property(prop)
 			if err != nil {
@@ -38,9 +40,9 @@ func (a *app) flowListCmd() *cobra.Command {
 
 // flowCols are a flow's columns.
 var flowCols = []column[telco.Flow]{
-	{"CONFIG ID", func(f *telco.Flow) string { return f.ConfigID }},
-	{"NAME", func(f *telco.Flow) string { return f.Name }},
-	{"TYPE", func(f *telco.Flow) string { return f.Type }},
-	{"REVISION", func(f *telco.Flow) string { return f.Revision }},
-	{"LAST UPDATED", func(f *telco.Flow) string { return ts(f.LastUpdated) }},
+	{name: "CONFIG ID", get: func(f *telco.Flow) string { return f.ConfigID }},
+	{name: "NAME", get: func(f *telco.Flow) string { return f.Name }},
+	{name: "TYPE", get: func(f *telco.Flow) string { return f.Type }},
+	{name: "REVISION", get: func(f *telco.Flow) string { return f.Revision }},
+	{name: "LAST UPDATED", at: func(f *telco.Flow) time.Time { return timeOf(f.LastUpdated) }},
 }

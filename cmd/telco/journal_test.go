@@ -113,7 +113,7 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 	file := writeBatch(t, 4, true)
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
-	lines, err := batch.Read(strings.NewReader(string(raw)), "", file)
+	lines, err := batch.Read(strings.NewReader(string(raw)), "", file, nil)
 	require.NoError(t, err)
 
 	// A run that died in its second chunk: lines 0 and 1 sent, lines 2
@@ -165,22 +165,27 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 }
 
 // --dry-run checks every line, prints what would be sent with scheduled
-// times in the local zone, and sends nothing.
+// times in the user's zone, and sends nothing.
 func TestBatchDryRun(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	h.env["TZ"] = "Australia/Sydney"
+	syd, err := time.LoadLocation("Australia/Sydney")
+	require.NoError(t, err)
 	sched := time.Now().Add(2 * time.Hour).Truncate(time.Second)
 	in := fmt.Sprintf("To,Text,ExternalId,Schedule\n+61400000001,Hello,d-1,%d\n0400000002,Bad,d-2,\n", sched.Unix())
 	r := h.runIn(in, "sms", "batch", "--dry-run", "-o", "json")
 	assert.Equal(t, 2, r.code, "a line would be refused")
 	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 lines would be sent, 1 refused")
-	assert.Contains(t, r.stdout, `"Schedule":"`+sched.In(time.Local).Format(time.RFC3339)+`"`)
+	assert.Contains(t, r.stdout, `"Schedule":"`+sched.In(syd).Format(time.RFC3339)+`"`)
 	assert.Contains(t, r.stdout, `"Action":"refuse"`)
 	r = h.runIn(in, "sms", "batch", "--dry-run")
-	assert.Contains(t, r.stdout, sched.In(time.Local).Format("2006-01-02 15:04:05 MST"), "the table shows the local time")
+	assert.Contains(t, r.stdout, sched.In(syd).Format(time.RFC3339), "the table shows the time as JSON does")
+	r = h.runIn(in, "sms", "batch", "--dry-run", "--utc")
+	assert.Contains(t, r.stdout, sched.UTC().Format(time.RFC3339), "--utc")
 
-	// A Schedule without a zone is read in the local zone.
-	local := time.Now().Add(3 * time.Hour).Truncate(time.Minute).In(time.Local)
+	// A Schedule without a zone is read in the user's zone.
+	local := time.Now().Add(3 * time.Hour).Truncate(time.Minute).In(syd)
 	r = h.runIn("To,Text,Schedule\n+61400000001,Hi,"+local.Format("2006-01-02 15:04")+"\n", "sms", "batch", "--dry-run", "-o", "json")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, `"Schedule":"`+local.Format(time.RFC3339)+`"`)

@@ -34,16 +34,20 @@ var (
 	stringerType  = reflect.TypeFor[fmt.Stringer]()
 )
 
-// encodeJSON writes v, compact, under the contract above.
-func encodeJSON(v any) ([]byte, error) {
+// encodeJSON writes v, compact, under the contract above, with times in
+// loc (nil: in the zone each carries).
+func encodeJSON(v any, loc *time.Location) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encodeValue(&b, reflect.ValueOf(v)); err != nil {
+	if err := (encoder{loc}).encodeValue(&b, reflect.ValueOf(v)); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-func encodeValue(b *bytes.Buffer, v reflect.Value) error {
+// encoder is one encoding's settings: the zone of its times.
+type encoder struct{ loc *time.Location }
+
+func (e encoder) encodeValue(b *bytes.Buffer, v reflect.Value) error {
 	if !v.IsValid() {
 		b.WriteString("null")
 		return nil
@@ -51,11 +55,11 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 	t := v.Type()
 	switch t {
 	case timestampType:
-		return writeTime(b, v.Interface().(telco.Timestamp).Time())
+		return e.writeTime(b, v.Interface().(telco.Timestamp).Time())
 	case dateTimeType:
-		return writeTime(b, v.Interface().(telco.DateTime).Time)
+		return e.writeTime(b, v.Interface().(telco.DateTime).Time)
 	case timeType:
-		return writeTime(b, v.Interface().(time.Time))
+		return e.writeTime(b, v.Interface().(time.Time))
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -63,7 +67,7 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 			b.WriteString("null")
 			return nil
 		}
-		return encodeValue(b, v.Elem())
+		return e.encodeValue(b, v.Elem())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		// A named integer with a String method is an enumeration: its name.
 		if t.PkgPath() != "" && t.Implements(stringerType) && !t.Implements(marshalerType) {
@@ -74,7 +78,7 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 		if !t.Implements(marshalerType) || hasExtra {
 			b.WriteByte('{')
 			n := 0
-			if err := encodeFields(b, v, &n, extra); err != nil {
+			if err := e.encodeFields(b, v, &n, extra); err != nil {
 				return err
 			}
 			if err := writeExtra(b, extra, &n); err != nil {
@@ -96,7 +100,7 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				if err := encodeValue(b, v.Index(i)); err != nil {
+				if err := e.encodeValue(b, v.Index(i)); err != nil {
 					return err
 				}
 			}
@@ -120,7 +124,7 @@ func encodeValue(b *bytes.Buffer, v reflect.Value) error {
 					return err
 				}
 				b.WriteByte(':')
-				if err := encodeValue(b, v.MapIndex(k)); err != nil {
+				if err := e.encodeValue(b, v.MapIndex(k)); err != nil {
 					return err
 				}
 			}
@@ -180,7 +184,7 @@ func writeExtra(b *bytes.Buffer, extra map[string]json.RawMessage, n *int) error
 // inlining embedded structs without a name of their own. A field named as
 // a member of skip (an inferred resource's Extra) is left to that member,
 // which holds what the service sent under the name.
-func encodeFields(b *bytes.Buffer, v reflect.Value, n *int, skip map[string]json.RawMessage) error {
+func (e encoder) encodeFields(b *bytes.Buffer, v reflect.Value, n *int, skip map[string]json.RawMessage) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -199,7 +203,7 @@ func encodeFields(b *bytes.Buffer, v reflect.Value, n *int, skip map[string]json
 				fv, ft = fv.Elem(), ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				if err := encodeFields(b, fv, n, skip); err != nil {
+				if err := e.encodeFields(b, fv, n, skip); err != nil {
 					return err
 				}
 				continue
@@ -225,7 +229,7 @@ func encodeFields(b *bytes.Buffer, v reflect.Value, n *int, skip map[string]json
 			return err
 		}
 		b.WriteByte(':')
-		if err := encodeValue(b, fv); err != nil {
+		if err := e.encodeValue(b, fv); err != nil {
 			return err
 		}
 	}
@@ -251,12 +255,15 @@ func isEmpty(v reflect.Value) bool {
 	return false
 }
 
-// writeTime writes t in RFC 3339, in the zone it carries (UTC for the
-// service's Unix seconds), or null for the zero time.
-func writeTime(b *bytes.Buffer, t time.Time) error {
+// writeTime writes t in RFC 3339 in the encoder's zone, or null for the
+// zero time.
+func (e encoder) writeTime(b *bytes.Buffer, t time.Time) error {
 	if t.IsZero() {
 		b.WriteString("null")
 		return nil
+	}
+	if e.loc != nil {
+		t = t.In(e.loc)
 	}
 	return writeRaw(b, t.Format(time.RFC3339))
 }

@@ -11,9 +11,10 @@ import (
 // lookupCmd is "telco lookup", over the SDK's Lookup service.
 func (a *app) lookupCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "lookup NUMBER...",
-		Short:   "Look numbers up in the numbering regulator's database",
-		Example: `  telco lookup +61299999999 0298765432`,
+		Use:         "lookup NUMBER...",
+		Annotations: ops("Lookup.NumberDetails"),
+		Short:       "Look numbers up in the numbering regulator's database",
+		Example:     `  telco lookup +61299999999 0298765432`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("lookup takes at least one NUMBER")
@@ -30,13 +31,13 @@ func (a *app) lookupCmd() *cobra.Command {
 
 // numberDetailCols are a looked-up number's columns.
 var numberDetailCols = []column[telco.NumberDetail]{
-	{"NUMBER", func(d *telco.NumberDetail) string { return "+" + strconv.FormatInt(d.E164, 10) }},
-	{"ASSIGNED CARRIER", func(d *telco.NumberDetail) string { return carrier(d.AssignedCarrier) }},
-	{"CURRENT CARRIER", func(d *telco.NumberDetail) string { return carrier(d.CurrentCarrier) }},
-	{"AREA", func(d *telco.NumberDetail) string { return d.NumberingArea }},
-	{"PORTED", func(d *telco.NumberDetail) string { return d.PortedActionIndicator }},
-	{"THIRD PARTY", func(d *telco.NumberDetail) string { return yesNo(d.ThirdParty) }},
-	{"REASON", func(d *telco.NumberDetail) string { return d.Reason }},
+	{name: "NUMBER", get: func(d *telco.NumberDetail) string { return "+" + strconv.FormatInt(d.E164, 10) }},
+	{name: "ASSIGNED CARRIER", get: func(d *telco.NumberDetail) string { return carrier(d.AssignedCarrier) }},
+	{name: "CURRENT CARRIER", get: func(d *telco.NumberDetail) string { return carrier(d.CurrentCarrier) }},
+	{name: "AREA", get: func(d *telco.NumberDetail) string { return d.NumberingArea }},
+	{name: "PORTED", get: func(d *telco.NumberDetail) string { return d.PortedActionIndicator }},
+	{name: "THIRD PARTY", get: func(d *telco.NumberDetail) string { return yesNo(d.ThirdParty) }},
+	{name: "REASON", get: func(d *telco.NumberDetail) string { return d.Reason }},
 }
 
 func carrier(c telco.Carrier) string {

@@ -1,25 +1,17 @@
 // Command telco is the SDK's command-line tool: every operation of the
 // service from a terminal, and the fake service for local work.
 //
-//	telco mock [--addr 127.0.0.1:8080] [--account-sid SID --token TOKEN]
-//	telco projects create|get|list|update
-//	telco numbers get|list|purchase|configure
-//	telco number-blocks search|search-text|list-by-property|list-by-account
-//	telco sms send|batch|find|get
-//	telco logins create|get|list
-//	telco sip-trunks create|list|get
-//	telco porting submit|status
-//	telco addresses create|list|get|delete
-//	telco lookup NUMBER...
-//	telco flows list
-//	telco calls get|list [--all|--follow]
-//	telco completion bash|zsh|fish|powershell
-//	telco version
+// Its commands and their flags are in the reference under docs/, which
+// is generated from the command tree (go test ./cmd/telco -run
+// TestCLIReference -update) and checked against it, and in telco --help;
+// README.md beside this file holds the operators' recipes.
 //
-// Credentials and the base URL come from --account-sid, --token and
-// --base-url, or else from TELCO_ACCOUNT_SID, TELCO_TOKEN and
-// TELCO_BASE_URL. --output table (the default) prints aligned tables for
-// people; --output json prints the SDK's types as JSON for scripts.
+// Credentials and the base URL come from the flags (--account-sid,
+// --token, --base-url), else the environment (TELCO_ACCOUNT_SID,
+// TELCO_TOKEN, TELCO_BASE_URL), else a profile saved by telco login
+// (--profile NAME, else TELCO_PROFILE, else "default"). --output table
+// (the default) prints aligned tables for people; --output json prints
+// the SDK's types as JSON for scripts.
 //
 // Exit status: 0 success; 1 an error from the service (its code, message
 // and field names are printed) or the network, the request not carried
@@ -35,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"sort"
@@ -43,6 +36,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/catalog"
 )
 
 func main() {
@@ -102,29 +96,41 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // runWith is run with the signals of in.
 func runWith(ctx context.Context, in *interrupts, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+	_, code := newApp(ctx, in, stdin, stdout, stderr, env).execute(args)
+	return code
+}
+
+// newApp is one invocation of the tool over these streams and environment.
+func newApp(ctx context.Context, in *interrupts, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) *app {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, env: env, intr: in,
 		stdinTTY: isTerminal(stdin), started: time.Now()}
 	if f, ok := stdout.(*os.File); ok && isTerminal(stdout) {
 		a.width = termWidth(f, env)
 	}
-	root := a.rootCmd()
+	return a
+}
+
+// execute runs the command that args name and returns it (nil when none
+// was found) with the exit status.
+func (a *app) execute(args []string) (*cobra.Command, int) {
+	root := a.commandTree()
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	a.strictCompletion(root)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := root.ExecuteContextC(a.ctx)
 	code := a.report(cmd, err)
-	if s := in.signal(); s != nil && code != exitOK {
+	if s := a.intr.signal(); s != nil && code != exitOK {
 		// Cut short: the shell's status for the signal, whatever the
 		// command made of the interruption.
-		return exitCode(s)
+		return cmd, exitCode(s)
 	}
-	return code
+	return cmd, code
 }
 
 // report prints err the way its exit status says and returns the status.
-// Under -o json the error is one JSON object on standard error.
+// Every error is said once, in the user's terms: the command that failed
+// (not the SDK operation inside it, which -o json gives as Op), what went
+// wrong, and, for an answer of the service, each of its fields once, by
+// the flag that carries it. Under -o json the error is one JSON object on
+// standard error.
 func (a *app) report(cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
@@ -135,7 +141,9 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 		ae *telco.APIError
 		ee *exitError
 	)
-	rep := errorReport{Message: err.Error(), ExitCode: exitService}
+	where := commandName(cmd)
+	rep := errorReport{Message: userText(err.Error()), ExitCode: exitService, Command: where}
+	var details []string // lines under the message
 	switch {
 	case errors.As(err, &ee):
 		rep.ExitCode, rep.Message = ee.code, ee.msg
@@ -164,49 +172,122 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 		if len(rep.Fields) == 1 {
 			fmt.Fprintln(a.stderr, "telco: "+rep.Fields[0].text())
 		} else {
-			fmt.Fprintf(a.stderr, "telco: %s: %d invalid parameters:\n", strings.TrimPrefix(commandPath(cmd, ve.Op), "telco "), len(rep.Fields))
+			fmt.Fprintf(a.stderr, "telco: %s: %d invalid parameters:\n", firstNonEmpty(where, ve.Op), len(rep.Fields))
 			for _, f := range rep.Fields {
 				fmt.Fprintln(a.stderr, "  "+f.text())
 			}
 		}
 		return exitUsage
 	case errors.As(err, &ue):
-		rep.ExitCode, rep.Message = exitUsage, ue.err.Error()
+		rep.ExitCode, rep.Message = exitUsage, userText(ue.err.Error())
 		if a.jsonOut() {
 			return a.printErrorJSON(rep)
 		}
-		fmt.Fprintln(a.stderr, prefixed(ue.err.Error()))
+		fmt.Fprintln(a.stderr, prefixed(rep.Message))
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", commandPath(cmd, "telco"))
 		return exitUsage
 	case errors.As(err, &ae):
 		rep.Op, rep.Status, rep.Code, rep.ServiceMessage = ae.Op, ae.StatusCode, ae.Code, ae.Message
 		for _, f := range ae.Fields {
-			rep.Fields = append(rep.Fields, flagField(cmd, f))
+			issue := flagField(cmd, f)
+			rep.Fields = append(rep.Fields, issue)
+			if issue.Code == ae.Code {
+				issue.Code = "" // said once, in the message
+			}
+			details = append(details, issue.text())
 		}
+		rep.Message = userText(apiMessage(err, ae))
+		if ae.StatusCode == http.StatusUnauthorized && a.credSource != "" {
+			rep.Credentials = a.credSource
+			details = append(details, "the credentials came from "+a.credSource+": check them, or save new ones with 'telco login'")
+		}
+	}
+	if _, ok := catalog.Lookup(rep.Op); !ok {
+		rep.Op = "" // telco api's Client.Do, say: no operation of the service's
 	}
 	if errors.Is(err, telco.ErrMaybeSent) {
 		rep.MaybeSent = true
 		rep.ExitCode = exitMaybeSent
-		rep.Resolve = resolveHint(cmd, err, a.started)
+		rep.Resolve = resolveHint(cmd, err, a.started, a.location())
+		// Said on a line of its own, once.
+		rep.Message = strings.ReplaceAll(rep.Message, " ("+telco.ErrMaybeSent.Error()+")", "")
+		details = append(details, "the request may have reached the service: check before repeating it")
+		if rep.Resolve != "" {
+			details = append(details, "to find out: "+rep.Resolve)
+		}
 	}
 	if se := (*statusError)(nil); errors.As(err, &se) {
 		rep.ExitCode = se.code
 	}
+	if where != "" {
+		rep.Message = where + ": " + rep.Message
+	}
 	if a.jsonOut() {
 		return a.printErrorJSON(rep)
 	}
-	if ae != nil {
-		printAPIError(a.stderr, err, ae, cmd)
-	} else {
-		fmt.Fprintln(a.stderr, prefixed(err.Error()))
-	}
-	if rep.MaybeSent {
-		fmt.Fprintln(a.stderr, "  the request may have reached the service: check before repeating it")
-		if rep.Resolve != "" {
-			fmt.Fprintln(a.stderr, "  to find out: "+rep.Resolve)
-		}
+	fmt.Fprintln(a.stderr, "telco: "+rep.Message)
+	for _, d := range details {
+		fmt.Fprintln(a.stderr, "  "+d)
 	}
 	return rep.ExitCode
+}
+
+// commandName is the command as the user typed it, without "telco": "sms
+// send"; "" for the tool itself.
+func commandName(cmd *cobra.Command) string {
+	if cmd == nil {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimPrefix(cmd.CommandPath(), "telco"))
+}
+
+// apiMessage is an answer of the service said once: its status, its code
+// and its message (unless the status or one of its fields already says
+// it), within whatever err adds around it.
+func apiMessage(err error, ae *telco.APIError) string {
+	status := "refused"
+	if ae.StatusCode != 0 {
+		status = fmt.Sprintf("%d %s", ae.StatusCode, http.StatusText(ae.StatusCode))
+	}
+	parts := []string{status}
+	if ae.Code != "" {
+		parts = append(parts, ae.Code)
+	}
+	said := ae.Message == "" || ae.Message == http.StatusText(ae.StatusCode)
+	for _, f := range ae.Fields {
+		said = said || f.Message == ae.Message
+	}
+	if !said {
+		parts = append(parts, ae.Message)
+	}
+	if cause := ae.Unwrap(); cause != nil {
+		parts = append(parts, cause.Error())
+	}
+	msg := strings.Join(parts, ": ")
+	full, own := err.Error(), ae.Error()
+	if i := strings.Index(full, own); i >= 0 {
+		msg = full[:i] + msg + full[i+len(own):]
+	}
+	return msg
+}
+
+// sdkPrefix is the SDK's prefix of an error's text, naming its operation
+// or function ("telco: Messages.Send: ", "telco: NewClient: ").
+var sdkPrefix = regexp.MustCompile(`telco: [A-Z][A-Za-z]*(\.[A-Z][A-Za-z]*)?: `)
+
+// urlPrefix is net/http's account of a request that failed,
+// `Get "https://...": `.
+var urlPrefix = regexp.MustCompile(`\b(Get|Head|Post|Put|Patch|Delete) "([^"]*)": `)
+
+// userText is an error's text in the user's terms: without the SDK's
+// prefixes, which the command replaces, and a request that failed as
+// "GET https://...: " rather than in Go's words.
+func userText(msg string) string {
+	msg = sdkPrefix.ReplaceAllString(msg, "")
+	return urlPrefix.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := urlPrefix.FindStringSubmatch(m)
+		return strings.ToUpper(sub[1]) + " " + sub[2] + ": "
+	})
 }
 
 // errorReport is an error as -o json prints it on standard error, in an
@@ -214,17 +295,19 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 type errorReport struct {
 	Message        string
 	ExitCode       int
-	Op             string       `json:",omitempty"` // the SDK operation
+	Command        string       `json:",omitempty"` // the command that failed: "sms send"
+	Op             string       `json:",omitempty"` // the SDK operation, a catalogue name
 	Status         int          `json:",omitempty"` // the HTTP status of the service's answer
 	Code           string       `json:",omitempty"` // the service's ErrorCode
 	ServiceMessage string       `json:",omitempty"`
 	Fields         []fieldIssue `json:",omitempty"`
+	Credentials    string       `json:",omitempty"` // where refused credentials came from (never their value)
 	MaybeSent      bool         `json:",omitempty"` // the request may have taken effect
 	Resolve        string       `json:",omitempty"` // the command that tells whether it did
 }
 
 func (a *app) printErrorJSON(rep errorReport) int {
-	_ = printJSONLine(a.stderr, struct{ Error errorReport }{rep})
+	_ = a.printJSONLine(a.stderr, struct{ Error errorReport }{rep})
 	return rep.ExitCode
 }
 
@@ -366,7 +449,7 @@ func commandPath(cmd *cobra.Command, fallback string) string {
 // before the first attempt (the error's LookupSince, when it knows it),
 // else before the command started. Commands that send set the
 // annotations it reads.
-func resolveHint(cmd *cobra.Command, err error, started time.Time) string {
+func resolveHint(cmd *cobra.Command, err error, started time.Time, loc *time.Location) string {
 	if cmd == nil || cmd.Annotations[annResolve] == "" {
 		return ""
 	}
@@ -382,7 +465,7 @@ func resolveHint(cmd *cobra.Command, err error, started time.Time) string {
 	if errors.As(err, &ls) && !ls.LookupSince().IsZero() && ls.LookupSince().Before(since) {
 		since = ls.LookupSince()
 	}
-	return findCommand(cmd.Annotations[annResolve], since.Add(-time.Minute), ids)
+	return findCommand(cmd.Annotations[annResolve], since.Add(-time.Minute).In(loc), ids)
 }
 
 // sinceError is err with the time a look-up of what it left in doubt
@@ -404,10 +487,11 @@ const (
 )
 
 // findCommand is the command line that looks messages up: by ExternalId
-// when there are any, else every message sent since then.
+// when there are any, else every message sent since then (in since's
+// zone, the user's).
 func findCommand(prop string, since time.Time, ids []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "telco sms find --property %s --since %s --direction Transmit", prop, since.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "telco sms find --property %s --since %s --direction Transmit", prop, since.Format(time.RFC3339))
 	for _, id := range ids {
 		b.WriteString(" --external-id " + shellQuote(id))
 	}
@@ -429,23 +513,4 @@ func prefixed(msg string) string {
 		return msg
 	}
 	return "telco: " + msg
-}
-
-// printAPIError prints err, then the service's answer within it: code,
-// message and fields (with the flags that carry them), one per line.
-func printAPIError(w io.Writer, err error, ae *telco.APIError, cmd *cobra.Command) {
-	fmt.Fprintln(w, prefixed(err.Error()))
-	if ae.Code != "" {
-		fmt.Fprintln(w, "  code:   ", ae.Code)
-	}
-	if ae.Message != "" {
-		fmt.Fprintln(w, "  message:", ae.Message)
-	}
-	for _, f := range ae.Fields {
-		line := f.String()
-		if flag := flagFor(cmd, f.FieldName); flag != "" {
-			line += " [" + flag + "]"
-		}
-		fmt.Fprintln(w, "  field:  ", line)
-	}
 }

@@ -86,8 +86,9 @@ func (a *app) mockCmd() *cobra.Command {
 	var ci mockCI
 	var more mockMore
 	c := &cobra.Command{
-		Use:   "mock",
-		Short: "Serve the in-memory fake service until interrupted",
+		Use:         "mock",
+		Annotations: noOps("serves the fake service; calls none"),
+		Short:       "Serve the in-memory fake service until interrupted",
 		Long: `mock serves telcotest, the SDK's in-memory fake of the whole service, until
 interrupted (SIGINT, SIGTERM or SIGHUP: it then exits 0), and prints one JSON
 line with its url, account_sid, token, property_sid (a project enabled for
@@ -230,16 +231,22 @@ the mock listens, and serves a certificate it signs for localhost,
 	// with defaults of their own (TELCO_MOCK_*, never the client's
 	// TELCO_ACCOUNT_SID and TELCO_TOKEN, so that a real account's
 	// credentials are not reused): local flags that shadow the global ones,
-	// so that the help says what the mock reads. --base-url, which only
-	// clients take, is shadowed hidden and refused.
+	// so that the help says what the mock reads. --base-url and --profile,
+	// which only clients take, are shadowed hidden and refused.
 	fs.StringVar(&a.accountSid, "account-sid", "", "account SID the fake accepts (default $TELCO_MOCK_ACCOUNT_SID, else generated)")
 	fs.StringVar(&a.token, "token", "", "token the fake accepts (default $TELCO_MOCK_TOKEN, else generated)")
 	var baseURL string
 	fs.StringVar(&baseURL, "base-url", "", "not taken: the mock prints its own URL")
 	_ = fs.MarkHidden("base-url")
+	var profile string
+	fs.StringVar(&profile, "profile", "", "not taken: the mock's credentials are its flags'")
+	_ = fs.MarkHidden("profile")
 	c.PreRunE = func(cmd *cobra.Command, _ []string) error {
 		if cmd.Flags().Changed("base-url") {
 			return usagef("mock: --base-url is for the commands that call a service; the mock serves one and prints its URL")
+		}
+		if cmd.Flags().Changed("profile") {
+			return usagef("mock: --profile is for the commands that call a service; the mock takes --account-sid and --token")
 		}
 		sid, token = a.mockCredentials()
 		return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,4 +33,33 @@ func TestNumberBlockListingsAgainstTheFake(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &blocks))
 	assert.Len(t, blocks, 1)
 	assert.NotContains(t, r.stderr, "more results", "the last page says nothing")
+}
+
+func TestNumberBlocksPurchaseAndConfigure(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	var raw struct {
+		NumberBlockSid string
+		Block          struct{ NumberBlockSid, Created string }
+		Raw            struct {
+			NumberBlock struct{ NumberBlockSid string }
+		} // the service's answer as sent
+	}
+	h.jsonOf(&raw, "number-blocks", "purchase", "--answer-point", "0299990000", "--group-type", "1")
+	require.NotEmpty(t, raw.NumberBlockSid)
+	assert.Equal(t, raw.NumberBlockSid, raw.Block.NumberBlockSid)
+	assert.Equal(t, raw.NumberBlockSid, raw.Raw.NumberBlock.NumberBlockSid)
+	_, err := time.Parse(time.RFC3339, raw.Block.Created)
+	assert.NoError(t, err, "the block follows the CLI's JSON contract: %q", raw.Block.Created)
+
+	out := h.ok("number-blocks", "configure", raw.NumberBlockSid, "--routing", "endpoint", "--endpoint", "0399990000")
+	assert.Contains(t, out, raw.NumberBlockSid)
+	var page []struct{ TerminationNumber string }
+	h.jsonOf(&page, "number-blocks", "list-by-property", h.srv.PropertySid)
+	require.Len(t, page, 1)
+	assert.Equal(t, "61399990000", page[0].TerminationNumber)
+
+	assert.Equal(t, 2, h.run("number-blocks", "configure", raw.NumberBlockSid, "--routing", "flow").code, "flow needs --flow")
+	assert.Equal(t, 2, h.run("number-blocks", "purchase", "--answer-point", "0299990000", "--field", "AnswerPoint=1").code)
+	assert.Equal(t, 2, h.run("number-blocks", "purchase", "--answer-point", "0299990000", "--preamble", "3").code)
 }

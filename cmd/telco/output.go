@@ -8,6 +8,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/telcosdk/telco"
@@ -16,16 +17,49 @@ import (
 // column is one column of a resource's table. Each command group's file
 // holds its resources' columns: lists show them as a header and rows, a
 // single resource one per line (often with more columns than its list).
+// A column is text (get) or a time (at), which the table shows in the
+// user's zone, as -o json does.
 type column[T any] struct {
 	name string
 	get  func(*T) string
+	at   func(*T) time.Time
+}
+
+// cellOf is column c of v as the table shows it.
+func cellOf[T any](a *app, c column[T], v *T) string {
+	if c.at != nil {
+		return a.formatTime(c.at(v))
+	}
+	return c.get(v)
+}
+
+// formatTime shows t as every table and message of the tool does: RFC
+// 3339 in the user's zone (UTC with --utc), as -o json writes it; "" for
+// the zero time.
+func (a *app) formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(a.location()).Format(time.RFC3339)
+}
+
+// timeOf is a service time as a time.Time, zero when unset.
+func timeOf[V telco.Timestamp | telco.DateTime](v V) time.Time {
+	switch v := any(v).(type) {
+	case telco.Timestamp:
+		return v.Time()
+	case telco.DateTime:
+		return v.Time
+	}
+	return time.Time{}
 }
 
 func (a *app) jsonOut() bool { return a.output == "json" }
 
-// printJSON writes v as indented JSON under the contract of jsonout.go.
-func printJSON(w io.Writer, v any) error {
-	b, err := encodeJSON(v)
+// printJSON writes v as indented JSON under the contract of jsonout.go,
+// its times in the user's zone.
+func (a *app) printJSON(w io.Writer, v any) error {
+	b, err := encodeJSON(v, a.location())
 	if err != nil {
 		return err
 	}
@@ -39,8 +73,8 @@ func printJSON(w io.Writer, v any) error {
 }
 
 // printJSONLine writes v as one line of JSON, for output that streams.
-func printJSONLine(w io.Writer, v any) error {
-	b, err := encodeJSON(v)
+func (a *app) printJSONLine(w io.Writer, v any) error {
+	b, err := encodeJSON(v, a.location())
 	if err != nil {
 		return err
 	}
@@ -52,11 +86,11 @@ func printJSONLine(w io.Writer, v any) error {
 // fields (empty fields are left out).
 func printOne[T any](a *app, v *T, cols []column[T]) error {
 	if a.jsonOut() {
-		return printJSON(a.stdout, v)
+		return a.printJSON(a.stdout, v)
 	}
 	var rows [][]string
 	for _, c := range cols {
-		if s := c.get(v); s != "" {
+		if s := cellOf(a, c, v); s != "" {
 			rows = append(rows, []string{c.name, clean(s)})
 		}
 	}
@@ -86,7 +120,7 @@ func printList[T any](a *app, page any, items []T, cols []column[T]) error {
 		if items == nil {
 			items = []T{}
 		}
-		err = printJSON(a.stdout, items)
+		err = a.printJSON(a.stdout, items)
 	} else {
 		err = printRows(a, func(yield func(T, error) bool) {
 			for _, it := range items {
@@ -122,7 +156,7 @@ func printAll[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *pro
 			}
 			return err
 		}
-		b, err := encodeJSON(it)
+		b, err := encodeJSON(it, a.location())
 		if err != nil {
 			return err
 		}
@@ -161,7 +195,7 @@ func printRows[T any](a *app, seq iter.Seq2[T, error], cols []column[T], bar *pr
 		}
 		vals := make([]string, len(cols))
 		for i, c := range cols {
-			vals[i] = clean(c.get(&it))
+			vals[i] = clean(cellOf(a, c, &it))
 		}
 		rows = append(rows, vals)
 		bar.tick()
@@ -271,5 +305,3 @@ func yesNo(b bool) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-func ts(t telco.Timestamp) string { return t.String() }

@@ -20,8 +20,9 @@ func (a *app) portingSubmitCmd() *cobra.Command {
 	var numbers []string
 	var num telco.PortingNumberParams
 	c := &cobra.Command{
-		Use:   "submit --property SID --contact-name ... --number E164 ...",
-		Short: "Submit a porting request",
+		Use:         "submit --property SID --contact-name ... --number E164 ...",
+		Annotations: ops("Porting.Submit"),
+		Short:       "Submit a porting request",
 		Example: `  telco porting submit --property PR... --contact-name "Jo Citizen" --contact-email jo@example.com \
     --contact-number +61299999999 --carrier Telstra --carrier-account 12345 --schedule asap \
     --number +61299999999 --port-address "1 Example St, Sydney NSW 2000"`,
@@ -93,9 +94,10 @@ func (a *app) portingStatusCmd() *cobra.Command {
 	var prop, acct, since, until string
 	var numbers []string
 	c := &cobra.Command{
-		Use:   "status [--property SID | --account SID] [--since T] [--until T]",
-		Short: "List porting requests and their status, by project or else by account",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "status [--property SID | --account SID] [--since T] [--until T]",
+		Annotations: ops("Porting.StatusByProperty", "Porting.StatusByAccount"),
+		Short:       "List porting requests and their status, by project or else by account",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			now := time.Now()
 			from, err := a.parseTime("since", since, now)
@@ -139,17 +141,17 @@ func (a *app) portingStatusCmd() *cobra.Command {
 
 // portingCols are a porting request's columns.
 var portingCols = []column[telco.PortingRequest]{
-	{"PORTING NO", func(p *telco.PortingRequest) string { return p.PortingNo }},
-	{"STATUS", func(p *telco.PortingRequest) string { return p.Status }},
-	{"SCHEDULE", func(p *telco.PortingRequest) string { return string(p.PreferredPortSchedule) }},
-	{"CARRIER", func(p *telco.PortingRequest) string { return p.CurrentCarrier }},
-	{"CONTACT", func(p *telco.PortingRequest) string { return p.AuthorisedContactName }},
-	{"NUMBERS", func(p *telco.PortingRequest) string {
+	{name: "PORTING NO", get: func(p *telco.PortingRequest) string { return p.PortingNo }},
+	{name: "STATUS", get: func(p *telco.PortingRequest) string { return p.Status }},
+	{name: "SCHEDULE", get: func(p *telco.PortingRequest) string { return string(p.PreferredPortSchedule) }},
+	{name: "CARRIER", get: func(p *telco.PortingRequest) string { return p.CurrentCarrier }},
+	{name: "CONTACT", get: func(p *telco.PortingRequest) string { return p.AuthorisedContactName }},
+	{name: "NUMBERS", get: func(p *telco.PortingRequest) string {
 		out := make([]string, 0, len(p.PortingNumbers))
 		for _, n := range p.PortingNumbers {
 			out = append(out, n.Number)
 		}
 		return strings.Join(out, " ")
 	}},
-	{"CREATED", func(p *telco.PortingRequest) string { return ts(p.Created) }},
+	{name: "CREATED", at: func(p *telco.PortingRequest) time.Time { return timeOf(p.Created) }},
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 )
@@ -14,12 +17,14 @@ func (a *app) projectsCmd() *cobra.Command {
 func (a *app) projectCreateCmd() *cobra.Command {
 	var p telco.CreatePropertyParams
 	c := &cobra.Command{
-		Use:     "create --name NAME --domain DOMAIN --time-zone ZONE",
-		Short:   "Create a project",
-		Example: `  telco projects create --name "Acme AU" --domain acme.example --time-zone "AUS Eastern Standard Time" --sms`,
-		Args:    exactArgs(0, "no arguments"),
+		Use:         "create --name NAME --domain DOMAIN --time-zone ZONE",
+		Annotations: ops("Properties.Create"),
+		Short:       "Create a project",
+		Example:     `  telco projects create --name "Acme AU" --domain acme.example --time-zone Australia/Sydney --sms`,
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Active = optBool(cmd.Flags(), "active")
+			p.TimeZone = a.timeZone(p.TimeZone)
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
 				return c.Properties.Create(cmd.Context(), &p)
 			}, showOne(a, propertyCols))
@@ -28,7 +33,7 @@ func (a *app) projectCreateCmd() *cobra.Command {
 	fs := c.Flags()
 	fs.StringVar(&p.Name, "name", "", "project name (required)")
 	fs.StringVar(&p.MainDomain, "domain", "", "main domain (required)")
-	fs.StringVar(&p.TimeZone, "time-zone", "", `Windows time zone ID, e.g. "AUS Eastern Standard Time" (required)`)
+	fs.StringVar(&p.TimeZone, "time-zone", "", timeZoneHelp+" (required)")
 	fs.BoolVar(&p.SmsEnabled, "sms", false, "enable SMS")
 	fs.BoolVar(&p.CallRecordingEnabled, "call-recording", false, "enable call recording")
 	fs.BoolVar(&p.IntegrationsEnabled, "integrations", false, "enable integrations")
@@ -42,8 +47,9 @@ var projectFieldFlags = []string{"Name", "name", "MainDomain", "domain", "TimeZo
 
 func (a *app) projectGetCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "get [PROPERTY_SID]",
-		Short: "Show a project (default $TELCO_PROPERTY_SID)",
+		Use:         "get [PROPERTY_SID]",
+		Annotations: ops("Properties.Get"),
+		Short:       "Show a project (default $TELCO_PROPERTY_SID)",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s takes at most one PROPERTY_SID", cmd.CommandPath())
@@ -67,22 +73,26 @@ func (a *app) projectGetCmd() *cobra.Command {
 }
 
 func (a *app) projectListCmd() *cobra.Command {
-	return listCmd(a, "List the account's projects", propertyCols,
+	return listCmd(a, "Properties.List", "List the account's projects", propertyCols,
 		func(c *telco.Client) pager[telco.Property] { return c.Properties })
 }
 
 func (a *app) projectUpdateCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:     "update PROPERTY_SID [flags]",
-		Short:   "Change a project: only the flags given are sent (merge patch)",
-		Example: `  telco projects update PR... --sms=false --name "Acme (old)"`,
-		Args:    exactArgs(1, "one PROPERTY_SID"),
+		Use:         "update PROPERTY_SID [flags]",
+		Annotations: ops("Properties.Update", "Properties.Get"),
+		Short:       "Change a project: only the flags given are sent (merge patch)",
+		Example:     `  telco projects update PR... --sms=false --name "Acme (old)"`,
+		Args:        exactArgs(1, "one PROPERTY_SID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			p := telco.UpdatePropertyParams{
 				Name: optString(fs, "name"), MainDomain: optString(fs, "domain"), TimeZone: optString(fs, "time-zone"),
 				SmsEnabled: optBool(fs, "sms"), CallRecordingEnabled: optBool(fs, "call-recording"),
 				IntegrationsEnabled: optBool(fs, "integrations"), Active: optBool(fs, "active"),
+			}
+			if p.TimeZone != nil {
+				p.TimeZone = telco.Ptr(a.timeZone(*p.TimeZone))
 			}
 			if p == (telco.UpdatePropertyParams{}) {
 				return usagef("projects update: give at least one field to change")
@@ -98,7 +108,7 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 	fs := c.Flags()
 	fs.String("name", "", "project name")
 	fs.String("domain", "", "main domain")
-	fs.String("time-zone", "", "Windows time zone ID")
+	fs.String("time-zone", "", timeZoneHelp)
 	fs.Bool("sms", false, "SMS enabled")
 	fs.Bool("call-recording", false, "call recording enabled")
 	fs.Bool("integrations", false, "integrations enabled")
@@ -107,14 +117,32 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 	return c
 }
 
+// timeZoneHelp is the help of --time-zone.
+const timeZoneHelp = `Windows time zone ID ("AUS Eastern Standard Time"), or an IANA name (Australia/Sydney), sent as its Windows ID`
+
+// timeZone is --time-zone as the service takes it: a Windows ID as it is,
+// an IANA name as the Windows ID of the SDK's table (telco.WindowsZone),
+// said on standard error. Anything else is sent as it is, for the
+// service to refuse.
+func (a *app) timeZone(v string) string {
+	if _, windows := telco.IANAZone(v); windows || v == "" {
+		return v
+	}
+	if id, ok := telco.WindowsZone(strings.TrimSpace(v)); ok {
+		fmt.Fprintf(a.stderr, "telco: sent %s for %s\n", id, strings.TrimSpace(v))
+		return id
+	}
+	return v
+}
+
 // propertyCols are a project's columns.
 var propertyCols = []column[telco.Property]{
-	{"PROPERTY SID", func(p *telco.Property) string { return p.PropertySid }},
-	{"NAME", func(p *telco.Property) string { return p.Name }},
-	{"DOMAIN", func(p *telco.Property) string { return p.MainDomain }},
-	{"TIME ZONE", func(p *telco.Property) string { return p.TimeZone }},
-	{"SMS", func(p *telco.Property) string { return yesNo(p.SmsEnabled) }},
-	{"RECORDING", func(p *telco.Property) string { return yesNo(p.CallRecordingEnabled) }},
-	{"INTEGRATIONS", func(p *telco.Property) string { return yesNo(p.IntegrationsEnabled) }},
-	{"ACTIVE", func(p *telco.Property) string { return yesNo(p.Active) }},
+	{name: "PROPERTY SID", get: func(p *telco.Property) string { return p.PropertySid }},
+	{name: "NAME", get: func(p *telco.Property) string { return p.Name }},
+	{name: "DOMAIN", get: func(p *telco.Property) string { return p.MainDomain }},
+	{name: "TIME ZONE", get: func(p *telco.Property) string { return p.TimeZone }},
+	{name: "SMS", get: func(p *telco.Property) string { return yesNo(p.SmsEnabled) }},
+	{name: "RECORDING", get: func(p *telco.Property) string { return yesNo(p.CallRecordingEnabled) }},
+	{name: "INTEGRATIONS", get: func(p *telco.Property) string { return yesNo(p.IntegrationsEnabled) }},
+	{name: "ACTIVE", get: func(p *telco.Property) string { return yesNo(p.Active) }},
 }

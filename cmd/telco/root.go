@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,11 +36,18 @@ type app struct {
 	started        time.Time      // when the tool started: a look-up of what it sent searches from then
 
 	accountSid, token, baseURL string
+	profile                    string // --profile: the saved credentials to use
+	profileNoted               bool   // the note that TELCO_PROFILE gives way was printed
+	credSource                 string // where the client's credentials came from, for a 401
 	output                     string
 	timeout                    time.Duration
 	debug                      bool
+	utc                        bool // --utc: times are read and shown in UTC
 
 	client *telco.Client
+	// clientOpts are added to every client the tool builds: the tests
+	// observe the calls a command makes with them.
+	clientOpts []telco.Option
 }
 
 // outputs are the values of -o.
@@ -50,15 +58,24 @@ var outputs = []string{"table", "wide", "json"}
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "telco",
-		Short: "Manage projects, numbers, SMS, logins, SIP trunks, porting and addresses",
+		Short: "The telephony service from a terminal: every operation, and a fake service to try them on",
 		Long: `telco talks to the telephony management service through the telco-go SDK.
+'telco COMMAND --help' describes each command; the reference of every command
+is in cmd/telco/docs of the telco-go repository.
 
-Credentials: --account-sid and --token, or TELCO_ACCOUNT_SID and TELCO_TOKEN.
-Base URL: --base-url or TELCO_BASE_URL (default the public service); point it
-at 'telco mock' to try everything locally.
+Credentials and the base URL are taken from the first of:
+  1. the flags: --account-sid and --token, --base-url;
+  2. the environment: TELCO_ACCOUNT_SID and TELCO_TOKEN, TELCO_BASE_URL;
+  3. a profile saved by 'telco login': --profile NAME, else $TELCO_PROFILE,
+     else "default";
+  4. none: an error that says how to give them.
+Without a base URL the tool calls the public service; point it at 'telco mock'
+to try everything locally. A refused login (401) says where its credentials
+came from, never what they are.
 
 Times without a zone (2026-11-25, "2026-11-25 09:30") are read in the local
-zone; offsets from now take days too (+2d, -1d12h).
+zone, and every time is shown in it, in tables as in JSON (--utc: UTC for
+both); offsets from now take days too (+2d, -1d12h).
 
 Output: -o table (fits the terminal), -o wide (never cut), -o json (RFC 3339
 times, enumeration names, one array for one page or --all, errors as JSON on
@@ -80,27 +97,49 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 			if a.timeout < 0 {
 				return usagef("--timeout must not be negative")
 			}
+			a.loc = a.userZone()
 			return nil
 		},
 	}
 	root.SetVersionTemplate("telco {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID)")
-	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN)")
-	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else "+telco.DefaultBaseURL+")")
+	pf.StringVar(&a.accountSid, "account-sid", "", "account SID (default $TELCO_ACCOUNT_SID, else the profile's)")
+	pf.StringVar(&a.token, "token", "", "API token (default $TELCO_TOKEN, else the profile's)")
+	pf.StringVar(&a.baseURL, "base-url", "", "service base URL (default $TELCO_BASE_URL, else the profile's, else "+telco.DefaultBaseURL+")")
+	pf.StringVar(&a.profile, "profile", "", `saved credentials to use, from 'telco login' (default $TELCO_PROFILE, else "default")`)
 	pf.StringVarP(&a.output, "output", "o", "table", "output format: table, wide or json")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on each request to the service, e.g. 30s (0: none beyond the SDK's own)")
 	pf.BoolVar(&a.debug, "debug", false, "log one line per request attempt on standard error (never a secret)")
+	pf.BoolVar(&a.utc, "utc", false, "read and show times in UTC rather than the local zone")
 	completeEnum(root, "output", outputs...)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(a.flagError)
 
 	root.AddCommand(
-		a.mockCmd(), a.versionCmd(),
+		a.mockCmd(), a.versionCmd(), a.loginCmd(), a.logoutCmd(),
 		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 		a.flowsCmd(), a.callsCmd(),
 		a.apiCmd(),
 	)
+	return root
+}
+
+// commandTree is the command tree as it runs: rootCmd, writing to the
+// app's streams, with cobra's help and completion commands added now
+// rather than in Execute, so that the tests and the reference generator
+// see the commands a user does.
+func (a *app) commandTree() *cobra.Command {
+	root := a.rootCmd()
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.InitDefaultHelpCmd()
+	a.strictCompletion(root)
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			c.Annotations = noOps("prints help; calls none")
+		}
+	}
 	return root
 }
 
@@ -117,17 +156,23 @@ func (a *app) getClient() (*telco.Client, error) {
 	return c, nil
 }
 
-// newClient builds a client from flags, else the environment, with extra
-// options (a send ledger).
+// newClient builds a client from the credentials (flags, else the
+// environment, else a profile), with extra options (a send ledger).
 func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
-	sid := firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
-	token := firstNonEmpty(a.token, a.env("TELCO_TOKEN"))
-	if sid == "" || token == "" {
-		return nil, usagef("no credentials: give --account-sid and --token, or set TELCO_ACCOUNT_SID and TELCO_TOKEN")
+	cr, err := a.credentials()
+	if err != nil {
+		return nil, err
 	}
+	a.credSource = cr.source
+	return a.clientFor(cr, extra...)
+}
+
+// clientFor builds a client with these credentials and the global flags'
+// options.
+func (a *app) clientFor(cr credentials, extra ...telco.Option) (*telco.Client, error) {
 	opts := []telco.Option{telco.WithUserAgent("telco-cli")}
-	if base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL")); base != "" {
-		opts = append(opts, telco.WithBaseURL(base))
+	if cr.baseURL != "" {
+		opts = append(opts, telco.WithBaseURL(cr.baseURL))
 	}
 	if a.timeout > 0 {
 		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
@@ -151,17 +196,34 @@ func (a *app) newClient(extra ...telco.Option) (*telco.Client, error) {
 	if insecure {
 		opts = append(opts, telco.WithInsecureHTTP())
 	}
-	c, err := telco.NewClient(sid, token, append(opts, extra...)...)
+	opts = append(opts, a.clientOpts...)
+	c, err := telco.NewClient(cr.sid, cr.token, append(opts, extra...)...)
 	if err != nil {
 		return nil, &usageError{insecureHint(err)}
 	}
 	return c, nil
 }
 
-// location is the zone times without one are read in.
+// location is the zone times without one are read in, and every time is
+// shown in: the user's (userZone), fixed once the flags are parsed.
 func (a *app) location() *time.Location {
 	if a.loc != nil {
 		return a.loc
+	}
+	return time.Local
+}
+
+// userZone is UTC with --utc, else the local zone: TZ's when it names one
+// (read from the app's environment, as the process's own time.Local is,
+// so that a test can set it), else time.Local.
+func (a *app) userZone() *time.Location {
+	if a.utc {
+		return time.UTC
+	}
+	if tz := strings.TrimPrefix(a.env("TZ"), ":"); tz != "" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			return loc
+		}
 	}
 	return time.Local
 }
@@ -172,9 +234,13 @@ func (a *app) parseTime(flag, s string, now time.Time) (time.Time, error) {
 }
 
 // account is the account SID the credentials name, for operations that
-// take one.
+// take one; "" when there are none (building the client then says why).
 func (a *app) account() string {
-	return firstNonEmpty(a.accountSid, a.env("TELCO_ACCOUNT_SID"))
+	cr, err := a.credentials()
+	if err != nil {
+		return ""
+	}
+	return cr.sid
 }
 
 func firstNonEmpty(vs ...string) string {

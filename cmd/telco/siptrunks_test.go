@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -63,4 +64,37 @@ func TestSipTrunkIPRefusesAPassword(t *testing.T) {
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "TELCO_SIP_PASSWORD is set")
 	h.ok(base...)
+}
+
+func TestSipTrunksUpdate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	sid, err := h.srv.Client().SipTrunks.Create(context.Background(), h.srv.PropertySid, &telco.CreateSipTrunkParams{
+		Name: "PBX", DefaultCallerID: "+61299999999", Type: telco.SipTrunkIPToIP, IPAddresses: []string{"8.8.8.0/24"}})
+	require.NoError(t, err)
+
+	var got struct { // enumerations by name, times as RFC 3339: the CLI's JSON contract
+		Name, Type          string
+		ChannelLimit        int
+		SipTrunkIPAddresses []struct {
+			IPAddress string `json:"IpAddress"`
+		}
+	}
+	h.jsonOf(&got, "sip-trunks", "update", sid, "--channels", "4", "--ip", "1.1.1.1", "--ip", "9.9.9.0/24")
+	assert.Equal(t, 4, got.ChannelLimit)
+	require.Len(t, got.SipTrunkIPAddresses, 2)
+	assert.Equal(t, "1.1.1.1/32", got.SipTrunkIPAddresses[0].IPAddress)
+
+	h.jsonOf(&got, "sip-trunks", "update", sid, "--account", h.srv.AccountSid, "--name", "PBX 2")
+	assert.Equal(t, "PBX 2", got.Name)
+	assert.Equal(t, 4, got.ChannelLimit, "left alone")
+
+	const pw = "Tr0unk!Pass#9"
+	r := h.runIn(pw+"\n", "sip-trunks", "update", sid, "--type", "auth", "--realm", "pbx.example.com", "--password-stdin")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "pbx.example.com")
+	assert.NotContains(t, r.stdout+r.stderr, pw)
+
+	assert.Equal(t, 2, h.run("sip-trunks", "update", sid).code, "nothing to change")
+	assert.Equal(t, 2, h.run("sip-trunks", "update", sid, "--channels", "0").code)
 }

@@ -30,8 +30,9 @@ func (a *app) smsSendCmd() *cobra.Command {
 	var noReceipt bool
 	var lo sendLedgerOpts
 	c := &cobra.Command{
-		Use:   "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
-		Short: "Send one SMS",
+		Use:         "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
+		Annotations: ops("Messages.Send", "Messages.Find"),
+		Short:       "Send one SMS",
 		Long: `Send one SMS from a project. --from is an E.164 number, an alphanumeric sender
 ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
 apply to responses). --text - reads the text from standard input.
@@ -118,7 +119,7 @@ been sent and unresolved: run the same command again to look it up.`,
 }
 
 func (a *app) smsGetCmd() *cobra.Command {
-	return getCmd(a, "get MESSAGE_SID", "Show one message", "MESSAGE_SID", messageFields,
+	return getCmd(a, "Messages.Get", "get MESSAGE_SID", "Show one message", "MESSAGE_SID", messageFields,
 		func(ctx context.Context, c *telco.Client, sid string) (*telco.Message, error) {
 			return c.Messages.Get(ctx, sid)
 		})
@@ -135,8 +136,9 @@ func (a *app) smsFindCmd() *cobra.Command {
 	var prop, since, until, status, direction string
 	var externalIDs []string
 	c := &cobra.Command{
-		Use:   "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
-		Short: "Find a project's sent and received messages in a time window, or by ExternalId",
+		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
+		Annotations: ops("Messages.Find"),
+		Short:       "Find a project's sent and received messages in a time window, or by ExternalId",
 		Long: `Find a project's messages created from --since (inclusive) to --until
 (exclusive). Times: ` + timeHelp + `.
 
@@ -257,7 +259,7 @@ func (a *app) findByExternalID(cmd *cobra.Command, prop string, since time.Time,
 		}
 		if len(missing) > 0 {
 			return &exitError{code: exitService, msg: fmt.Sprintf("not found since %s: %s",
-				since.In(a.location()).Format(time.RFC3339), strings.Join(missing, ", "))}
+				a.formatTime(since), strings.Join(missing, ", "))}
 		}
 		return nil
 	})
@@ -265,25 +267,25 @@ func (a *app) findByExternalID(cmd *cobra.Command, prop string, since time.Time,
 
 // messageCols are a message's list columns; messageFields add the rest.
 var messageCols = []column[telco.Message]{
-	{"MESSAGE SID", func(m *telco.Message) string { return m.MessageSid }},
-	{"DIRECTION", func(m *telco.Message) string { return string(m.Direction) }},
-	{"FROM", func(m *telco.Message) string { return m.From }},
-	{"TO", func(m *telco.Message) string { return m.To }},
-	{"STATUS", func(m *telco.Message) string { return string(m.Status) }},
-	{"SEGMENTS", func(m *telco.Message) string { return itoa(m.NumSegments) }},
-	{"CREATED", func(m *telco.Message) string { return ts(m.Created) }},
-	{"EXTERNAL ID", func(m *telco.Message) string { return m.ExternalID }},
-	{"TEXT", func(m *telco.Message) string { return m.Text }},
+	{name: "MESSAGE SID", get: func(m *telco.Message) string { return m.MessageSid }},
+	{name: "DIRECTION", get: func(m *telco.Message) string { return string(m.Direction) }},
+	{name: "FROM", get: func(m *telco.Message) string { return m.From }},
+	{name: "TO", get: func(m *telco.Message) string { return m.To }},
+	{name: "STATUS", get: func(m *telco.Message) string { return string(m.Status) }},
+	{name: "SEGMENTS", get: func(m *telco.Message) string { return itoa(m.NumSegments) }},
+	{name: "CREATED", at: func(m *telco.Message) time.Time { return timeOf(m.Created) }},
+	{name: "EXTERNAL ID", get: func(m *telco.Message) string { return m.ExternalID }},
+	{name: "TEXT", get: func(m *telco.Message) string { return m.Text }},
 }
 
 var messageFields = append(append([]column[telco.Message]{}, messageCols...),
-	column[telco.Message]{"PROPERTY SID", func(m *telco.Message) string { return m.PropertySid }},
-	column[telco.Message]{"DELIVERY RECEIPT", func(m *telco.Message) string { return yesNo(m.DeliveryReceipt) }},
-	column[telco.Message]{"SCHEDULED", func(m *telco.Message) string { return ts(m.Scheduled) }},
-	column[telco.Message]{"SUBMITTED", func(m *telco.Message) string { return ts(m.Submitted) }},
-	column[telco.Message]{"DELIVERED", func(m *telco.Message) string { return ts(m.Delivered) }},
-	column[telco.Message]{"RECEIVED", func(m *telco.Message) string { return ts(m.Received) }},
-	column[telco.Message]{"ERROR CODE", func(m *telco.Message) string { return m.ErrorCode }},
+	column[telco.Message]{name: "PROPERTY SID", get: func(m *telco.Message) string { return m.PropertySid }},
+	column[telco.Message]{name: "DELIVERY RECEIPT", get: func(m *telco.Message) string { return yesNo(m.DeliveryReceipt) }},
+	column[telco.Message]{name: "SCHEDULED", at: func(m *telco.Message) time.Time { return timeOf(m.Scheduled) }},
+	column[telco.Message]{name: "SUBMITTED", at: func(m *telco.Message) time.Time { return timeOf(m.Submitted) }},
+	column[telco.Message]{name: "DELIVERED", at: func(m *telco.Message) time.Time { return timeOf(m.Delivered) }},
+	column[telco.Message]{name: "RECEIVED", at: func(m *telco.Message) time.Time { return timeOf(m.Received) }},
+	column[telco.Message]{name: "ERROR CODE", get: func(m *telco.Message) string { return m.ErrorCode }},
 )
 
 // sendLedgerOpts are the ledger flags of sms send.
@@ -355,7 +357,7 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 			at = t
 		}
 		fmt.Fprintf(a.stderr, "telco: already sent as %s at %s (ledger %s): nothing sent\n",
-			m.MessageSid, at.In(a.location()).Format(time.RFC3339), path)
+			m.MessageSid, a.formatTime(at), path)
 	case len(after) == 1 && after[0].Found:
 		fmt.Fprintf(a.stderr, "telco: an earlier attempt reached the service: found as %s by its ExternalId, not sent again\n", m.MessageSid)
 	}
@@ -396,7 +398,7 @@ func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Led
 			return nil, sendLedgerError(path, id, err)
 		}
 		fmt.Fprintf(a.stderr, "telco: ledger %s moved aside to %s; every ExternalId the new one does not know is looked up from %s before it is sent\n",
-			path, moved, since.In(a.location()).Format(time.RFC3339))
+			path, moved, a.formatTime(since))
 		return l, nil
 	}
 	l, err := boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}})
@@ -410,7 +412,7 @@ func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Led
 	}
 	if from, found, _ := l.Doubt(); found != "" {
 		fmt.Fprintf(a.stderr, "telco: ledger %s is damaged (%s): every ExternalId it does not record as sent is looked up, from %s, before it is sent\n",
-			path, found, from.In(a.location()).Format(time.RFC3339))
+			path, found, a.formatTime(from))
 	}
 	return l, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/cmd/telco/internal/batch"
 	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/internal/smswire"
 )
 
 // batchOpts are the flags of sms batch.
@@ -40,18 +41,18 @@ const maxParallel = 16
 func (a *app) smsBatchCmd() *cobra.Command {
 	var o batchOpts
 	c := &cobra.Command{
-		Use:   "batch [FILE|-]",
-		Short: "Send many SMS from a CSV or JSON-lines file, resumably",
+		Use:         "batch [FILE|-]",
+		Annotations: ops("Messages.SendBatch", "Messages.Find"),
+		Short:       "Send many SMS from a CSV or JSON-lines file, resumably",
 		Long: `Send many SMS in batches. The input is CSV with a header row naming the
 columns, or JSON lines (one object per line) or a JSON array of objects,
-with the same names (string values; Schedule may be a number and
-DeliveryReceipt a boolean):
+with the same names, the service's own, in any case (string values;
+Schedule may be a number and DeliveryReceipt a boolean):
 
-  From, To, Text, ExternalId, Schedule (Unix seconds, RFC 3339, or a date
-  and time without a zone, read in the local zone), DeliveryReceipt
-  (true/false), DeliveryReceiptWebhookUri, DeliveryReceiptWebhookMethod,
-  ForwardToSms, ForwardFromSms, ForwardToEmail, ForwardFromEmail,
-  WebhookUri, WebhookMethod
+` + wrap(strings.Join(batch.FieldNames(), ", "), "  ", 76) + `
+
+` + wrap("Schedule is Unix seconds, RFC 3339, or a date and time without a zone, "+
+			"read in the local zone; DeliveryReceipt is true or false; "+leaseFields()+" apply to a leased sender (no From).", "", 76) + `
 
 The format is taken from --format, else the file's extension, else the
 first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no
@@ -113,6 +114,36 @@ unresolved, or the journal cannot be read: run the same command again.`,
 	return c
 }
 
+// wrap breaks text at spaces into lines of at most width characters
+// (a longer word has a line of its own), each starting with indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if line != indent && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// leaseFields names the fields of a leased send, from the wire's table.
+func leaseFields() string {
+	var names []string
+	for _, f := range smswire.Fields() {
+		if f.LeaseOnly {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // runBatch is sms batch once its flags are parsed.
 func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	prop, err := a.property(o.prop)
@@ -144,7 +175,7 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	} else if raw, err = io.ReadAll(a.stdin); err != nil {
 		return fmt.Errorf("reading standard input: %w", err)
 	}
-	lines, err := batch.Read(bytes.NewReader(raw), o.format, name)
+	lines, err := batch.Read(bytes.NewReader(raw), o.format, name, a.location())
 	if err == nil {
 		// Before a journal is bound to this input: a corrected file is
 		// another input.
@@ -221,7 +252,7 @@ func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpt
 		if j != nil {
 			if from, found, _ := j.Ledger.Doubt(); found != "" {
 				fmt.Fprintf(a.stderr, "telco: journal %s is damaged (%s): every line it does not record as sent is looked up by its ExternalId, from %s, before it is sent\n",
-					path, found, from.In(a.location()).Format(time.RFC3339))
+					path, found, a.formatTime(from))
 			}
 		}
 		return j, nil
@@ -242,7 +273,7 @@ func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpt
 		how = "read from the damaged journal"
 	}
 	fmt.Fprintf(a.stderr, "telco: journal %s moved aside to %s; a new journal (batch %s, %s) looks every line up by its ExternalId, from %s, before sending it\n",
-		path, rec.MovedTo, rec.BatchID, how, rec.Since.In(a.location()).Format(time.RFC3339))
+		path, rec.MovedTo, rec.BatchID, how, a.formatTime(rec.Since))
 	return j, nil
 }
 
@@ -357,23 +388,18 @@ func (a *app) batchDryRun(job *batch.Job, complete bool) error {
 	}
 	plans := job.Plans()
 	counts := map[string]int{}
-	rows := [][]string{{"LINE", "ACTION", "EXTERNAL ID", "FROM", "TO", "SCHEDULED (LOCAL)", "SEGMENTS", "TEXT"}}
+	rows := [][]string{{"LINE", "ACTION", "EXTERNAL ID", "FROM", "TO", "SCHEDULED", "SEGMENTS", "TEXT"}}
 	for _, p := range plans {
 		counts[p.Action]++
 		if a.jsonOut() {
 			out := plan{Plan: p, Err: rowErr(p.Err)}
-			if !p.Schedule.IsZero() {
-				out.Schedule = p.Schedule.In(a.location()).Format(time.RFC3339)
-			}
-			if err := printJSONLine(a.stdout, out); err != nil {
+			out.Schedule = a.formatTime(p.Schedule)
+			if err := a.printJSONLine(a.stdout, out); err != nil {
 				return err
 			}
 			continue
 		}
-		sched := ""
-		if !p.Schedule.IsZero() {
-			sched = p.Schedule.In(a.location()).Format("2006-01-02 15:04:05 MST")
-		}
+		sched := a.formatTime(p.Schedule)
 		act := p.Action
 		if p.Err != nil {
 			act += ": " + refusal(rowErr(p.Err))
@@ -487,7 +513,7 @@ func (o *batchOutput) rows(in []batch.Row) error {
 		r := batchRow{Line: br.Line, ExternalID: br.ExternalID, State: br.State, Earlier: br.Earlier, Found: br.Found,
 			Message: br.Message, Err: rowErr(br.Err), to: br.To}
 		if br.State == batch.StateUncertain {
-			r.Resolve = findCommand(o.prop, br.Since.Add(-time.Minute), []string{br.ExternalID})
+			r.Resolve = findCommand(o.prop, br.Since.Add(-time.Minute).In(o.a.location()), []string{br.ExternalID})
 		}
 		if !br.Earlier {
 			o.bar.add(1)
@@ -496,7 +522,7 @@ func (o *batchOutput) rows(in []batch.Row) error {
 			}
 		}
 		if o.a.jsonOut() {
-			b, err := encodeJSON(r)
+			b, err := encodeJSON(r, o.a.location())
 			if err != nil {
 				o.err = err
 				return err

@@ -1,8 +1,9 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package main
 
 import (
+	"errors"
 	"os"
 	"strconv"
 )
@@ -17,4 +18,9 @@ func columnsEnv(env func(string) string) int {
 		return n
 	}
 	return 80
+}
+
+// readNoEcho cannot turn echo off here.
+func readNoEcho(*os.File) (string, error) {
+	return "", errors.New("this system's terminal cannot hide the token: give --token-stdin")
 }

@@ -24,3 +24,22 @@ func columnsEnv(env func(string) string) int {
 	}
 	return 80
 }
+
+// readNoEcho reads a line from the terminal f without showing it: echo is
+// turned off for the read and back on after.
+func readNoEcho(f *os.File) (string, error) {
+	fd := int(f.Fd())
+	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		return "", err
+	}
+	quiet := *old
+	quiet.Lflag &^= unix.ECHO
+	quiet.Lflag |= unix.ICANON | unix.ISIG
+	quiet.Iflag |= unix.ICRNL
+	if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &quiet); err != nil {
+		return "", err
+	}
+	defer func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }()
+	return readLine(f)
+}

@@ -54,12 +54,13 @@ func versionLine() string {
 // versionCmd is "telco version".
 func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, the commit and the Go version of this build",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "version",
+		Annotations: noOps("prints what the binary knows; calls none"),
+		Short:       "Print the version, the commit and the Go version of this build",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			if a.jsonOut() {
-				return printJSON(a.stdout, readBuildInfo())
+				return a.printJSON(a.stdout, readBuildInfo())
 			}
 			fmt.Fprintln(a.stdout, "telco", versionLine())
 			return nil

@@ -5,7 +5,8 @@
 // else writes the list out: the SDK's methods are held to their rows by a
 // test (catalog_test.go at the repository root), telcotest's routes take
 // their method and path from here and a test fails for a row without a
-// handler, the CLI's commands name their operations and a test fails for a
+// handler, the CLI's commands name their operations (an "operation"
+// annotation) and cmd/telco's TestEveryOperationHasACommand fails for a
 // row without a command, and the contract's operationIds are checked
 // against it. Adding an operation starts with a row here; the tests then
 // name every other piece that is missing (CONTRIBUTING.md, "Adding an

@@ -6,11 +6,11 @@
 // reader built on this package is a second, independent reading of the
 // wire: a field the SDK misspells or mistypes shows up as a refusal.
 //
-// Two readers are meant to share it. telcotest decodes the bodies of
-// Messages.Send and Messages.SendBatch with DecodeJSON. The command-line
-// tool's batch reader (telco sms batch), whose CSV columns and JSON-lines
-// keys are the same wire names, is to take its columns from Fields and
-// Lookup and set them with Field.Set, and read its objects with
+// Two readers share it. telcotest decodes the bodies of Messages.Send and
+// Messages.SendBatch with DecodeJSON. The command-line tool's batch reader
+// (telco sms batch, cmd/telco/internal/batch), whose CSV columns and
+// JSON-lines keys are the same wire names, takes its columns from Fields
+// and Lookup, sets them with Field.Set and reads its objects with
 // DecodeObject, keeping its own conveniences (a Schedule in RFC 3339, a
 // string for any field) as a layer around them. So a field added to the
 // service is added here once, for both.

@@ -18,7 +18,7 @@ var ctx = context.Background()
 
 func csvLines(t *testing.T, in string) []Line {
 	t.Helper()
-	lines, err := Read(strings.NewReader(in), "csv", "in.csv")
+	lines, err := Read(strings.NewReader(in), "csv", "in.csv", nil)
 	require.NoError(t, err)
 	return lines
 }

@@ -8,15 +8,16 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/smswire"
 )
 
 // Line is one message of a batch file and where it came from.
@@ -37,8 +38,12 @@ func inputErrorf(format string, args ...any) error {
 
 // Read reads a batch file in the format given (csv or jsonl), or
 // detected from the file name, or else from its first character. name is
-// for messages ("-" for standard input).
-func Read(r io.Reader, format, name string) ([]Line, error) {
+// for messages ("-" for standard input); a Schedule without a zone is
+// read in loc (nil for the local zone).
+func Read(r io.Reader, format, name string, loc *time.Location) ([]Line, error) {
+	if loc == nil {
+		loc = time.Local
+	}
 	br := bufio.NewReaderSize(r, 64<<10) // room for firstByte to look ahead
 	switch strings.ToLower(format) {
 	case "csv", "jsonl":
@@ -60,9 +65,9 @@ func Read(r io.Reader, format, name string) ([]Line, error) {
 	var lines []Line
 	var err error
 	if strings.EqualFold(format, "jsonl") {
-		lines, err = readJSONL(br)
+		lines, err = readJSONL(br, loc)
 	} else {
-		lines, err = readCSV(br)
+		lines, err = readCSV(br, loc)
 	}
 	if err != nil {
 		return nil, err
@@ -73,55 +78,75 @@ func Read(r io.Reader, format, name string) ([]Line, error) {
 	return lines, nil
 }
 
-// batchFields are the columns a batch file may have, by lower-case name.
-var fields = map[string]func(p *telco.SendMessageParams, v string) error{
-	"from":                         func(p *telco.SendMessageParams, v string) error { p.From = v; return nil },
-	"to":                           func(p *telco.SendMessageParams, v string) error { p.To = v; return nil },
-	"text":                         func(p *telco.SendMessageParams, v string) error { p.Text = v; return nil },
-	"externalid":                   func(p *telco.SendMessageParams, v string) error { p.ExternalID = v; return nil },
-	"deliveryreceiptwebhookuri":    func(p *telco.SendMessageParams, v string) error { p.DeliveryReceiptWebhookURI = v; return nil },
-	"deliveryreceiptwebhookmethod": func(p *telco.SendMessageParams, v string) error { p.DeliveryReceiptWebhookMethod = v; return nil },
-	"forwardtosms":                 func(p *telco.SendMessageParams, v string) error { p.ForwardToSms = v; return nil },
-	"forwardfromsms":               func(p *telco.SendMessageParams, v string) error { p.ForwardFromSms = v; return nil },
-	"forwardtoemail":               func(p *telco.SendMessageParams, v string) error { p.ForwardToEmail = v; return nil },
-	"forwardfromemail":             func(p *telco.SendMessageParams, v string) error { p.ForwardFromEmail = v; return nil },
-	"webhookuri":                   func(p *telco.SendMessageParams, v string) error { p.WebhookURI = v; return nil },
-	"webhookmethod":                func(p *telco.SendMessageParams, v string) error { p.WebhookMethod = v; return nil },
-	"schedule": func(p *telco.SendMessageParams, v string) error {
-		if v = strings.TrimSpace(v); v == "" {
-			return nil
-		}
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			p.Schedule = time.Unix(n, 0)
-			return nil
-		}
-		if t, err := time.Parse(time.RFC3339, v); err == nil {
-			p.Schedule = t
-			return nil
-		}
-		// Without a zone: the user's, as on the command line.
-		for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
-			if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
-				p.Schedule = t
-				return nil
-			}
-		}
-		return fmt.Errorf("the Schedule value %q is not Unix seconds, RFC 3339, or YYYY-MM-DD HH:MM[:SS] in the local zone", v)
-	},
-	"deliveryreceipt": func(p *telco.SendMessageParams, v string) error {
-		if v = strings.TrimSpace(v); v == "" {
-			return nil
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("DeliveryReceipt %q is not true or false", v)
-		}
-		p.DeliveryReceipt = &b
-		return nil
-	},
+// A batch file names its fields as the service's wire does (From, To,
+// Text, ExternalId, Schedule, ...): internal/smswire holds them, the one
+// table of an SMS send's fields that the fake service reads its bodies
+// with too, and sets each with its Field.Set. What the tool adds is a
+// layer around that table: a field's name in any case, with a byte-order
+// mark or blanks around a CSV header; a Schedule given as RFC 3339 or as a
+// date and time without a zone (read in the user's zone) besides Unix
+// seconds; and, in JSON, a string for any field (a Schedule or a
+// DeliveryReceipt in quotes), as a CSV file gives them.
+
+// FieldNames are the fields a batch file may name, in the interface
+// document's order, for help and errors.
+func FieldNames() []string {
+	fs := smswire.Fields()
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
 }
 
-func readCSV(r io.Reader) ([]Line, error) {
+// field finds the field a CSV column or JSON key names.
+func field(name string) (smswire.Field, bool) {
+	return smswire.Lookup(strings.TrimSpace(strings.TrimPrefix(name, "\uFEFF")))
+}
+
+// setField sets f of p from its text in a batch file: as smswire reads
+// it, except that a Schedule may be RFC 3339 or a date and time in loc.
+func setField(f smswire.Field, p *telco.SendMessageParams, v string, loc *time.Location) error {
+	if f.Kind == smswire.UnixSeconds {
+		secs, err := scheduleSeconds(v, loc)
+		if err != nil {
+			return err
+		}
+		v = secs
+	}
+	if err := f.Set(p, v); err != nil {
+		var we *smswire.Error
+		if errors.As(err, &we) && we.Field != "" {
+			return fmt.Errorf("field %q: %s", we.Field, we.Reason)
+		}
+		return err
+	}
+	return nil
+}
+
+// scheduleSeconds is a Schedule as Unix seconds: given so, or in RFC 3339,
+// or as a date and time without a zone, read in loc as on the command
+// line. "" stays "" (no schedule).
+func scheduleSeconds(v string, loc *time.Location) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", nil
+	}
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return v, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return strconv.FormatInt(t.Unix(), 10), nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, v, loc); err == nil {
+			return strconv.FormatInt(t.Unix(), 10), nil
+		}
+	}
+	return "", fmt.Errorf("the Schedule value %q is not Unix seconds, RFC 3339, or YYYY-MM-DD HH:MM[:SS] in the local zone", v)
+}
+
+func readCSV(r io.Reader, loc *time.Location) ([]Line, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = 0 // every row as wide as the header
 	header, err := cr.Read()
@@ -131,14 +156,18 @@ func readCSV(r io.Reader) ([]Line, error) {
 	if err != nil {
 		return nil, inputErrorf("batch CSV: %v", err)
 	}
-	setters := make([]func(*telco.SendMessageParams, string) error, len(header))
+	cols := make([]smswire.Field, len(header))
 	for i, h := range header {
-		h = strings.TrimPrefix(h, "\uFEFF")
-		f, ok := fields[strings.ToLower(strings.TrimSpace(h))]
+		f, ok := field(h)
 		if !ok {
-			return nil, inputErrorf("batch CSV: unknown column %q (known: From, To, Text, ExternalId, Schedule, DeliveryReceipt, ...)", h)
+			return nil, inputErrorf("batch CSV: unknown column %q (known: %s)", strings.TrimPrefix(h, "\uFEFF"), strings.Join(FieldNames(), ", "))
 		}
-		setters[i] = f
+		for _, g := range cols[:i] {
+			if g.Name == f.Name {
+				return nil, inputErrorf("batch CSV: two columns name %s", f.Name)
+			}
+		}
+		cols[i] = f
 	}
 	var out []Line
 	for {
@@ -152,7 +181,7 @@ func readCSV(r io.Reader) ([]Line, error) {
 		line, _ := cr.FieldPos(0)
 		bl := Line{Num: line}
 		for i, v := range rec {
-			if err := setters[i](&bl.Params, v); err != nil {
+			if err := setField(cols[i], &bl.Params, v, loc); err != nil {
 				return nil, inputErrorf("batch CSV line %d: %v", line, err)
 			}
 		}
@@ -162,12 +191,12 @@ func readCSV(r io.Reader) ([]Line, error) {
 
 // readJSONL reads JSON lines, one object per line, or a JSON array of
 // objects (what jq -s and many tools write), detected by its leading '['.
-func readJSONL(r *bufio.Reader) ([]Line, error) {
+func readJSONL(r *bufio.Reader, loc *time.Location) ([]Line, error) {
 	if firstByte(r) == '[' {
 		if b, _ := r.Peek(3); string(b) == "\uFEFF" {
 			_, _ = r.Discard(3)
 		}
-		return readJSONArray(r)
+		return readJSONArray(r, loc)
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -185,7 +214,7 @@ func readJSONL(r *bufio.Reader) ([]Line, error) {
 			return nil, inputErrorf("batch JSON line %d: not a JSON object", n)
 		}
 		bl := Line{Num: n}
-		if err := setJSONFields(&bl.Params, obj); err != nil {
+		if err := setJSONFields(&bl.Params, obj, loc); err != nil {
 			return nil, inputErrorf("batch JSON line %d: %v", n, err)
 		}
 		out = append(out, bl)
@@ -210,7 +239,7 @@ func firstByte(r *bufio.Reader) byte {
 
 // readJSONArray reads one JSON array of message objects; a message's line
 // number is its position in the array, from 1.
-func readJSONArray(r io.Reader) ([]Line, error) {
+func readJSONArray(r io.Reader, loc *time.Location) ([]Line, error) {
 	var items []json.RawMessage
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&items); err != nil {
@@ -226,7 +255,7 @@ func readJSONArray(r io.Reader) ([]Line, error) {
 			return nil, inputErrorf("batch JSON array element %d: not a JSON object", i+1)
 		}
 		bl := Line{Num: i + 1}
-		if err := setJSONFields(&bl.Params, obj); err != nil {
+		if err := setJSONFields(&bl.Params, obj, loc); err != nil {
 			return nil, inputErrorf("batch JSON array element %d: %v", i+1, err)
 		}
 		out = append(out, bl)
@@ -234,42 +263,51 @@ func readJSONArray(r io.Reader) ([]Line, error) {
 	return out, nil
 }
 
-// setJSONFields sets p from one JSON object. Every field is a JSON string,
-// except that Schedule may also be a number (Unix seconds) and
-// DeliveryReceipt a boolean; null leaves a field unset. A number where
-// text is expected is an error rather than its digits, so that {"To": 61400000001}
-// does not quietly become a recipient without its +.
-func setJSONFields(p *telco.SendMessageParams, obj map[string]json.RawMessage) error {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // the first error found is the same on every run
-	for _, k := range keys {
-		raw := obj[k]
-		f, ok := fields[strings.ToLower(k)]
-		if !ok {
-			return fmt.Errorf("unknown field %q", k)
-		}
-		if string(raw) == "null" {
+// setJSONFields sets p from one JSON object with smswire.DecodeObject,
+// which reads each field as the service does (a JSON string; Schedule
+// Unix seconds, DeliveryReceipt a boolean; null leaves a field unset),
+// once the object's strings for Schedule and DeliveryReceipt are turned
+// into those. A number where text is expected is an error rather than its
+// digits, so that {"To": 61400000001} does not quietly become a recipient
+// without its +; so is a key that names no field.
+func setJSONFields(p *telco.SendMessageParams, obj map[string]json.RawMessage, loc *time.Location) error {
+	for k, raw := range obj {
+		f, ok := field(k)
+		var s string
+		if !ok || f.Kind == smswire.String || json.Unmarshal(raw, &s) != nil {
 			continue
 		}
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			var num json.Number
-			var b bool
-			switch lk := strings.ToLower(k); {
-			case lk == "schedule" && json.Unmarshal(raw, &num) == nil:
-				v = num.String()
-			case lk == "deliveryreceipt" && json.Unmarshal(raw, &b) == nil:
-				v = strconv.FormatBool(b)
+		switch f.Kind {
+		case smswire.UnixSeconds:
+			secs, err := scheduleSeconds(s, loc)
+			if err != nil {
+				return err
+			}
+			obj[k] = json.RawMessage(secs)
+			if secs == "" {
+				obj[k] = json.RawMessage("null")
+			}
+		case smswire.Bool:
+			b, err := strconv.ParseBool(strings.TrimSpace(s))
+			switch {
+			case strings.TrimSpace(s) == "":
+				obj[k] = json.RawMessage("null")
+			case err != nil:
+				return fmt.Errorf("field %q: %q is not true or false", f.Name, s)
 			default:
-				return fmt.Errorf("field %q must be a JSON string, not %s", k, raw)
+				obj[k] = json.RawMessage(strconv.FormatBool(b))
 			}
 		}
-		if err := f(p, v); err != nil {
-			return err
-		}
+	}
+	unknown, err := smswire.DecodeObject(obj, p)
+	var we *smswire.Error
+	switch {
+	case errors.As(err, &we) && we.Field != "":
+		return fmt.Errorf("field %q %s", we.Field, we.Reason)
+	case err != nil:
+		return err
+	case len(unknown) > 0:
+		return fmt.Errorf("unknown field %q (known: %s)", unknown[0], strings.Join(FieldNames(), ", "))
 	}
 	return nil
 }

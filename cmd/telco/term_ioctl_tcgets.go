@@ -1,0 +1,11 @@
+//go:build aix || linux || solaris || zos
+
+package main
+
+import "golang.org/x/sys/unix"
+
+// The requests that read and set a terminal's modes.
+const (
+	ioctlGetTermios = unix.TCGETS
+	ioctlSetTermios = unix.TCSETS
+)
