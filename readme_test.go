@@ -204,3 +204,12 @@ func goCommand(t *testing.T) string {
 	t.Fatal("no go tool on PATH or under GOROOT")
 	return ""
 }
+
+// The README is a user's introduction: the details live in the documents
+// it links, and it stays short enough to read in one sitting.
+func TestReadmeStaysAnIntroduction(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	lines := bytes.Count(b, []byte("\n"))
+	require.Less(t, lines, 350, "README.md has %d lines: move details to the documents it links", lines)
+}
