@@ -47,6 +47,8 @@ Resource returned without a copy|.|0f89da1|d6854c3|Hot/call=MessagesGet3Null
 URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=MessagesFind200
 URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=Lookup100
 URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=PropertiesGet
+Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=PropertiesGet/impl=sdk
+Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=MessagesFind200/impl=sdk
 EOF
 )
 # The fake's changes, each operation before (the commit that added the
