@@ -443,8 +443,10 @@ func (r *blockResult) decodeBody(b []byte) error {
 	r.res.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		var v any
-		return json.Unmarshal(b, &v) // any other JSON value is kept in Raw only
+		// Any other JSON value is kept in Raw only; RawMessage checks the
+		// syntax without reading numbers, which may exceed a float64.
+		var v json.RawMessage
+		return json.Unmarshal(b, &v)
 	}
 	if raw, ok := field(m, "NumberBlockSid"); ok {
 		_ = json.Unmarshal(raw, &r.res.NumberBlockSid)

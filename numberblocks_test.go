@@ -1087,7 +1087,8 @@ func FuzzNumberBlockResult(f *testing.F) {
 		f.Add(fixture(f, name))
 	}
 	for _, s := range []string{`{"NumberBlockSid":"NB1","Id":"x"}`, `{"NumberBlock":[]}`, `{"Data":{"Id":1e99}}`,
-		`"OK"`, `[]`, `null`, `{"ResponseStatus":{"ErrorCode":"FORBIDDEN"}}`, `<html>`} {
+		`"OK"`, `[]`, `null`, `{"ResponseStatus":{"ErrorCode":"FORBIDDEN"}}`, `<html>`,
+		"5" + strings.Repeat("5", 400)} { // beyond a float64
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -145,8 +145,12 @@ func versioned(path string) bool {
 // name contains "password" (any case), at any depth: the secrets a raw
 // body carries.
 func passwordsIn(b []byte) []string {
+	// UseNumber: a number beyond a float64 must not stop the walk and leave
+	// a password unredacted.
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
 	var v any
-	if json.Unmarshal(b, &v) != nil {
+	if d.Decode(&v) != nil {
 		return nil
 	}
 	var out []string

@@ -210,3 +210,17 @@ func FuzzRawPath(f *testing.F) {
 		}
 	})
 }
+
+// A raw body whose numbers exceed a float64 is still valid JSON and is
+// sent; its password must still be redacted from the error that echoes it.
+// Before, the walk gave up on the number and redacted nothing.
+func TestDoRedactsPasswordsBesideHugeNumbers(t *testing.T) {
+	const pw = "Huge-Passw0rd!-77aa"
+	c, mt := newMockClient(t)
+	reply(mt, "POST", "/v2/Properties/"+testProp+"/OnlineLogins", 400, []byte(
+		`{"ResponseStatus":{"ErrorCode":"PARAMETER_INVALID","Message":"password `+pw+` rejected"}}`))
+	body := []byte(`{"Email":"a@b.example","Password":"` + pw + `","Quota":1e999}`)
+	err := c.Do(bg, "POST", "/v2/Properties/"+testProp+"/OnlineLogins", body, nil)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), pw)
+}
