@@ -123,8 +123,8 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 
-	st := &attemptState{client: c, call: r}
-	ctx = context.WithValue(ctx, attemptKey{}, st)
+	st := &attemptState{Context: ctx, client: c, call: r}
+	ctx = st
 	if !r.idempotent {
 		// Only a call that is not retried after it may have reached the
 		// service needs to know whether an attempt got that far; reads
@@ -164,6 +164,7 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	resp, err := c.rc.Do(req)
+	defer st.endDeadline()                  // after the body is read and closed (deferred below)
 	recordResponse(ctx, r.op, st.n+1, resp) // CaptureResponse, below
 	if err != nil {
 		if resp != nil {

@@ -83,15 +83,19 @@ func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
 	}
 }
 
-// attemptKey carries an *attemptState through retryablehttp's hooks.
+// attemptKey is the key under which a call's context holds its
+// *attemptState, for retryablehttp's hooks.
 type attemptKey struct{}
 
+// An attemptState is also the call's context: the caller's, holding the
+// state under attemptKey, which spares a context.WithValue per call.
 type attemptState struct {
-	client *Client
-	ctx    context.Context // the call's, for logging from readAnswer
-	call   *call
-	n      int // 0-based attempt number
-	start  time.Time
+	context.Context // the caller's
+	client          *Client
+	ctx             context.Context // the call's (st, or a child with a trace), for logging from readAnswer
+	call            *call
+	n               int // 0-based attempt number
+	start           time.Time
 	// maybeSent is set once any attempt of a non-idempotent call may have
 	// reached the service.
 	maybeSent bool
@@ -116,6 +120,27 @@ type attemptState struct {
 	// attempt is n+1, for CallInfo (transport.go): atomic, since a
 	// caller's RoundTripper may read it from a goroutine of its own.
 	attempt atomic.Int32
+	// release ends the latest attempt's deadline (attemptTimeoutTransport)
+	// once its body is read: when the next hop or attempt starts, and when
+	// the call ends. Set and called on the call's goroutine, which runs
+	// the RoundTrips.
+	release context.CancelFunc
+}
+
+// Value returns st for attemptKey, and the caller's value otherwise.
+func (st *attemptState) Value(key any) any {
+	if _, ok := key.(attemptKey); ok {
+		return st
+	}
+	return st.Context.Value(key)
+}
+
+// endDeadline ends the latest attempt's deadline, if any.
+func (st *attemptState) endDeadline() {
+	if st.release != nil {
+		st.release()
+		st.release = nil
+	}
 }
 
 // gotConn is the httptrace GotConn hook of a non-idempotent call.

@@ -215,11 +215,21 @@ func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, 
 	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) <= t.d {
 		return t.next.RoundTrip(req)
 	}
+	st, ok := req.Context().Value(attemptKey{}).(*attemptState)
+	if ok {
+		st.endDeadline() // the previous hop's or attempt's, whose body is closed
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.d)
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		cancel()
 		return nil, err
+	}
+	if ok {
+		// The call ends the deadline once it has read the body: no
+		// wrapper around the body to allocate.
+		st.release = cancel
+		return resp, nil
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil

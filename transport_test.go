@@ -491,3 +491,45 @@ func TestAttemptTimeoutYieldsToASoonerDeadline(t *testing.T) {
 		require.NoError(t, resp.Body.Close())
 	}
 }
+
+// Each attempt's deadline (the attempt timeout) lives on its request's
+// context, and ends when the next hop or attempt starts and when the call
+// returns, so that no timer outlives the call. The Client releases it
+// itself rather than through a wrapper around each body.
+func TestAttemptDeadlinesEndWithTheirAttempt(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1:
+			http.Redirect(w, r, "/v2/Properties/"+testProp, http.StatusFound)
+		case 2:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			_, _ = w.Write([]byte(`{"Property":{"PropertySid":"` + testProp + `","Name":"` + strings.Repeat("x", 64<<10) + `"}}`))
+		}
+	}))
+	defer srv.Close()
+	var seen []context.Context
+	var endedBefore []bool // whether the previous request's deadline had ended when the next began
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL),
+		WithRetryPolicy(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper {
+			return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+				if k := len(seen); k > 0 {
+					endedBefore = append(endedBefore, seen[k-1].Err() != nil)
+				}
+				_, ok := req.Context().Deadline()
+				require.True(t, ok, "the attempt timeout is on the request's context")
+				seen = append(seen, req.Context())
+				return next.RoundTrip(req)
+			})
+		}))
+	require.NoError(t, err)
+	p, err := c.Properties.Get(context.Background(), "old")
+	require.NoError(t, err)
+	assert.Len(t, p.Name, 64<<10, "the body was read whole under its deadline")
+	require.Len(t, seen, 3, "a redirect hop, a 503, the answer")
+	assert.Equal(t, []bool{true, true}, endedBefore)
+	assert.ErrorIs(t, seen[2].Err(), context.Canceled, "the last deadline ended with the call")
+}
