@@ -237,7 +237,7 @@ type list[T any] struct {
 }
 
 func (l *list[T]) decodeBody(b []byte) error {
-	b = bytes.TrimSpace(b)
+	b = trimJSONSpace(b)
 	if len(b) > 0 && b[0] == '[' {
 		l.ok = true
 		return decodeLoose(b, &l.items)
@@ -573,9 +573,15 @@ func memberKey(m map[string]json.RawMessage, name string) (string, bool) {
 	return best, found
 }
 
-func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
+func isNull(raw []byte) bool { return string(trimJSONSpace(raw)) == "null" }
 
 func isObject(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = trimJSONSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
 }
+
+// trimJSONSpace trims the whitespace JSON allows around a value (space,
+// tab, CR, LF) and nothing else: bytes.TrimSpace would also take a
+// vertical tab or a no-break space and make a body that is not JSON read
+// as one.
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }

@@ -1,7 +1,6 @@
 package telco
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -440,7 +439,7 @@ type NumberBlockResult struct {
 type blockResult struct{ res NumberBlockResult }
 
 func (r *blockResult) decodeBody(b []byte) error {
-	r.res.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
+	r.res.Raw = append(json.RawMessage(nil), trimJSONSpace(b)...)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		// Any other JSON value is kept in Raw only; RawMessage checks the

@@ -234,7 +234,7 @@ type loginAnswer struct {
 }
 
 func (a *loginAnswer) decodeBody(b []byte) error {
-	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '[' {
+	if t := trimJSONSpace(b); len(t) == 0 || t[0] != '[' {
 		if err := a.one.decodeBody(b); err != nil || a.one.ok {
 			return err
 		}

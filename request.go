@@ -220,7 +220,7 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	}
 	defer putBodyBuffer(buf)
 	data := buf.Bytes()
-	empty := len(bytes.TrimSpace(data)) == 0
+	empty := len(trimJSONSpace(data)) == 0
 	switch {
 	case out == nil:
 		err = refusedIn(data) // nil for an empty body
