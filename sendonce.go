@@ -412,8 +412,10 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 	now := time.Now()
 	hold := now.Add(r.claimFor(ctx, now))
 	mayResend := r.rounds < r.pol.MaxRounds
+	// The lists are built in r's buffers, not in variables the closure
+	// would capture by reference: each would cost an allocation per call.
 	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), func(recs []LedgerRecord) error {
-		send, look, held = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
+		r.sendBuf, r.lookBuf, r.heldBuf = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
 		for k, i := range open {
 			if d := recs[k].Digest; d != "" && d != r.items[i].digest {
 				return r.reused(open, recs)
@@ -433,13 +435,13 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 				continue // settled below, once the update is stored
 			case LedgerSending:
 				if rec.Claim.After(now) {
-					held = append(held, i)
+					r.heldBuf = append(r.heldBuf, i)
 				} else {
-					look = append(look, i) // its maker stopped without a word
+					r.lookBuf = append(r.lookBuf, i) // its maker stopped without a word
 				}
 				continue
 			case LedgerInDoubt:
-				look = append(look, i)
+				r.lookBuf = append(r.lookBuf, i)
 				continue
 			}
 			if !mayResend {
@@ -453,11 +455,11 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 			rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
 			rec.Message, rec.Err, rec.Found = nil, nil, false
 			it.seen = *rec
-			send = append(send, i)
+			r.sendBuf = append(r.sendBuf, i)
 		}
 		return nil
 	})
-	r.sendBuf, r.lookBuf, r.heldBuf = send, look, held
+	send, look, held = r.sendBuf, r.lookBuf, r.heldBuf
 	if err != nil {
 		return nil, nil, nil, err
 	}
