@@ -36,8 +36,8 @@ func walk(c *cobra.Command, fn func(*cobra.Command)) {
 // why, every operation a command names is a row, and every command that
 // runs names its operations or says why it calls none. sources are the
 // command files' texts by name: a row that one of them names in ops(...)
-// while no command of the tree does has a command whose group rootCmd does
-// not list.
+// while no command of the tree does has a command that is not in the tree
+// (not in its group, or its group not in rootCmd).
 func operationProblems(root *cobra.Command, rows []catalog.Operation, sources map[string]string) []string {
 	known := map[string]catalog.Operation{}
 	for _, o := range rows {
@@ -67,7 +67,7 @@ func operationProblems(root *cobra.Command, rows []catalog.Operation, sources ma
 		switch cmds := named[o.Name]; {
 		case o.NoCommand == "" && len(cmds) == 0:
 			if file := namedIn(sources, o.Name); file != "" {
-				out = append(out, fmt.Sprintf("catalogue row %s has no command in the tree, though %s names it: list its group in rootCmd's AddCommand (root.go)", o.Name, file))
+				out = append(out, fmt.Sprintf("catalogue row %s has no command in the tree, though %s names it: list the command in its group's a.group(...), and the group in rootCmd's AddCommand (root.go)", o.Name, file))
 				continue
 			}
 			out = append(out, fmt.Sprintf("catalogue row %s has no command: add one with Annotations: ops(%q), or say why in the row's NoCommand", o.Name, o.Name))
@@ -153,7 +153,7 @@ func TestOperationProblemsAreFound(t *testing.T) {
 		"telco b names no operation: give it Annotations: ops(...), or noOps(why) when it calls none",
 		`catalogue row S.Missing has no command: add one with Annotations: ops("S.Missing"), or say why in the row's NoCommand`,
 		"catalogue row S.D says it has no command (not for the command line), but telco d names it: drop the NoCommand",
-		"catalogue row S.Unlisted has no command in the tree, though cmd/telco/e.go names it: list its group in rootCmd's AddCommand (root.go)",
+		"catalogue row S.Unlisted has no command in the tree, though cmd/telco/e.go names it: list the command in its group's a.group(...), and the group in rootCmd's AddCommand (root.go)",
 	}, got)
 }
 
