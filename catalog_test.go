@@ -89,22 +89,35 @@ func escapeSeg(id string) string {
 }
 
 // TestEveryCatalogueServiceIsOnClient: each service of the catalogue is a
-// field of Client whose type is Service+"Service" with an interface
-// Service+"API", and every field of that kind is in the catalogue.
+// field of Client, in the catalogue's order, of type *<Service>Service,
+// and NewClient sets it; every field of that kind is in the catalogue. The
+// failures name the field, so that adding a service to the catalogue says
+// what client.go lacks.
 func TestEveryCatalogueServiceIsOnClient(t *testing.T) {
 	t.Parallel()
-	ct := reflect.TypeFor[telco.Client]()
+	c, err := telco.NewClient(optest.ValidIDs().AccountSid, "tok-S3cret-9f8e7d")
+	require.NoError(t, err)
+	cv := reflect.ValueOf(c).Elem()
+	ct := cv.Type()
 	var fields []string
 	for i := 0; i < ct.NumField(); i++ {
 		f := ct.Field(i)
 		if f.IsExported() && f.Type.Kind() == reflect.Pointer && strings.HasSuffix(f.Type.Elem().Name(), "Service") {
 			fields = append(fields, f.Name)
-			assert.Equal(t, f.Name+"Service", f.Type.Elem().Name())
 		}
 	}
 	var names []string
 	for _, s := range catalog.Services() {
 		names = append(names, s.Name)
+		f, ok := ct.FieldByName(s.Name)
+		if !assert.True(t, ok, "the catalogue's service %s is no field of Client: add %s *%sService to Client and assign it in NewClient (client.go)",
+			s.Name, s.Name, s.Name) {
+			continue
+		}
+		if !assert.Equal(t, "*telco."+s.Name+"Service", f.Type.String(), "Client.%s's type", s.Name) {
+			continue
+		}
+		assert.False(t, cv.FieldByIndex(f.Index).IsNil(), "NewClient leaves Client.%s nil: assign it in NewClient (client.go)", s.Name)
 	}
-	assert.Equal(t, names, fields, "the catalogue's services, in the Client's order")
+	assert.Equal(t, names, fields, "Client's service fields are the catalogue's services, in its order")
 }

@@ -4,11 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco/internal/catalog"
 )
 
@@ -28,8 +34,11 @@ func walk(c *cobra.Command, fn func(*cobra.Command)) {
 // operationProblems holds the command tree and the catalogue to each
 // other: every row has a command that names it unless its NoCommand says
 // why, every operation a command names is a row, and every command that
-// runs names its operations or says why it calls none.
-func operationProblems(root *cobra.Command, rows []catalog.Operation) []string {
+// runs names its operations or says why it calls none. sources are the
+// command files' texts by name: a row that one of them names in ops(...)
+// while no command of the tree does has a command that is not in the tree
+// (not in its group, or its group not in rootCmd).
+func operationProblems(root *cobra.Command, rows []catalog.Operation, sources map[string]string) []string {
 	known := map[string]catalog.Operation{}
 	for _, o := range rows {
 		known[o.Name] = o
@@ -57,10 +66,43 @@ func operationProblems(root *cobra.Command, rows []catalog.Operation) []string {
 	for _, o := range rows {
 		switch cmds := named[o.Name]; {
 		case o.NoCommand == "" && len(cmds) == 0:
+			if file := namedIn(sources, o.Name); file != "" {
+				out = append(out, fmt.Sprintf("catalogue row %s has no command in the tree, though %s names it: list the command in its group's a.group(...), and the group in rootCmd's AddCommand (root.go)", o.Name, file))
+				continue
+			}
 			out = append(out, fmt.Sprintf("catalogue row %s has no command: add one with Annotations: ops(%q), or say why in the row's NoCommand", o.Name, o.Name))
 		case o.NoCommand != "" && len(cmds) > 0:
 			out = append(out, fmt.Sprintf("catalogue row %s says it has no command (%s), but %s names it: drop the NoCommand", o.Name, o.NoCommand, strings.Join(cmds, ", ")))
 		}
+	}
+	return out
+}
+
+// namedIn is the first file, in name order, whose text passes name to
+// ops(...), or "".
+func namedIn(sources map[string]string, name string) string {
+	re := regexp.MustCompile(`ops\([^)]*"` + regexp.QuoteMeta(name) + `"`)
+	for _, file := range slices.Sorted(maps.Keys(sources)) {
+		if re.MatchString(sources[file]) {
+			return file
+		}
+	}
+	return ""
+}
+
+// commandSources are the texts of the package's non-test Go files.
+func commandSources(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		out["cmd/telco/"+f] = string(b)
 	}
 	return out
 }
@@ -71,7 +113,7 @@ func operationProblems(root *cobra.Command, rows []catalog.Operation) []string {
 func TestEveryOperationHasACommand(t *testing.T) {
 	t.Parallel()
 	root := testTree()
-	for _, p := range operationProblems(root, catalog.Operations()) {
+	for _, p := range operationProblems(root, catalog.Operations(), commandSources(t)) {
 		t.Error(p)
 	}
 	// Each command that names an operation can be asked for its help.
@@ -104,12 +146,14 @@ func TestOperationProblemsAreFound(t *testing.T) {
 		&cobra.Command{Use: "d", RunE: run, Annotations: ops("S.D")},
 	)
 	got := operationProblems(root, []catalog.Operation{{Name: "S.A"}, {Name: "S.Missing"},
-		{Name: "S.D", NoCommand: "not for the command line"}, {Name: "S.Absent", NoCommand: "deliberately"}})
+		{Name: "S.D", NoCommand: "not for the command line"}, {Name: "S.Absent", NoCommand: "deliberately"}, {Name: "S.Unlisted"}},
+		map[string]string{"cmd/telco/e.go": `Annotations: ops("S.Other", "S.Unlisted")`, "cmd/telco/f.go": `"S.Missing"`})
 	assert.ElementsMatch(t, []string{
 		`telco a names operation "S.Typo", which is no row of internal/catalog`,
 		"telco b names no operation: give it Annotations: ops(...), or noOps(why) when it calls none",
 		`catalogue row S.Missing has no command: add one with Annotations: ops("S.Missing"), or say why in the row's NoCommand`,
 		"catalogue row S.D says it has no command (not for the command line), but telco d names it: drop the NoCommand",
+		"catalogue row S.Unlisted has no command in the tree, though cmd/telco/e.go names it: list the command in its group's a.group(...), and the group in rootCmd's AddCommand (root.go)",
 	}, got)
 }
 

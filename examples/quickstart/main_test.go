@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/catalog"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // TestTourWithoutCredentials runs what `go run ./examples/quickstart` runs
@@ -34,6 +39,39 @@ func TestTourWithoutCredentials(t *testing.T) {
 		"Done: every service answered.",
 	} {
 		assert.Contains(t, s, want)
+	}
+}
+
+// roundTripFunc is a function as an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestTourUsesEveryService: the fake's tour, which this program's doc and
+// the README call a tour of every service, calls an operation of each
+// service of the catalogue.
+func TestTourUsesEveryService(t *testing.T) {
+	clock := telcotest.NewClock(time.Time{})
+	srv := telcotest.NewServer(telcotest.WithClock(clock))
+	defer srv.Close()
+	var mu sync.Mutex
+	used := map[string]bool{}
+	record := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if info, ok := telco.CallInfo(r.Context()); ok {
+				service, _, _ := strings.Cut(info.Op, ".")
+				mu.Lock()
+				used[service] = true
+				mu.Unlock()
+			}
+			return next.RoundTrip(r)
+		})
+	}
+	require.NoError(t, tourFake(context.Background(), io.Discard, srv, clock, srv.Client(telco.WithTransport(record))))
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range catalog.Services() {
+		assert.True(t, used[s.Name], "the tour calls no operation of %s: give it a step in tourFake", s.Name)
 	}
 }
 

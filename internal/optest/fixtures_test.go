@@ -81,6 +81,12 @@ func TestFixturesFollowTheCatalogue(t *testing.T) {
 		if assert.True(t, ok, "the catalogue's %s has no fixture: add one to internal/optest", row.Name) {
 			assert.Equal(t, []string{row.Name}, f.Ops, "%s: an operation's method uses that operation", row.Name)
 			assert.Equal(t, row.IDs(), f.IDs, "%s: the path's identifiers", row.Name)
+			// The retry matrix tells a write that happened once from one
+			// that happened twice or not at all by the fake's Counts.
+			if !row.Idempotent {
+				assert.NotEqual(t, telcotest.Counts{}, f.Effect, "%s is not idempotent: give its fixture the Effect one call has on "+
+					"telcotest.Counts (a kind Counts lacks needs a field there), so that the retry matrix sees it take effect once", row.Name)
+			}
 		}
 	}
 	for _, f := range byName {
@@ -125,6 +131,22 @@ func TestIDsByName(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = ids.With("Nonesuch", "x")
 	assert.False(t, ok)
+}
+
+// TestDeltaCoversEveryCount: Delta subtracts every field of Counts, so a
+// kind added to the fake's Counts is seen in every fixture's Effect.
+func TestDeltaCoversEveryCount(t *testing.T) {
+	t.Parallel()
+	var before, after telcotest.Counts
+	bv, av := reflect.ValueOf(&before).Elem(), reflect.ValueOf(&after).Elem()
+	for i := range bv.NumField() {
+		bv.Field(i).SetInt(int64(i))
+		av.Field(i).SetInt(int64(3 * i))
+	}
+	d := reflect.ValueOf(optest.Delta(after, before))
+	for i := range d.NumField() {
+		assert.EqualValues(t, 2*i, d.Field(i).Int(), "Delta's %s", d.Type().Field(i).Name)
+	}
 }
 
 // TestEveryFixtureSucceedsOnTheFake: on resources made by Setup, each
