@@ -547,7 +547,9 @@ func TestBatchKillLoop(t *testing.T) {
 			target := killLoopTarget()
 			batches := 0
 			for ; total.kills < target; batches++ {
-				require.Less(t, batches, target, "batches keep finishing before a kill")
+				// A bound against a loop without end, not a rate: on a fast
+				// or a loaded machine many runs finish before their kill.
+				require.Less(t, batches, 4*target, "batches keep finishing before a kill")
 				st := killLoopRound(t, bin, rng, slow, min(12, target-total.kills))
 				total.runs += st.runs
 				total.kills += st.kills
