@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash/maphash"
 	"sync"
 	"time"
 )
@@ -141,64 +142,300 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // maxRecords records (at least 1), none last used more than maxAge ago (0
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
-	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), recs: map[ledgerKey]*memoryEntry{}, now: time.Now}
+	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed(),
+		index: map[uint64]int32{}, slots: make([]memorySlot, 1), now: time.Now}
 }
 
-type ledgerKey struct{ prop, id string }
-
-// memoryLedger is a map with its records in a list in order of last use,
-// for the bounds; an entry evicted at the size bound is reused for the
-// next new record, so that a ledger at its bound allocates nothing more.
+// memoryLedger keeps its records where the garbage collector need not
+// look: fixed fields in a slice of pointer-free slots, variable ones
+// (keys, state, digest, the packed message) in a byte slab, recordRoom
+// bytes a slot, written in place, and an index from a hash of the key to
+// the slot, whose key bytes are checked (slots of one hash are chained).
+// Slots are listed in order of last use, for the bounds; slot 0 is the
+// list's sentinel. A ledger of ten thousand records is then a few objects
+// to the collector, and a ledger at its bound allocates nothing.
 type memoryLedger struct {
-	mu   sync.Mutex
-	max  int
-	age  time.Duration
-	recs map[ledgerKey]*memoryEntry
-	// head is the list's sentinel: head.next is the least recently used.
-	head memoryEntry
-	n    int
-	now  func() time.Time
-	// scratch holds the records fn is given, reused from call to call.
+	mu    sync.Mutex
+	max   int
+	age   time.Duration
+	now   func() time.Time
+	seed  maphash.Seed
+	index map[uint64]int32 // hash of the key: the first slot with it
+	slots []memorySlot     // slots[0] is the sentinel of the use list
+	free  int32            // a slot freed by expiry, chained through next; 0 for none
+	n     int              // records held
+	slab  [][]byte         // recordRoom bytes for each slot, in chunks of slabChunk slots
+	// Records longer than recordRoom (long IDs or numbers), and the
+	// refusals (LedgerRefused), are rare enough for maps with pointers.
+	long map[int32][]byte
+	errs map[int32]*APIError
+	// Scratch reused from call to call under the lock.
 	scratch []LedgerRecord
+	hashes  []uint64
+	buf     []byte
+	// hashOf replaces the key's hash in tests, to make keys collide.
+	hashOf func(prop, id string) uint64
 }
 
-type memoryEntry struct {
-	key        ledgerKey
-	prev, next *memoryEntry
-	used       time.Time
-	rec        packedRecord
-}
-
-// packedRecord is a LedgerRecord as the memory ledger keeps it: few
-// pointers, and the message as one pointer-free byte slice, so that ten
-// thousand records cost the garbage collector little to scan.
-type packedRecord struct {
-	state                     LedgerState
-	digest                    string
+// memorySlot is one record: its fixed fields, and where its variable ones
+// lie in the arena. It holds no pointer.
+type memorySlot struct {
+	hash                      uint64
+	chain                     int32 // the next slot of the same hash; 0 for none
+	prev, next                int32 // in order of last use
+	used                      int64 // Unix nanoseconds of the last use
+	size                      int32 // of the record's bytes: in the slab, or in long when over recordRoom
 	first, last, ended, claim int64 // Unix nanoseconds; 0 for the zero time
-	attempts                  int
+	attempts                  int64
 	found                     bool
-	msg                       []byte // packMessage
-	err                       *APIError
 }
 
-func packRecord(r *LedgerRecord) packedRecord {
-	p := packedRecord{state: r.State, digest: r.Digest, first: packTime(r.First), last: packTime(r.Last),
-		ended: packTime(r.Ended), claim: packTime(r.Claim), attempts: r.Attempts, found: r.Found, err: r.Err}
-	if r.Message != nil {
-		p.msg = packMessage(r.Message)
+// recordRoom is a slot's room in the slab: a record of typical IDs and
+// numbers takes about 300 bytes. The slab grows by chunks of slabChunk
+// slots, so that growing never copies it.
+const (
+	recordRoom = 384
+	slabChunk  = 128
+)
+
+// room returns slot s's room in the slab, growing the slab to it.
+func (m *memoryLedger) room(s int32) []byte {
+	c := int(s) / slabChunk
+	for len(m.slab) <= c {
+		m.slab = append(m.slab, make([]byte, slabChunk*recordRoom))
 	}
-	return p
+	i := int(s) % slabChunk * recordRoom
+	return m.slab[c][i : i+recordRoom]
 }
 
-func (p *packedRecord) unpack(prop, id string) LedgerRecord {
-	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: p.state, Digest: p.digest, First: unpackTime(p.first),
-		Last: unpackTime(p.last), Ended: unpackTime(p.ended), Claim: unpackTime(p.claim), Attempts: p.attempts,
-		Found: p.found, Err: p.err}
-	if p.msg != nil {
-		r.Message = unpackMessage(p.msg)
+func (m *memoryLedger) hash(prop, id string) uint64 {
+	if m.hashOf != nil {
+		return m.hashOf(prop, id)
+	}
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	h.WriteString(prop)
+	h.WriteByte(0) // no project's SID holds a NUL: the pair is unambiguous
+	h.WriteString(id)
+	return h.Sum64()
+}
+
+// find returns the slot of (prop, id), or 0.
+func (m *memoryLedger) find(h uint64, prop, id string) int32 {
+	s, ok := m.index[h]
+	for ok && s != 0 {
+		p, i, _ := m.keyOf(s)
+		if string(p) == prop && string(i) == id { // compared without a copy
+			return s
+		}
+		s = m.slots[s].chain
+	}
+	return 0
+}
+
+// arenaField reads one length-prefixed field of a record from b, returning the
+// rest.
+func arenaField(b []byte) (f, rest []byte) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < n {
+		return nil, nil
+	}
+	return b[k : k+int(n)], b[k+int(n):]
+}
+
+// bytesOf returns the record of slot s.
+func (m *memoryLedger) bytesOf(s int32) []byte {
+	if n := int(m.slots[s].size); n <= recordRoom {
+		return m.room(s)[:n]
+	}
+	return m.long[s]
+}
+
+// keyOf returns the key fields of slot s and the rest of its record.
+func (m *memoryLedger) keyOf(s int32) (prop, id, rest []byte) {
+	b := m.bytesOf(s)
+	prop, b = arenaField(b)
+	id, b = arenaField(b)
+	return prop, id, b
+}
+
+// states interns the LedgerStates of this package, so that reading a
+// record does not allocate its state.
+var states = [...]LedgerState{LedgerNew, LedgerSending, LedgerInDoubt, LedgerSent, LedgerRefused, LedgerNotSent}
+
+func internState(b []byte) LedgerState {
+	for _, s := range states {
+		if string(s) == string(b) {
+			return s
+		}
+	}
+	return LedgerState(b)
+}
+
+// read unpacks slot s into a LedgerRecord.
+func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
+	sl := &m.slots[s]
+	_, _, b := m.keyOf(s)
+	state, b := arenaField(b)
+	digest, b := arenaField(b)
+	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: internState(state), Digest: string(digest),
+		First: unpackTime(sl.first), Last: unpackTime(sl.last), Ended: unpackTime(sl.ended), Claim: unpackTime(sl.claim),
+		Attempts: int(sl.attempts), Found: sl.found, Err: m.errs[s]}
+	if len(b) > 0 && b[0] == 1 {
+		r.Message = unpackMessage(b[1:])
 	}
 	return r
+}
+
+// write stores r in slot s.
+func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
+	sl := &m.slots[s]
+	b := m.buf[:0]
+	for _, f := range [...]string{prop, id, string(r.State), r.Digest} {
+		b = binary.AppendUvarint(b, uint64(len(f)))
+		b = append(b, f...)
+	}
+	if r.Message != nil {
+		b = appendMessage(append(b, 1), r.Message)
+	} else {
+		b = append(b, 0)
+	}
+	m.buf = b
+	if len(b) <= recordRoom {
+		copy(m.room(s), b)
+		if m.long != nil {
+			delete(m.long, s)
+		}
+	} else {
+		if m.long == nil {
+			m.long = map[int32][]byte{}
+		}
+		m.long[s] = append(m.long[s][:0], b...)
+	}
+	sl.size = int32(len(b))
+	sl.first, sl.last, sl.ended, sl.claim = packTime(r.First), packTime(r.Last), packTime(r.Ended), packTime(r.Claim)
+	sl.attempts, sl.found = int64(r.Attempts), r.Found
+	if r.Err != nil {
+		if m.errs == nil {
+			m.errs = map[int32]*APIError{}
+		}
+		m.errs[s] = r.Err
+	} else if m.errs != nil {
+		delete(m.errs, s)
+	}
+}
+
+func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	m.expire(now)
+	// fn gets the ledger's scratch slice, reused under the lock: a Ledger's
+	// fn keeps nothing of recs once it returns.
+	if cap(m.scratch) < len(externalIDs) {
+		m.scratch = make([]LedgerRecord, len(externalIDs))
+		m.hashes = make([]uint64, len(externalIDs))
+	}
+	recs, hashes := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)]
+	defer clear(recs) // hold no message or error past the call
+	for i, id := range externalIDs {
+		hashes[i] = m.hash(propertySid, id)
+		if s := m.find(hashes[i], propertySid, id); s != 0 {
+			recs[i] = m.read(s, propertySid, id)
+		} else {
+			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
+		}
+	}
+	if err := fn(recs); err != nil {
+		return err
+	}
+	for i, id := range externalIDs {
+		// Found again, not remembered from above: an ID given twice, or a
+		// record evicted by an earlier one of this update.
+		h, r := hashes[i], &recs[i]
+		s := m.find(h, propertySid, id)
+		switch {
+		case s != 0:
+			m.unlink(s)
+		case r.State == LedgerNew && r.Attempts == 0:
+			continue // nothing to remember
+		default:
+			if m.n >= m.max {
+				s = m.slots[0].next // the least recently used makes room, and is reused
+				m.remove(s)
+			} else if s = m.free; s != 0 {
+				m.free = m.slots[s].next
+			} else {
+				s = int32(len(m.slots))
+				m.slots = append(m.slots, memorySlot{})
+			}
+			m.slots[s] = memorySlot{hash: h}
+			m.slots[s].chain, _ = m.index[h]
+			m.index[h] = s
+			m.n++
+		}
+		m.write(s, propertySid, id, r)
+		m.slots[s].used = now.UnixNano()
+		m.pushBack(s)
+	}
+	return nil
+}
+
+// remove takes slot s out of the list, its hash chain and the count; the
+// caller reuses or frees it.
+func (m *memoryLedger) remove(s int32) {
+	m.unlink(s)
+	sl := &m.slots[s]
+	if head := m.index[sl.hash]; head == s {
+		if sl.chain != 0 {
+			m.index[sl.hash] = sl.chain
+		} else {
+			delete(m.index, sl.hash)
+		}
+	} else {
+		for p := head; p != 0; p = m.slots[p].chain {
+			if m.slots[p].chain == s {
+				m.slots[p].chain = sl.chain
+				break
+			}
+		}
+	}
+	if m.errs != nil {
+		delete(m.errs, s)
+	}
+	if m.long != nil {
+		delete(m.long, s)
+	}
+	m.n--
+}
+
+// expire drops the records last used more than the age bound ago.
+func (m *memoryLedger) expire(now time.Time) {
+	if m.age <= 0 {
+		return
+	}
+	cut := now.Add(-m.age).UnixNano()
+	for s := m.slots[0].next; s != 0 && m.slots[s].used < cut; s = m.slots[0].next {
+		m.remove(s)
+		m.slots[s] = memorySlot{next: m.free}
+		m.free = s
+	}
+}
+
+func (m *memoryLedger) unlink(s int32) {
+	sl := &m.slots[s]
+	m.slots[sl.prev].next, m.slots[sl.next].prev = sl.next, sl.prev
+	sl.prev, sl.next = 0, 0
+}
+
+func (m *memoryLedger) pushBack(s int32) {
+	last := m.slots[0].prev
+	m.slots[s].prev, m.slots[s].next = last, 0
+	m.slots[last].next = s
+	m.slots[0].prev = s
 }
 
 func packTime(t time.Time) int64 {
@@ -219,14 +456,12 @@ func unpackTime(n int64) time.Time {
 // none), into one byte slice: strings length-prefixed, numbers as
 // varints. TestPackMessageKeepsEveryField fails for a field of Message it
 // does not carry.
-func packMessage(m *Message) []byte {
+func packMessage(m *Message) []byte { return appendMessage(nil, m) }
+
+// appendMessage is packMessage appending to b.
+func appendMessage(b []byte, m *Message) []byte {
 	strs := [...]string{m.MessageSid, m.AccountSid, m.PropertySid, m.From, m.To, string(m.Status),
 		string(m.Direction), m.ErrorCode, m.ExternalID}
-	n := 8 * 8
-	for _, s := range strs {
-		n += len(s) + binary.MaxVarintLen32
-	}
-	b := make([]byte, 0, n)
 	for _, s := range strs {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -265,84 +500,4 @@ func unpackMessage(b []byte) *Message {
 	m.Scheduled, m.Created, m.Submitted, m.Delivered, m.Received =
 		Timestamp(ints[2]), Timestamp(ints[3]), Timestamp(ints[4]), Timestamp(ints[5]), Timestamp(ints[6])
 	return &m
-}
-
-func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.head.next == nil {
-		m.head.next, m.head.prev = &m.head, &m.head
-	}
-	now := m.now()
-	m.expire(now)
-	// fn gets the ledger's scratch slice, reused under the lock: a Ledger's
-	// fn keeps nothing of recs once it returns.
-	if cap(m.scratch) < len(externalIDs) {
-		m.scratch = make([]LedgerRecord, len(externalIDs))
-	}
-	recs := m.scratch[:len(externalIDs)]
-	defer clear(recs) // hold no message or error past the call
-	for i, id := range externalIDs {
-		if e := m.recs[ledgerKey{propertySid, id}]; e != nil {
-			recs[i] = e.rec.unpack(propertySid, id)
-		} else {
-			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
-		}
-	}
-	if err := fn(recs); err != nil {
-		return err
-	}
-	for i, id := range externalIDs {
-		k := ledgerKey{propertySid, id}
-		r := &recs[i]
-		e := m.recs[k]
-		switch {
-		case e != nil:
-			m.unlink(e)
-		case r.State == LedgerNew && r.Attempts == 0:
-			continue // nothing to remember
-		case m.n >= m.max:
-			e = m.head.next // the least recently used makes room, and is reused
-			m.unlink(e)
-			delete(m.recs, e.key)
-			m.n--
-			fallthrough
-		default:
-			if e == nil {
-				e = new(memoryEntry)
-			}
-			e.key = k
-			m.recs[k] = e
-			m.n++
-		}
-		e.rec, e.used = packRecord(r), now
-		m.pushBack(e)
-	}
-	return nil
-}
-
-// expire drops the records last used more than the age bound ago.
-func (m *memoryLedger) expire(now time.Time) {
-	if m.age <= 0 {
-		return
-	}
-	for e := m.head.next; e != &m.head && now.Sub(e.used) > m.age; e = m.head.next {
-		m.unlink(e)
-		delete(m.recs, e.key)
-		m.n--
-	}
-}
-
-func (m *memoryLedger) unlink(e *memoryEntry) {
-	e.prev.next, e.next.prev = e.next, e.prev
-	e.prev, e.next = nil, nil
-}
-
-func (m *memoryLedger) pushBack(e *memoryEntry) {
-	e.prev, e.next = m.head.prev, &m.head
-	m.head.prev.next = e
-	m.head.prev = e
 }

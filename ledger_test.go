@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
 	"net/http"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -294,7 +297,8 @@ func TestMemoryLedgerBounds(t *testing.T) {
 		ledgerRecord(t, l, "P", fmt.Sprint("read-", i))
 	}
 	assert.Equal(t, 0, l.n)
-	assert.Empty(t, l.recs)
+	assert.Empty(t, l.index)
+	assert.Empty(t, l.long)
 	// Keys are per project.
 	put("e")
 	assert.Equal(t, LedgerNew, ledgerRecord(t, l, "Q", "e").State)
@@ -410,4 +414,115 @@ func TestMemoryLedgerKeepsRecords(t *testing.T) {
 	assert.True(t, got.Found)
 	assert.Equal(t, LedgerSent, got.State)
 	assert.Equal(t, "d1", got.Digest)
+}
+
+// The memory ledger against a model of it (a map and a list in order of
+// use): random updates of a few keys, some colliding in the index, some
+// too long for a slot's room, some refused, with the size and age bounds
+// at work. After every update the records and their order must agree.
+func TestMemoryLedgerMatchesModel(t *testing.T) {
+	t.Parallel()
+	type key struct{ prop, id string }
+	for seed := int64(1); seed <= 20; seed++ {
+		rnd := rand.New(rand.NewSource(seed))
+		now := time.Unix(1_800_000_000, 0)
+		l := NewMemoryLedgerSize(1+rnd.Intn(8), time.Duration(rnd.Intn(3))*time.Minute).(*memoryLedger)
+		l.now = func() time.Time { return now }
+		if seed%2 == 0 {
+			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) % 3 } // collide a lot
+		}
+		var order []key // least recently used first
+		recs := map[key]LedgerRecord{}
+		used := map[key]time.Time{}
+		drop := func(k key) {
+			delete(recs, k)
+			delete(used, k)
+			for i, o := range order {
+				if o == k {
+					order = append(order[:i], order[i+1:]...)
+					break
+				}
+			}
+		}
+		ids := []string{"a", "bb", "ccc", "d", strings.Repeat("long", 120), "e e", ""}
+		props := []string{"P", "PQ"}
+		for step := 0; step < 300; step++ {
+			now = now.Add(time.Duration(rnd.Intn(40)) * time.Second)
+			if l.age > 0 {
+				for len(order) > 0 && now.Sub(used[order[0]]) > l.age {
+					drop(order[0])
+				}
+			}
+			prop := props[rnd.Intn(len(props))]
+			var batch []string
+			for range 1 + rnd.Intn(3) {
+				batch = append(batch, ids[rnd.Intn(len(ids))])
+			}
+			fail := rnd.Intn(10) == 0
+			var writes []LedgerRecord
+			err := l.Update(bg, prop, batch, func(got []LedgerRecord) error {
+				writes = writes[:0]
+				read := slices.Clone(got)
+				for i, id := range batch {
+					want, ok := recs[key{prop, id}]
+					if !ok {
+						want = LedgerRecord{PropertySid: prop, ExternalID: id}
+					}
+					if i > 0 && slices.Contains(batch[:i], id) {
+						want = read[slices.Index(batch, id)] // read before any store: as the first
+					}
+					require.Equal(t, want, read[i], "seed %d step %d: %s/%q", seed, step, prop, id)
+					r := got[i]
+					switch rnd.Intn(4) {
+					case 0: // leave it
+					case 1:
+						r.State, r.Attempts, r.Digest, r.Last = LedgerSending, r.Attempts+1, fmt.Sprint("d", step), now
+					case 2:
+						r.State, r.Message, r.Ended = LedgerSent, &Message{MessageSid: fmt.Sprint("MG", step), To: strings.Repeat("9", rnd.Intn(300))}, now
+					case 3:
+						r.State, r.Err = LedgerRefused, &APIError{Code: fmt.Sprint("E", step)}
+					}
+					got[i] = r
+					writes = append(writes, r)
+				}
+				if fail {
+					return errors.New("no")
+				}
+				return nil
+			})
+			if fail {
+				require.Error(t, err)
+			} else {
+				require.NoError(t, err)
+				for i, id := range batch {
+					k, r := key{prop, id}, writes[i]
+					_, ok := recs[k]
+					if !ok && r.State == LedgerNew && r.Attempts == 0 {
+						continue
+					}
+					if ok {
+						drop(k)
+					} else if len(order) >= l.max {
+						drop(order[0])
+					}
+					if r.Message != nil {
+						m := *r.Message
+						r.Message = &m
+					}
+					recs[k], used[k] = r, now
+					order = append(order, k)
+				}
+			}
+			// The ledger's own list, read without touching it.
+			gotOrder := []key{}
+			for s := l.slots[0].next; s != 0; s = l.slots[s].next {
+				p, id, _ := l.keyOf(s)
+				k := key{string(p), string(id)}
+				gotOrder = append(gotOrder, k)
+				require.Equal(t, recs[k], l.read(s, k.prop, k.id), "seed %d step %d", seed, step)
+			}
+			require.Equal(t, append([]key{}, order...), gotOrder, "seed %d step %d: records in order of use", seed, step)
+			require.Equal(t, len(order), l.n)
+		}
+	}
 }

@@ -157,15 +157,29 @@ func (s *MessagesService) SendOnce(ctx context.Context, propertySid string, p *S
 	if err := fe.err(op); err != nil {
 		return nil, err
 	}
-	res, err := s.sendOnce(ctx, op, propertySid, []SendMessageParams{*p}, true)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// The run of a single send is pooled: on the happy path it is most of
+	// what SendOnce allocates beyond Send.
+	r := onceRuns.Get().(*onceRun)
+	r.oneMsg[0] = *p
+	r.start(s, op, propertySid, r.oneMsg[:], true)
+	err := r.run(ctx)
+	res := r.items[0].result
+	r.reset()
+	onceRuns.Put(r)
 	if err != nil {
 		return nil, err
 	}
-	if res[0].Err != nil {
-		return nil, res[0].Err
+	if res.Err != nil {
+		return nil, res.Err
 	}
-	return res[0].Message, nil
+	return res.Message, nil
 }
+
+// onceRuns pools the runs of SendOnce.
+var onceRuns = sync.Pool{New: func() any { return new(onceRun) }}
 
 // checkExternalID applies the rules of an ExternalId that a message is
 // found again by: present, and without leading or trailing blanks, which
@@ -234,21 +248,8 @@ func (s *MessagesService) sendOnce(ctx context.Context, op, propertySid string, 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r := &onceRun{s: s, op: op, prop: propertySid, msgs: msgs, single: single,
-		pol: s.client.once.policy, ledger: s.client.ledger}
-	if len(msgs) == 1 {
-		// The common case, in the run's own allocation.
-		r.items, r.outBuf = r.one[:], r.oneOut[:0]
-		r.sendBuf, r.lookBuf, r.heldBuf = r.oneSend[:0], r.oneLook[:0], r.oneHeld[:0]
-	} else {
-		r.items = make([]onceItem, len(msgs))
-	}
-	for i := range msgs {
-		r.items[i].id = msgs[i].ExternalID
-		r.items[i].digest = messageDigest(&msgs[i])
-	}
-	_, mem := r.ledger.(*memoryLedger)
-	r.memory = mem
+	r := new(onceRun)
+	r.start(s, op, propertySid, msgs, single)
 	err := r.run(ctx)
 	var res []BatchResult
 	if single {
@@ -260,6 +261,33 @@ func (s *MessagesService) sendOnce(ctx context.Context, op, propertySid string, 
 		res[i] = r.items[i].result
 	}
 	return res, err
+}
+
+// start readies r, new or reset, for a run of msgs.
+func (r *onceRun) start(s *MessagesService, op, propertySid string, msgs []SendMessageParams, single bool) {
+	r.s, r.op, r.prop, r.msgs, r.single = s, op, propertySid, msgs, single
+	r.pol, r.ledger = s.client.once.policy, s.client.ledger
+	if len(msgs) == 1 {
+		// The common case, in the run's own allocation.
+		r.items, r.outBuf = r.one[:], r.oneOut[:0]
+		r.sendBuf, r.lookBuf, r.heldBuf = r.oneSend[:0], r.oneLook[:0], r.oneHeld[:0]
+	} else {
+		r.items = make([]onceItem, len(msgs))
+	}
+	for i := range msgs {
+		r.items[i].id = msgs[i].ExternalID
+		r.items[i].digest = messageDigest(&msgs[i])
+	}
+	_, r.memory = r.ledger.(*memoryLedger)
+	if r.claimFn == nil {
+		// Bound once per run value: a pooled run allocates them once.
+		r.claimFn, r.recordFn = r.claimRecs, r.recordRecs
+	}
+}
+
+// reset clears r for the pool: nothing of the call it served stays.
+func (r *onceRun) reset() {
+	*r = onceRun{claimFn: r.claimFn, recordFn: r.recordFn}
 }
 
 // onceRun is one call of SendOnce or SendBatchOnce.
@@ -295,6 +323,16 @@ type onceRun struct {
 	oneSend   [1]int
 	oneLook   [1]int
 	oneHeld   [1]int
+	oneMsg    [1]SendMessageParams
+
+	// The functions given to Ledger.Update, bound to r once, and their
+	// arguments: closures would cost an allocation per update.
+	claimFn, recordFn func([]LedgerRecord) error
+	cOpen             []int
+	cNow, cHold       time.Time
+	cMayResend        bool
+	rIdx              []int
+	rOutcome          []LedgerRecord
 }
 
 // onceItem is one message of a run.
@@ -410,55 +448,10 @@ func (r *onceRun) detached(ctx context.Context) (context.Context, context.Cancel
 // message at once.
 func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int, err error) {
 	now := time.Now()
-	hold := now.Add(r.claimFor(ctx, now))
-	mayResend := r.rounds < r.pol.MaxRounds
-	// The lists are built in r's buffers, not in variables the closure
-	// would capture by reference: each would cost an allocation per call.
-	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), func(recs []LedgerRecord) error {
-		r.sendBuf, r.lookBuf, r.heldBuf = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
-		for k, i := range open {
-			if d := recs[k].Digest; d != "" && d != r.items[i].digest {
-				return r.reused(open, recs)
-			}
-		}
-		for k, i := range open {
-			rec, it := &recs[k], &r.items[i]
-			if prev := it.seen; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
-				prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
-				// This run's own claim, whose outcome it could not
-				// record: it saw the attempt end. Record it now.
-				*rec = prev
-			}
-			it.seen = *rec
-			switch rec.State {
-			case LedgerSent:
-				continue // settled below, once the update is stored
-			case LedgerSending:
-				if rec.Claim.After(now) {
-					r.heldBuf = append(r.heldBuf, i)
-				} else {
-					r.lookBuf = append(r.lookBuf, i) // its maker stopped without a word
-				}
-				continue
-			case LedgerInDoubt:
-				r.lookBuf = append(r.lookBuf, i)
-				continue
-			}
-			if !mayResend {
-				continue
-			}
-			rec.State, rec.Digest = LedgerSending, it.digest
-			rec.Attempts++
-			if rec.First.IsZero() {
-				rec.First = now
-			}
-			rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
-			rec.Message, rec.Err, rec.Found = nil, nil, false
-			it.seen = *rec
-			r.sendBuf = append(r.sendBuf, i)
-		}
-		return nil
-	})
+	r.cOpen, r.cNow, r.cHold = open, now, now.Add(r.claimFor(ctx, now))
+	r.cMayResend = r.rounds < r.pol.MaxRounds
+	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), r.claimFn)
+	r.cOpen = nil
 	send, look, held = r.sendBuf, r.lookBuf, r.heldBuf
 	if err != nil {
 		return nil, nil, nil, err
@@ -471,6 +464,55 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 		}
 	}
 	return send, look, held, nil
+}
+
+// claimRecs is claim's function for Ledger.Update, on r.cOpen's records.
+// The lists are built in r's buffers.
+func (r *onceRun) claimRecs(recs []LedgerRecord) error {
+	open, now, hold := r.cOpen, r.cNow, r.cHold
+	r.sendBuf, r.lookBuf, r.heldBuf = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
+	for k, i := range open {
+		if d := recs[k].Digest; d != "" && d != r.items[i].digest {
+			return r.reused(open, recs)
+		}
+	}
+	for k, i := range open {
+		rec, it := &recs[k], &r.items[i]
+		if prev := it.seen; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
+			prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
+			// This run's own claim, whose outcome it could not
+			// record: it saw the attempt end. Record it now.
+			*rec = prev
+		}
+		it.seen = *rec
+		switch rec.State {
+		case LedgerSent:
+			continue // settled below, once the update is stored
+		case LedgerSending:
+			if rec.Claim.After(now) {
+				r.heldBuf = append(r.heldBuf, i)
+			} else {
+				r.lookBuf = append(r.lookBuf, i) // its maker stopped without a word
+			}
+			continue
+		case LedgerInDoubt:
+			r.lookBuf = append(r.lookBuf, i)
+			continue
+		}
+		if !r.cMayResend {
+			continue
+		}
+		rec.State, rec.Digest = LedgerSending, it.digest
+		rec.Attempts++
+		if rec.First.IsZero() {
+			rec.First = now
+		}
+		rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
+		rec.Message, rec.Err, rec.Found = nil, nil, false
+		it.seen = *rec
+		r.sendBuf = append(r.sendBuf, i)
+	}
+	return nil
 }
 
 // reused is the error of a claim that met ExternalIds the ledger holds for
@@ -564,24 +606,30 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord) {
 	ctx, cancel := r.detached(ctx)
 	defer cancel()
-	_ = r.ledger.Update(ctx, r.prop, r.idsOf(idx), func(recs []LedgerRecord) error {
-		for k := range idx {
-			cur, o := &recs[k], outcome[k]
-			mine := cur.State == LedgerSending && cur.Attempts == o.Attempts && cur.Last.Equal(o.Last)
-			switch {
-			case cur.State == LedgerSent:
-			case o.State == LedgerSent, mine:
-				o.Attempts = max(o.Attempts, cur.Attempts)
-				*cur = o
-			case o.State == LedgerInDoubt && cur.State != LedgerSending:
-				cur.State, cur.Ended = LedgerInDoubt, o.Ended
-			}
-		}
-		return nil
-	})
+	r.rIdx, r.rOutcome = idx, outcome
+	_ = r.ledger.Update(ctx, r.prop, r.idsOf(idx), r.recordFn)
+	r.rIdx, r.rOutcome = nil, nil
 	for k, i := range idx {
 		r.items[i].seen = outcome[k]
 	}
+}
+
+// recordRecs is record's function for Ledger.Update: r.rOutcome over
+// r.rIdx's records.
+func (r *onceRun) recordRecs(recs []LedgerRecord) error {
+	for k := range r.rIdx {
+		cur, o := &recs[k], r.rOutcome[k]
+		mine := cur.State == LedgerSending && cur.Attempts == o.Attempts && cur.Last.Equal(o.Last)
+		switch {
+		case cur.State == LedgerSent:
+		case o.State == LedgerSent, mine:
+			o.Attempts = max(o.Attempts, cur.Attempts)
+			*cur = o
+		case o.State == LedgerInDoubt && cur.State != LedgerSending:
+			cur.State, cur.Ended = LedgerInDoubt, o.Ended
+		}
+	}
+	return nil
 }
 
 // keepable is m as a ledger may keep it: without its Text. The memory
