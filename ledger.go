@@ -173,6 +173,9 @@ type memoryLedger struct {
 	scratch []LedgerRecord
 	hashes  []uint64
 	buf     []byte
+	// digest is the last digest written: the outcome of a send reads back
+	// the digest its claim wrote, which then costs no allocation.
+	digest string
 	// hashOf replaces the key's hash in tests, to make keys collide.
 	hashOf func(prop, id string) uint64
 }
@@ -278,7 +281,11 @@ func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
 	_, _, b := m.keyOf(s)
 	state, b := arenaField(b)
 	digest, b := arenaField(b)
-	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: internState(state), Digest: string(digest),
+	d := m.digest
+	if string(digest) != d {
+		d = string(digest)
+	}
+	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: internState(state), Digest: d,
 		First: unpackTime(sl.first), Last: unpackTime(sl.last), Ended: unpackTime(sl.ended), Claim: unpackTime(sl.claim),
 		Attempts: int(sl.attempts), Found: sl.found, Err: m.errs[s]}
 	if len(b) > 0 && b[0] == 1 {
@@ -300,7 +307,7 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 	} else {
 		b = append(b, 0)
 	}
-	m.buf = b
+	m.buf, m.digest = b, r.Digest
 	if len(b) <= recordRoom {
 		copy(m.room(s), b)
 		if m.long != nil {
