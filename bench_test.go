@@ -413,6 +413,54 @@ func BenchmarkRatio(b *testing.B) {
 	}
 }
 
+// BenchmarkOnceRatio is BenchmarkOnce within one loop: blocks of Send and
+// of SendOnce calls in turn, the first side alternating each round, so that
+// a drift in the machine's speed weighs on both alike. It reports
+// "once/send" (elapsed) and "once/send-cpu" (the process's CPU time). One
+// process holds both sides, so a collection one side's garbage causes may
+// land on the other's block: scripts/bench.sh reports it beside the paired
+// runs, which remain the measure of the budget.
+func BenchmarkOnceRatio(b *testing.B) {
+	const block = 16
+	srv := newBenchServer(b, fixture(b, "send_message.json"))
+	c := benchClient(b, srv)
+	ctx := context.Background()
+	sides := []func(context.Context, string, *SendMessageParams) (*Message, error){c.Messages.Send, c.Messages.SendOnce}
+	p := SendMessageParams{From: "Acme", To: "+61499999999", Text: "Your order has shipped"}
+	n := 0
+	call := func(side int) {
+		n++
+		p.ExternalID = "order-" + strconv.Itoa(n)
+		if _, err := sides[side](ctx, testProp, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	call(0)
+	call(1)
+	var wall, cpu [2]time.Duration
+	cpuOK := true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range 2 {
+			side := (i + k) % 2
+			c0, ok0 := processCPU()
+			t0 := time.Now()
+			for range block {
+				call(side)
+			}
+			wall[side] += time.Since(t0)
+			c1, ok1 := processCPU()
+			cpu[side] += c1 - c0
+			cpuOK = cpuOK && ok0 && ok1
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(wall[1])/float64(wall[0]), "once/send")
+	if cpuOK && cpu[0] > 0 {
+		b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "once/send-cpu")
+	}
+}
+
 // TestBenchCallsKeepConnections checks that every side of every call
 // benchmark keeps its connection between calls: a side that opened one per
 // call would pay for connecting, and its ratio to the others would mislead.
