@@ -202,7 +202,7 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	var err error
 	buf := st.body
 	if buf == nil && !st.tooLarge {
-		buf, err = readBody(resp.Body, c.maxBody)
+		buf, err = readBody(resp.Body, c.maxBody, &st.limited)
 	}
 	st.body = nil
 	if err == errBodyTooLarge || st.tooLarge {
@@ -484,11 +484,14 @@ const (
 // rest, rare, into chunks that are joined once the length is known, so
 // that what it allocates stays near the bytes it read: a bytes.Buffer
 // doubling past the cap would hold twice the cap, after having allocated
-// as much again on the way.
-func readBody(r io.Reader, limit int64) (*bytes.Buffer, error) {
+// as much again on the way. lr is scratch for the limit, from the caller's
+// call state.
+func readBody(r io.Reader, limit int64, lr *io.LimitedReader) (*bytes.Buffer, error) {
 	buf := getBodyBuffer()
 	head := min(limit, bodyHead) + 1
-	n, err := buf.ReadFrom(io.LimitReader(r, head))
+	*lr = io.LimitedReader{R: r, N: head}
+	n, err := buf.ReadFrom(lr)
+	lr.R = nil
 	switch {
 	case err != nil:
 		putBodyBuffer(buf)

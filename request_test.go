@@ -382,7 +382,7 @@ func TestReadBodyAroundItsSteps(t *testing.T) {
 				want[i] = byte(i*7 + i>>9)
 			}
 			src := &readCounter{r: iotest.HalfReader(bytes.NewReader(want))}
-			buf, err := readBody(src, int64(limit))
+			buf, err := readBody(src, int64(limit), new(io.LimitedReader))
 			if n > limit {
 				require.ErrorIs(t, err, errBodyTooLarge, "limit %d, body %d", limit, n)
 				assert.Nil(t, buf)
@@ -394,9 +394,9 @@ func TestReadBodyAroundItsSteps(t *testing.T) {
 			putBodyBuffer(buf)
 		}
 	}
-	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10)
+	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10, new(io.LimitedReader))
 	assert.ErrorIs(t, err, io.ErrClosedPipe)
-	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, bodyHead+10)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20)
+	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, bodyHead+10)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20, new(io.LimitedReader))
 	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the head")
 }
 

@@ -14,6 +14,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -106,6 +107,9 @@ type attemptState struct {
 	// tooLarge says readAnswer found it over the cap instead.
 	body     *bytes.Buffer
 	tooLarge bool
+	// limited is readBody's limit on the body, kept here rather than
+	// allocated for every answer.
+	limited io.LimitedReader
 	// wait is the wait before the next attempt, fixed by planRetry.
 	wait time.Duration
 	// traced is set for non-idempotent calls, whose context carries an
@@ -167,7 +171,7 @@ func (st *attemptState) readAnswer(resp *http.Response) error {
 	if !is2xx(resp.StatusCode) {
 		return nil
 	}
-	buf, err := readBody(resp.Body, st.client.maxBody)
+	buf, err := readBody(resp.Body, st.client.maxBody, &st.limited)
 	switch {
 	case err == errBodyTooLarge:
 		st.tooLarge = true // not retried: the same answer would come again
