@@ -68,6 +68,17 @@ func baselineClient() *http.Client {
 	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 }
 
+// guardedClient is the pooled side's client with what a careful engineer
+// adds before production, and the SDK has: a time limit on every request
+// (http.Client.Timeout) and on the wait for an answer's header
+// (ResponseHeaderTimeout). It measures what those guards cost, beside the
+// budgets, which are against the unguarded pooled side.
+func guardedClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 30 * time.Second
+	return &http.Client{Transport: t, Timeout: 30 * time.Second}
+}
+
 // baselineDo sends a request as a careful hand-written client would (Basic
 // auth, Accept, Content-Type for a body), decodes a 200 answer into out as
 // most code does, with json.NewDecoder on the body, then drains the body so
@@ -154,23 +165,25 @@ type callCase struct {
 	hand func(b testing.TB, hc *http.Client, do handDo)
 	sdk  func(b testing.TB)
 	srv  *benchServer
-	hcs  [2]*http.Client // the baseline's and the pooled side's
+	hcs  [3]*http.Client // the baseline's, the pooled side's and the guarded side's
 }
 
 func newCallCase(srv *benchServer, name string, hand func(testing.TB, *http.Client, handDo), sdk func(testing.TB)) callCase {
-	return callCase{name: name, hand: hand, sdk: sdk, srv: srv, hcs: [2]*http.Client{baselineClient(), baselineClient()}}
+	return callCase{name: name, hand: hand, sdk: sdk, srv: srv, hcs: [3]*http.Client{baselineClient(), baselineClient(), guardedClient()}}
 }
 
 // handDo is one of the two hand-written ways to make a call.
 type handDo func(b testing.TB, hc *http.Client, method, u string, body []byte, out any)
 
-// sides are the three ways to make a case's call, in the order of
-// BenchmarkCalls' impl values.
+// sides are the ways to make a case's call, in the order of
+// BenchmarkCalls' impl values: the SDK third, the guarded pooled client
+// (a timeout on every request, as the SDK has) fourth.
 func (c callCase) sides() []benchSide {
 	return []benchSide{
 		{"baseline", func(b testing.TB) { c.hand(b, c.hcs[0], baselineDo) }},
 		{"pooled", func(b testing.TB) { c.hand(b, c.hcs[1], baselinePooledDo) }},
 		{"sdk", c.sdk},
+		{"guarded", func(b testing.TB) { c.hand(b, c.hcs[2], baselinePooledDo) }},
 	}
 }
 
@@ -401,7 +414,10 @@ func BenchmarkRatio(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			for k, name := range []string{"base", "pooled"} {
+			for k, name := range []string{"base", "pooled", "", "guarded"} {
+				if name == "" {
+					continue // the SDK itself
+				}
 				if wall[k] > 0 {
 					b.ReportMetric(float64(wall[2])/float64(wall[k]), "sdk/"+name)
 				}
