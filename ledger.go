@@ -143,11 +143,11 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
 	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed(),
-		index: map[uint64]int32{}, slots: make([]memorySlot, 1), now: time.Now}
+		index: map[uint64]int32{}, slots: [][]memorySlot{make([]memorySlot, slabChunk)}, nslots: 1, now: time.Now}
 }
 
 // memoryLedger keeps its records where the garbage collector need not
-// look: fixed fields in a slice of pointer-free slots, variable ones
+// look: fixed fields in chunks of pointer-free slots, variable ones
 // (keys, state, digest, the packed message) in a byte slab, recordRoom
 // bytes a slot, written in place, and an index from a hash of the key to
 // the slot, whose key bytes are checked (slots of one hash are chained).
@@ -155,16 +155,17 @@ func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
 // list's sentinel. A ledger of ten thousand records is then a few objects
 // to the collector, and a ledger at its bound allocates nothing.
 type memoryLedger struct {
-	mu    sync.Mutex
-	max   int
-	age   time.Duration
-	now   func() time.Time
-	seed  maphash.Seed
-	index map[uint64]int32 // hash of the key: the first slot with it
-	slots []memorySlot     // slots[0] is the sentinel of the use list
-	free  int32            // a slot freed by expiry, chained through next; 0 for none
-	n     int              // records held
-	slab  [][]byte         // recordRoom bytes for each slot, in chunks of slabChunk slots
+	mu     sync.Mutex
+	max    int
+	age    time.Duration
+	now    func() time.Time
+	seed   maphash.Seed
+	index  map[uint64]int32 // hash of the key: the first slot with it
+	slots  [][]memorySlot   // in chunks of slabChunk, so that growing never copies them; slot 0 is the use list's sentinel
+	nslots int32
+	free   int32    // a slot freed by expiry, chained through next; 0 for none
+	n      int      // records held
+	slab   [][]byte // recordRoom bytes for each slot, in chunks of slabChunk slots
 	// Records longer than recordRoom (long IDs or numbers), and the
 	// refusals (LedgerRefused), are rare enough for maps with pointers.
 	long map[int32][]byte
@@ -201,6 +202,9 @@ const (
 	slabChunk  = 128
 )
 
+// slot returns slot s.
+func (m *memoryLedger) slot(s int32) *memorySlot { return &m.slots[int(s)/slabChunk][int(s)%slabChunk] }
+
 // room returns slot s's room in the slab, growing the slab to it.
 func (m *memoryLedger) room(s int32) []byte {
 	c := int(s) / slabChunk
@@ -231,7 +235,7 @@ func (m *memoryLedger) find(h uint64, prop, id string) int32 {
 		if string(p) == prop && string(i) == id { // compared without a copy
 			return s
 		}
-		s = m.slots[s].chain
+		s = m.slot(s).chain
 	}
 	return 0
 }
@@ -248,7 +252,7 @@ func arenaField(b []byte) (f, rest []byte) {
 
 // bytesOf returns the record of slot s.
 func (m *memoryLedger) bytesOf(s int32) []byte {
-	if n := int(m.slots[s].size); n <= recordRoom {
+	if n := int(m.slot(s).size); n <= recordRoom {
 		return m.room(s)[:n]
 	}
 	return m.long[s]
@@ -277,7 +281,7 @@ func internState(b []byte) LedgerState {
 
 // read unpacks slot s into a LedgerRecord.
 func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
-	sl := &m.slots[s]
+	sl := m.slot(s)
 	_, _, b := m.keyOf(s)
 	state, b := arenaField(b)
 	digest, b := arenaField(b)
@@ -296,7 +300,7 @@ func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
 
 // write stores r in slot s.
 func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
-	sl := &m.slots[s]
+	sl := m.slot(s)
 	b := m.buf[:0]
 	for _, f := range [...]string{prop, id, string(r.State), r.Digest} {
 		b = binary.AppendUvarint(b, uint64(len(f)))
@@ -371,21 +375,24 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 			continue // nothing to remember
 		default:
 			if m.n >= m.max {
-				s = m.slots[0].next // the least recently used makes room, and is reused
+				s = m.slot(0).next // the least recently used makes room, and is reused
 				m.remove(s)
 			} else if s = m.free; s != 0 {
-				m.free = m.slots[s].next
+				m.free = m.slot(s).next
 			} else {
-				s = int32(len(m.slots))
-				m.slots = append(m.slots, memorySlot{})
+				s = m.nslots
+				m.nslots++
+				if int(s)/slabChunk == len(m.slots) {
+					m.slots = append(m.slots, make([]memorySlot, slabChunk))
+				}
 			}
-			m.slots[s] = memorySlot{hash: h}
-			m.slots[s].chain, _ = m.index[h]
+			*m.slot(s) = memorySlot{hash: h}
+			m.slot(s).chain, _ = m.index[h]
 			m.index[h] = s
 			m.n++
 		}
 		m.write(s, propertySid, id, r)
-		m.slots[s].used = now.UnixNano()
+		m.slot(s).used = now.UnixNano()
 		m.pushBack(s)
 	}
 	return nil
@@ -395,7 +402,7 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 // caller reuses or frees it.
 func (m *memoryLedger) remove(s int32) {
 	m.unlink(s)
-	sl := &m.slots[s]
+	sl := m.slot(s)
 	if head := m.index[sl.hash]; head == s {
 		if sl.chain != 0 {
 			m.index[sl.hash] = sl.chain
@@ -403,9 +410,9 @@ func (m *memoryLedger) remove(s int32) {
 			delete(m.index, sl.hash)
 		}
 	} else {
-		for p := head; p != 0; p = m.slots[p].chain {
-			if m.slots[p].chain == s {
-				m.slots[p].chain = sl.chain
+		for p := head; p != 0; p = m.slot(p).chain {
+			if m.slot(p).chain == s {
+				m.slot(p).chain = sl.chain
 				break
 			}
 		}
@@ -425,24 +432,24 @@ func (m *memoryLedger) expire(now time.Time) {
 		return
 	}
 	cut := now.Add(-m.age).UnixNano()
-	for s := m.slots[0].next; s != 0 && m.slots[s].used < cut; s = m.slots[0].next {
+	for s := m.slot(0).next; s != 0 && m.slot(s).used < cut; s = m.slot(0).next {
 		m.remove(s)
-		m.slots[s] = memorySlot{next: m.free}
+		*m.slot(s) = memorySlot{next: m.free}
 		m.free = s
 	}
 }
 
 func (m *memoryLedger) unlink(s int32) {
-	sl := &m.slots[s]
-	m.slots[sl.prev].next, m.slots[sl.next].prev = sl.next, sl.prev
+	sl := m.slot(s)
+	m.slot(sl.prev).next, m.slot(sl.next).prev = sl.next, sl.prev
 	sl.prev, sl.next = 0, 0
 }
 
 func (m *memoryLedger) pushBack(s int32) {
-	last := m.slots[0].prev
-	m.slots[s].prev, m.slots[s].next = last, 0
-	m.slots[last].next = s
-	m.slots[0].prev = s
+	last := m.slot(0).prev
+	m.slot(s).prev, m.slot(s).next = last, 0
+	m.slot(last).next = s
+	m.slot(0).prev = s
 }
 
 func packTime(t time.Time) int64 {

@@ -515,7 +515,7 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			// The ledger's own list, read without touching it.
 			gotOrder := []key{}
-			for s := l.slots[0].next; s != 0; s = l.slots[s].next {
+			for s := l.slot(0).next; s != 0; s = l.slot(s).next {
 				p, id, _ := l.keyOf(s)
 				k := key{string(p), string(id)}
 				gotOrder = append(gotOrder, k)

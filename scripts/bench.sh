@@ -6,6 +6,7 @@
 #   NOTE="machine shared with 4 compiles" scripts/bench.sh
 #   RENDER_ONLY=1 RESULTS=/tmp/telco-bench.XXXX scripts/bench.sh  # re-render a run
 #   SECTIONS="calls fake" RESULTS=/tmp/telco-bench.XXXX scripts/bench.sh  # re-run some sections of a run
+#   PAIRS=30 ONCE_PAIRS=60 CALLS=PropertiesGet SECTIONS="calls once" OUT=/tmp/b.md scripts/bench.sh  # tighter medians for a budget
 #
 # Method. Every comparison is a pair of benchmarks, A and B, each run in a
 # process of its own for BENCHTIME, A then B on even pairs and B then A on
@@ -59,7 +60,7 @@ EOF
 # benchmark) and after (the working tree, rev "HEAD-TREE").
 FAKE_BEFORE=${FAKE_BEFORE:-e09ae86}
 FAKE_OPS="MessagesSend MessagesGet MessagesFind PropertiesList PropertiesGet OnlineLoginsList SipTrunksList PortingStatus"
-CALLS="PropertiesGet MessagesFind200 SendBatch1000 MessagesSend PropertiesList50"
+CALLS=${CALLS:-"PropertiesGet MessagesFind200 SendBatch1000 MessagesSend PropertiesList50"}
 
 # bin REV PKG: the test binary of PKG at REV ("HEAD-TREE": the work tree).
 bin() {
