@@ -143,7 +143,7 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
 	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed(),
-		index: map[uint64]int32{}, slots: [][]memorySlot{make([]memorySlot, slabChunk)}, nslots: 1, now: time.Now}
+		index: map[uint64]int32{}, now: time.Now}
 }
 
 // memoryLedger keeps its records where the garbage collector need not
@@ -342,6 +342,11 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.slots == nil {
+		// The first chunk, with the sentinel, at the first update: a
+		// Client that never sends once keeps no ledger memory.
+		m.slots, m.nslots = [][]memorySlot{make([]memorySlot, slabChunk)}, 1
+	}
 	now := m.now()
 	m.expire(now)
 	// fn gets the ledger's scratch slice, reused under the lock: a Ledger's
