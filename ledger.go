@@ -194,16 +194,24 @@ type memorySlot struct {
 	found                     bool
 }
 
-// recordRoom is a slot's room in the slab: a record of typical IDs and
-// numbers takes about 300 bytes. The slab grows by chunks of slabChunk
+// recordRoom is a slot's room in the slab: a sent message's record of
+// typical IDs and numbers takes about 210 bytes. The slab grows by chunks of slabChunk
 // slots, so that growing never copies it.
 const (
-	recordRoom = 384
+	recordRoom = 256
 	slabChunk  = 128
 )
 
 // slot returns slot s.
 func (m *memoryLedger) slot(s int32) *memorySlot { return &m.slots[int(s)/slabChunk][int(s)%slabChunk] }
+
+// The flags of a record's message: whether it holds one, and whether its
+// PropertySid and ExternalID are the key's (and left out).
+const (
+	msgHeld    = 1
+	msgKeyProp = 2
+	msgKeyID   = 4
+)
 
 // room returns slot s's room in the slab, growing the slab to it.
 func (m *memoryLedger) room(s int32) []byte {
@@ -292,8 +300,14 @@ func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
 	r := LedgerRecord{PropertySid: prop, ExternalID: id, State: internState(state), Digest: d,
 		First: unpackTime(sl.first), Last: unpackTime(sl.last), Ended: unpackTime(sl.ended), Claim: unpackTime(sl.claim),
 		Attempts: int(sl.attempts), Found: sl.found, Err: m.errs[s]}
-	if len(b) > 0 && b[0] == 1 {
+	if len(b) > 0 && b[0]&msgHeld != 0 {
 		r.Message = unpackMessage(b[1:])
+		if b[0]&msgKeyProp != 0 {
+			r.Message.PropertySid = prop
+		}
+		if b[0]&msgKeyID != 0 {
+			r.Message.ExternalID = id
+		}
 	}
 	return r
 }
@@ -307,7 +321,16 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 		b = append(b, f...)
 	}
 	if r.Message != nil {
-		b = appendMessage(append(b, 1), r.Message)
+		// A message's PropertySid and ExternalID are nearly always the
+		// key's: a flag stands for them.
+		m, flags := *r.Message, byte(msgHeld)
+		if m.PropertySid == prop {
+			m.PropertySid, flags = "", flags|msgKeyProp
+		}
+		if m.ExternalID == id {
+			m.ExternalID, flags = "", flags|msgKeyID
+		}
+		b = appendMessage(append(b, flags), &m)
 	} else {
 		b = append(b, 0)
 	}

@@ -478,7 +478,13 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 					case 1:
 						r.State, r.Attempts, r.Digest, r.Last = LedgerSending, r.Attempts+1, fmt.Sprint("d", step), now
 					case 2:
-						r.State, r.Message, r.Ended = LedgerSent, &Message{MessageSid: fmt.Sprint("MG", step), To: strings.Repeat("9", rnd.Intn(300))}, now
+						m := &Message{MessageSid: fmt.Sprint("MG", step), To: strings.Repeat("9", rnd.Intn(300))}
+						if rnd.Intn(2) == 0 { // as the service answers: the key's own
+							m.PropertySid, m.ExternalID = prop, id
+						} else if rnd.Intn(2) == 0 {
+							m.PropertySid, m.ExternalID = "other", id+"x"
+						}
+						r.State, r.Message, r.Ended = LedgerSent, m, now
 					case 3:
 						r.State, r.Err = LedgerRefused, &APIError{Code: fmt.Sprint("E", step)}
 					}
