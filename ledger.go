@@ -181,8 +181,8 @@ type memoryLedger struct {
 	hashOf func(prop, id string) uint64
 }
 
-// memorySlot is one record: its fixed fields, and where its variable ones
-// lie in the arena. It holds no pointer.
+// memorySlot is one record: its fixed fields, and the size of its
+// variable ones (in the slab at the slot's room). It holds no pointer.
 type memorySlot struct {
 	hash                      uint64
 	chain                     int32 // the next slot of the same hash; 0 for none
@@ -195,8 +195,8 @@ type memorySlot struct {
 }
 
 // recordRoom is a slot's room in the slab: a sent message's record of
-// typical IDs and numbers takes about 210 bytes. The slab grows by chunks of slabChunk
-// slots, so that growing never copies it.
+// typical IDs and numbers takes about 210 bytes. The slab and the slots
+// grow by chunks of slabChunk slots, so that growing never copies them.
 const (
 	recordRoom = 256
 	slabChunk  = 128
@@ -248,9 +248,9 @@ func (m *memoryLedger) find(h uint64, prop, id string) int32 {
 	return 0
 }
 
-// arenaField reads one length-prefixed field of a record from b, returning the
-// rest.
-func arenaField(b []byte) (f, rest []byte) {
+// recordField reads one length-prefixed field of a record from b,
+// returning the rest.
+func recordField(b []byte) (f, rest []byte) {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || uint64(len(b)-k) < n {
 		return nil, nil
@@ -269,8 +269,8 @@ func (m *memoryLedger) bytesOf(s int32) []byte {
 // keyOf returns the key fields of slot s and the rest of its record.
 func (m *memoryLedger) keyOf(s int32) (prop, id, rest []byte) {
 	b := m.bytesOf(s)
-	prop, b = arenaField(b)
-	id, b = arenaField(b)
+	prop, b = recordField(b)
+	id, b = recordField(b)
 	return prop, id, b
 }
 
@@ -291,8 +291,8 @@ func internState(b []byte) LedgerState {
 func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
 	sl := m.slot(s)
 	_, _, b := m.keyOf(s)
-	state, b := arenaField(b)
-	digest, b := arenaField(b)
+	state, b := recordField(b)
+	digest, b := recordField(b)
 	d := m.digest
 	if string(digest) != d {
 		d = string(digest)
@@ -323,14 +323,14 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 	if r.Message != nil {
 		// A message's PropertySid and ExternalID are nearly always the
 		// key's: a flag stands for them.
-		m, flags := *r.Message, byte(msgHeld)
-		if m.PropertySid == prop {
-			m.PropertySid, flags = "", flags|msgKeyProp
+		msg, flags := *r.Message, byte(msgHeld)
+		if msg.PropertySid == prop {
+			msg.PropertySid, flags = "", flags|msgKeyProp
 		}
-		if m.ExternalID == id {
-			m.ExternalID, flags = "", flags|msgKeyID
+		if msg.ExternalID == id {
+			msg.ExternalID, flags = "", flags|msgKeyID
 		}
-		b = appendMessage(append(b, flags), &m)
+		b = appendMessage(append(b, flags), &msg)
 	} else {
 		b = append(b, 0)
 	}
