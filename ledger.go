@@ -380,10 +380,11 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	recs, hashes := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)]
 	defer clear(recs) // hold no message or error past the call
+	var first int32   // the slot found for a single ID
 	for i, id := range externalIDs {
 		hashes[i] = m.hash(propertySid, id)
 		if s := m.find(hashes[i], propertySid, id); s != 0 {
-			recs[i] = m.read(s, propertySid, id)
+			recs[i], first = m.read(s, propertySid, id), s
 		} else {
 			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
 		}
@@ -393,9 +394,13 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 	}
 	for i, id := range externalIDs {
 		// Found again, not remembered from above: an ID given twice, or a
-		// record evicted by an earlier one of this update.
+		// record evicted by an earlier one of this update. A single ID
+		// (every SendOnce) can be neither, and keeps the slot found above.
 		h, r := hashes[i], &recs[i]
-		s := m.find(h, propertySid, id)
+		s := first
+		if len(externalIDs) > 1 {
+			s = m.find(h, propertySid, id)
+		}
 		switch {
 		case s != 0:
 			m.unlink(s)
