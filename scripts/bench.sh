@@ -85,8 +85,14 @@ bench() {
   IFS=/ read -ra parts <<<"$name"
   for part in "${parts[@]}"; do re+="${re:+/}^${part}\$"; done
   re="^Benchmark${re#^}"
-  (cd "$pkg" && "$b" -test.run '^$' -test.bench "$re" -test.benchtime "$BENCHTIME" -test.benchmem 2>&1) |
-    grep -E "^Benchmark" | tail -1
+  local out
+  out=$(cd "$pkg" && "$b" -test.run '^$' -test.bench "$re" -test.benchtime "$BENCHTIME" -test.benchmem 2>&1 |
+    grep -E "^Benchmark" | tail -1) || true
+  if [ -z "$out" ]; then
+    echo "bench.sh: no result for $name from $b" >&2
+    exit 1
+  fi
+  echo "$out"
 }
 
 # pair KEY BIN_A PKG_A NAME_A BIN_B PKG_B NAME_B: PAIRS alternating pairs;
@@ -125,6 +131,10 @@ med() {
 if [ -z "${RENDER_ONLY:-}" ]; then
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   start=$(date -u +%Y-%m-%dT%H:%MZ)
+  # The work tree's binaries are built afresh by every run, also one that
+  # re-runs sections into an earlier run's RESULTS: the tree may have
+  # changed since.
+  rm -f "$RESULTS/tree/telco.test" "$RESULTS/tree/telcotest.test"
   root=$(bin HEAD-TREE .); fake=$(bin HEAD-TREE ./telcotest)
   want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
@@ -146,11 +156,17 @@ if [ -z "${RENDER_ONLY:-}" ]; then
 
   want once && echo "once: SendOnce against Send" >&2 &&
     PAIRS=$ONCE_PAIRS pair "once" "$root" . "Once/impl=send" "$root" . "Once/impl=once"
+  want once && echo "once: the control against Send" >&2 &&
+    PAIRS=$ONCE_PAIRS pair "once-control" "$root" . "Once/impl=send" "$root" . "Once/impl=control"
   if want once; then
     echo "once: in-loop ratio" >&2
     for i in 1 2 3; do
       "$root" -test.run '^$' -test.bench '^BenchmarkOnceRatio$' -test.benchtime 2s
     done >"$RESULTS/onceratio.txt"
+    echo "once: the ledger in place" >&2
+    for i in 1 2 3; do
+      "$root" -test.run '^$' -test.bench '^BenchmarkLedgerInPlace$' -test.benchtime 1s
+    done >"$RESULTS/ledgerinplace.txt"
   fi
 
   want lookup && for lat in 0s 2ms; do
@@ -199,7 +215,7 @@ fi
 . "$RESULTS/meta.sh"
 ONCE_PAIRS=${ONCE_PAIRS:-$PAIRS} # runs from before it was recorded
 # Sections not run render as n/a.
-touch "$RESULTS/ratio.txt" "$RESULTS/stubratio.txt" "$RESULTS/onceratio.txt"
+touch "$RESULTS/ratio.txt" "$RESULTS/stubratio.txt" "$RESULTS/onceratio.txt" "$RESULTS/ledgerinplace.txt"
 
 # f2 EXPR [DIGITS]: EXPR evaluated and rounded; n/a when not measured.
 f2() { case "$1" in *[Nn]a[Nn]*|*inf*|"") echo "n/a"; return ;; esac; awk "BEGIN { printf \"%.${2:-2}f\", ($1) }"; }
@@ -241,7 +257,16 @@ done
 ro=$(mednum once cpu-ns/op)
 budgets+="| SendOnce / Send on the happy path (memory ledger), CPU time | ≤ 1.05 | $(f2 "$ro" 3) | $(verdict "$ro <= 1.05") |"$'\n'
 onceloop=$(awk '/^BenchmarkOnceRatio/ { for (i = 3; i <= NF; i++) if ($i == "once/send-cpu") print $(i-1) }' "$RESULTS/onceratio.txt" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR+1)/2)]; else print "NaN" }')
-once="| $(ratio once cpu-ns/op) | $(ratio once ns/op) | $(f2 "$onceloop") | $(f2 "$(med once b allocs/op)" 0) vs $(f2 "$(med once a allocs/op)" 0) | $(f2 "$(med once b B/op)" 0) vs $(f2 "$(med once a B/op)" 0) |"$'\n'
+control="n/a"
+if [ -s "$RESULTS/once-control.pairs" ]; then control=$(ratio once-control cpu-ns/op); fi
+once="| $(ratio once cpu-ns/op) | $(ratio once ns/op) | $(f2 "$onceloop") | $control | $(f2 "$(med once b allocs/op)" 0) vs $(f2 "$(med once a allocs/op)" 0) | $(f2 "$(med once b B/op)" 0) vs $(f2 "$(med once a B/op)" 0) |"$'\n'
+# inplace SIDE METRIC: the median over the runs of BenchmarkLedgerInPlace's
+# metric, in ns.
+inplace() {
+  awk -v side="BenchmarkLedgerInPlace/send=$1" -v m="$2" 'index($1, side) == 1 { for (i = 3; i <= NF; i++) if ($i == m) print $(i-1) }' "$RESULTS/ledgerinplace.txt" |
+    sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f", v[int((NR+1)/2)]; else print "n/a" }'
+}
+inplace="| $(inplace true ledger-ns/op) ns | $(inplace false ledger-ns/op) ns | $(inplace true digest-ns/op) ns | $(inplace false digest-ns/op) ns |"$'\n'
 lookups=""
 for lat in 0s 2ms; do
   r=$(mednum "lookup-$lat" ns/op)
@@ -345,11 +370,22 @@ after; a new record for each message, an evicted one reused once the
 ledger holds its 10,000). The in-loop column is BenchmarkOnceRatio, the
 median of three runs: blocks of 16 calls of each in turn in one process,
 which a drift in the machine's speed cannot favour but a collection caused
-by one side can land on the other's block.
+by one side can land on the other's block. The control is Send after a
+microsecond of busy work that touches no memory, paired with Send as
+SendOnce is: what the method makes of a known small cost.
 
-| SendOnce / Send, CPU | SendOnce / Send, elapsed | in-loop CPU | allocs: SendOnce vs Send | bytes: SendOnce vs Send |
-|---|---|---|---|---|
+| SendOnce / Send, CPU | SendOnce / Send, elapsed | in-loop CPU | control / Send, CPU | allocs: SendOnce vs Send | bytes: SendOnce vs Send |
+|---|---|---|---|---|---|
 $once
+Where SendOnce's own work runs, and what it costs there: BenchmarkLedgerInPlace
+times the memory ledger's two updates of each message (the claim and the
+outcome) and the message's digest, with a Send to the loopback server
+between the claim and the outcome, as in SendOnce, and with nothing
+between them (median of three runs of 1s).
+
+| ledger updates, between sends | ledger updates, alone | digest, between sends | digest, alone |
+|---|---|---|---|
+$inplace
 ## Lookup of 10,000 numbers
 
 100 requests of 100 numbers on loopback, one at a time (\`inflight=1\`, as
