@@ -379,22 +379,16 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 }
 
 // A batch answer is an array under Messages or Results, or a bare array:
-// batchFast reads it when every element is a message, batchRaw otherwise.
+// batchFast reads it as messages, which is what it is when every element
+// has a MessageSid (allMessages); batchRaw reads it otherwise. The keys of
+// the other shapes (a wrapped {"Message": {...}}, an error element's
+// Errors) are not fields of Message, so the fast pass skips them, and an
+// element without its own MessageSid sends the answer down the general
+// path.
 var (
-	batchFast = listOf[batchElement]("Messages", "Results")
+	batchFast = listOf[Message]("Messages", "Results")
 	batchRaw  = listOf[json.RawMessage]("Messages", "Results")
 )
-
-// batchElement is one element of a batch answer as the common case has it:
-// a message resource. The extra fields only serve to tell the other shapes
-// apart (a wrapped {"Message": {...}} or an error element), which then take
-// the general path.
-type batchElement struct {
-	Message
-	Wrapped        json.RawMessage `json:"Message"`
-	Errors         json.RawMessage `json:"Errors"`
-	ResponseStatus json.RawMessage `json:"ResponseStatus"`
-}
 
 // batchAnswer decodes a batch answer into one BatchResult per element.
 //
@@ -413,11 +407,11 @@ type batchAnswer struct {
 var errNoBatchResults = errors.New("no array of batch results")
 
 func (a *batchAnswer) decodeBody(b []byte) error {
-	fast := list[batchElement]{shape: batchFast}
+	fast := list[Message]{shape: batchFast}
 	if fast.decodeBody(b) == nil && fast.ok && allMessages(fast.items) {
 		a.results = make([]BatchResult, len(fast.items))
 		for i := range fast.items {
-			a.results[i].Message = &fast.items[i].Message
+			a.results[i].Message = &fast.items[i]
 		}
 		return nil
 	}
@@ -436,7 +430,7 @@ func (a *batchAnswer) decodeBody(b []byte) error {
 }
 
 // allMessages reports whether every element is a bare message resource.
-func allMessages(items []batchElement) bool {
+func allMessages(items []Message) bool {
 	for i := range items {
 		if items[i].MessageSid == "" {
 			return false
