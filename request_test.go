@@ -400,6 +400,22 @@ func TestReadBodyAroundItsSteps(t *testing.T) {
 	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the head")
 }
 
+// TestReadBodyHeadStaysPoolable: a body that fits in the head, up to
+// bodyHead bytes (a batch answer of a thousand messages among them), is
+// read into a buffer the pool takes back, so that reading the next one
+// allocates nothing.
+func TestReadBodyHeadStaysPoolable(t *testing.T) {
+	t.Parallel()
+	require.GreaterOrEqual(t, bodyHead, 450<<10, "the answer to a batch of a thousand messages fits in the head")
+	for _, n := range []int{90 << 10, 450 << 10, bodyHead - 1, bodyHead} {
+		buf, err := readBody(iotest.HalfReader(bytes.NewReader(make([]byte, n))), DefaultMaxResponseBytes, new(io.LimitedReader))
+		require.NoError(t, err)
+		require.Equal(t, n, buf.Len())
+		assert.LessOrEqual(t, buf.Cap(), maxPooledBody, "body of %d bytes: a buffer of %d bytes is too large for the pool", n, buf.Cap())
+		putBodyBuffer(buf)
+	}
+}
+
 // readCounter counts the bytes read through it.
 type readCounter struct {
 	r io.Reader
