@@ -206,6 +206,9 @@ func TestSendOnceAcrossCallersUnderFaults(t *testing.T) {
 	for _, g := range groups {
 		m, err := healthy[0].Messages.SendOnce(ctx, srv.PropertySid, params(g[0].id))
 		require.NoError(t, err, "seed %d: %s", seed, g[0].id)
+		if sids[g[0].id] == nil { // every call of it failed, reported above
+			sids[g[0].id] = map[string]bool{}
+		}
 		sids[g[0].id][m.MessageSid] = true
 	}
 	assert.Equal(t, before.Messages, srv.Counts().Messages, "seed %d: the last round sent nothing", seed)
