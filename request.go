@@ -471,24 +471,23 @@ func appendQueryEscape(b []byte, s string) []byte {
 // errBodyTooLarge is readBody's answer for a body over the cap.
 var errBodyTooLarge = errors.New("response body too large")
 
-// bodyHead is how much of a body goes into the pooled buffer, and
-// bodyChunk the size of each further read. Half of maxPooledBody: the
-// buffer that held a body of up to bodyHead bytes has grown to at most
-// maxPooledBody and goes back to the pool, so that a batch answer of a
-// thousand messages (about 450 kB) is read without allocating.
+// bodyHead is how much of a body goes into the pooled buffer before its
+// spare room is filled, and bodyChunk the size of each further read.
 const (
-	bodyHead  = maxPooledBody / 2
+	bodyHead  = 256 << 10
 	bodyChunk = 512 << 10
 )
 
 // readBody reads r to its end into a buffer, which the caller gives back
 // with putBodyBuffer, or fails with errBodyTooLarge having read limit+1
-// bytes, never more. The first bodyHead bytes go into a pooled buffer; the
-// rest, rare, into chunks that are joined once the length is known, so
-// that what it allocates stays near the bytes it read: a bytes.Buffer
-// doubling past the cap would hold twice the cap, after having allocated
-// as much again on the way. lr is scratch for the limit, from the caller's
-// call state.
+// bytes, never more. The first bodyHead bytes go into a pooled buffer,
+// then as many as the room it has grown to holds (at least as much again,
+// so that a batch answer of a thousand messages, about 450 kB, costs no
+// allocation); the rest, rare, into chunks that are joined once the
+// length is known, so that what it allocates stays near the bytes it
+// read: a bytes.Buffer doubling past the cap would hold twice the cap,
+// after having allocated as much again on the way. lr is scratch for the
+// limit, from the caller's call state.
 func readBody(r io.Reader, limit int64, lr *io.LimitedReader) (*bytes.Buffer, error) {
 	buf := getBodyBuffer()
 	head := min(limit, bodyHead) + 1
@@ -504,6 +503,23 @@ func readBody(r io.Reader, limit int64, lr *io.LimitedReader) (*bytes.Buffer, er
 	case n > limit:
 		putBodyBuffer(buf)
 		return nil, errBodyTooLarge
+	}
+	if room := min(int64(buf.Available()), limit+1-n); room > 0 {
+		// The buffer's spare room, filled in place without growing it.
+		p := buf.AvailableBuffer()[:room]
+		m, err := io.ReadFull(r, p)
+		buf.Write(p[:m])
+		n += int64(m)
+		switch {
+		case n > limit:
+			putBodyBuffer(buf)
+			return nil, errBodyTooLarge
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return buf, nil // the whole body
+		case err != nil:
+			putBodyBuffer(buf)
+			return nil, err
+		}
 	}
 	total := n
 	var chunks [][]byte
