@@ -481,9 +481,9 @@ const (
 // readBody reads r to its end into a buffer, which the caller gives back
 // with putBodyBuffer, or fails with errBodyTooLarge having read limit+1
 // bytes, never more. The first bodyHead bytes go into a pooled buffer,
-// then as many as the room it has grown to holds (at least as much again,
-// so that a batch answer of a thousand messages, about 450 kB, costs no
-// allocation); the rest, rare, into chunks that are joined once the
+// then as many as its spare room holds (as much again when it grew by
+// doubling, so that a batch answer of a thousand messages, about 450 kB,
+// usually costs no allocation); the rest, rare, into chunks joined once the
 // length is known, so that what it allocates stays near the bytes it
 // read: a bytes.Buffer doubling past the cap would hold twice the cap,
 // after having allocated as much again on the way. lr is scratch for the
