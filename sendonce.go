@@ -239,24 +239,13 @@ func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string,
 	if err := fe.err(op); err != nil {
 		return nil, err
 	}
-	return s.sendOnce(ctx, op, propertySid, msgs, false)
-}
-
-// sendOnce runs the protocol for msgs, whose ExternalIds are checked;
-// single sends with Send rather than SendBatch.
-func (s *MessagesService) sendOnce(ctx context.Context, op, propertySid string, msgs []SendMessageParams, single bool) ([]BatchResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	r := new(onceRun)
-	r.start(s, op, propertySid, msgs, single)
+	r.start(s, op, propertySid, msgs, false)
 	err := r.run(ctx)
-	var res []BatchResult
-	if single {
-		res = r.oneResult[:]
-	} else {
-		res = make([]BatchResult, len(msgs))
-	}
+	res := make([]BatchResult, len(msgs))
 	for i := range r.items {
 		res[i] = r.items[i].result
 	}
@@ -309,21 +298,20 @@ type onceRun struct {
 	doubtAt time.Time
 
 	// Room for a single message, and buffers reused from round to round.
-	one       [1]onceItem
-	oneResult [1]BatchResult
-	idBuf     []string
-	openBuf   []int
-	outBuf    []LedgerRecord
-	sendBuf   []int
-	lookBuf   []int
-	heldBuf   []int
-	oneIdx    [1]int
-	oneID     [1]string
-	oneOut    [1]LedgerRecord
-	oneSend   [1]int
-	oneLook   [1]int
-	oneHeld   [1]int
-	oneMsg    [1]SendMessageParams
+	one     [1]onceItem
+	idBuf   []string
+	openBuf []int
+	outBuf  []LedgerRecord
+	sendBuf []int
+	lookBuf []int
+	heldBuf []int
+	oneIdx  [1]int
+	oneID   [1]string
+	oneOut  [1]LedgerRecord
+	oneSend [1]int
+	oneLook [1]int
+	oneHeld [1]int
+	oneMsg  [1]SendMessageParams
 
 	// The functions given to Ledger.Update, bound to r once, and their
 	// arguments: closures would cost an allocation per update.
