@@ -143,7 +143,7 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
 	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed(),
-		index: map[uint64]int32{}, now: time.Now}
+		index: map[uint64]int32{}}
 }
 
 // memoryLedger keeps its records where the garbage collector need not
@@ -155,9 +155,11 @@ func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
 // list's sentinel. A ledger of ten thousand records is then a few objects
 // to the collector, and a ledger at its bound allocates nothing.
 type memoryLedger struct {
-	mu     sync.Mutex
-	max    int
-	age    time.Duration
+	mu  sync.Mutex
+	max int
+	age time.Duration
+	// now replaces the clock in tests; nil is time.Now, or the time an
+	// update's caller read just before (see update).
 	now    func() time.Time
 	seed   maphash.Seed
 	index  map[uint64]int32 // hash of the key: the first slot with it
@@ -173,6 +175,7 @@ type memoryLedger struct {
 	// Scratch reused from call to call under the lock.
 	scratch []LedgerRecord
 	hashes  []uint64
+	heads   []int32 // the first slot of each hash, when found missing
 	buf     []byte
 	// digest is the last digest written: the outcome of a send reads back
 	// the digest its claim wrote, which then costs no allocation.
@@ -235,17 +238,24 @@ func (m *memoryLedger) hash(prop, id string) uint64 {
 	return h.Sum64()
 }
 
-// find returns the slot of (prop, id), or 0.
-func (m *memoryLedger) find(h uint64, prop, id string) int32 {
-	s, ok := m.index[h]
-	for ok && s != 0 {
-		p, i, _ := m.keyOf(s)
-		if string(p) == prop && string(i) == id { // compared without a copy
-			return s
+// find returns the slot of (prop, id), or 0, and the first slot of hash h
+// (0 for none): a record inserted next heads the chain, with no second
+// look-up of h.
+func (m *memoryLedger) find(h uint64, prop, id string) (slot, head int32) {
+	head = m.index[h]
+	for s := head; s != 0; s = m.slot(s).chain {
+		if m.holds(s, prop, id) {
+			return s, head
 		}
-		s = m.slot(s).chain
 	}
-	return 0
+	return 0, head
+}
+
+// holds reports whether slot s holds the record of (prop, id): its key is
+// compared without a copy.
+func (m *memoryLedger) holds(s int32, prop, id string) bool {
+	p, i, _ := m.keyOf(s)
+	return string(p) == prop && string(i) == id
 }
 
 // recordField reads one length-prefixed field of a record from b,
@@ -360,6 +370,17 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 }
 
 func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
+	return m.update(ctx, propertySid, externalIDs, nil, time.Time{}, fn)
+}
+
+// update is Update with what SendOnce's run knows beyond the interface:
+// for a single ID, hint is the slot its record was last in (0 for none; a
+// slot that no longer holds the key is looked up as usual), set to the
+// record's slot on return; now, when not zero, is the time the caller
+// read just before, which spares the ledger a read of the clock (a
+// test's clock, m.now, still wins). Both spare a second search of a
+// record the run claimed a round trip ago, whose cache lines are cold.
+func (m *memoryLedger) update(ctx context.Context, propertySid string, externalIDs []string, hint *int32, now time.Time, fn func([]LedgerRecord) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -370,20 +391,34 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 		// Client that never sends once keeps no ledger memory.
 		m.slots, m.nslots = [][]memorySlot{make([]memorySlot, slabChunk)}, 1
 	}
-	now := m.now()
+	switch {
+	case m.now != nil:
+		now = m.now()
+	case now.IsZero():
+		now = time.Now()
+	}
 	m.expire(now)
 	// fn gets the ledger's scratch slice, reused under the lock: a Ledger's
 	// fn keeps nothing of recs once it returns.
 	if cap(m.scratch) < len(externalIDs) {
 		m.scratch = make([]LedgerRecord, len(externalIDs))
 		m.hashes = make([]uint64, len(externalIDs))
+		m.heads = make([]int32, len(externalIDs))
 	}
-	recs, hashes := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)]
+	recs, hashes, heads := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)], m.heads[:len(externalIDs)]
 	defer clear(recs) // hold no message or error past the call
-	var first int32   // the slot found for a single ID
+	single := len(externalIDs) == 1
+	var first int32 // the slot found for a single ID
 	for i, id := range externalIDs {
-		hashes[i] = m.hash(propertySid, id)
-		if s := m.find(hashes[i], propertySid, id); s != 0 {
+		var s int32
+		if single {
+			s = m.hinted(hint, propertySid, id)
+		}
+		if s == 0 {
+			hashes[i] = m.hash(propertySid, id)
+			s, heads[i] = m.find(hashes[i], propertySid, id)
+		}
+		if s != 0 {
 			recs[i], first = m.read(s, propertySid, id), s
 		} else {
 			recs[i] = LedgerRecord{PropertySid: propertySid, ExternalID: id}
@@ -398,17 +433,24 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 		// (every SendOnce) can be neither, and keeps the slot found above.
 		h, r := hashes[i], &recs[i]
 		s := first
-		if len(externalIDs) > 1 {
-			s = m.find(h, propertySid, id)
+		if !single {
+			s, heads[i] = m.find(h, propertySid, id)
 		}
 		switch {
 		case s != 0:
-			m.unlink(s)
+			if m.slot(0).prev != s { // not the most recently used already
+				m.unlink(s)
+				m.pushBack(s)
+			}
 		case r.State == LedgerNew && r.Attempts == 0:
 			continue // nothing to remember
 		default:
+			head := heads[i]
 			if m.n >= m.max {
 				s = m.slot(0).next // the least recently used makes room, and is reused
+				if m.slot(s).hash == h {
+					head = -1 // its chain changes: read again below
+				}
 				m.remove(s)
 			} else if s = m.free; s != 0 {
 				m.free = m.slot(s).next
@@ -419,16 +461,32 @@ func (m *memoryLedger) Update(ctx context.Context, propertySid string, externalI
 					m.slots = append(m.slots, make([]memorySlot, slabChunk))
 				}
 			}
-			*m.slot(s) = memorySlot{hash: h}
-			m.slot(s).chain, _ = m.index[h]
+			if head < 0 {
+				head = m.index[h]
+			}
+			*m.slot(s) = memorySlot{hash: h, chain: head}
 			m.index[h] = s
 			m.n++
+			m.pushBack(s)
 		}
 		m.write(s, propertySid, id, r)
 		m.slot(s).used = now.UnixNano()
-		m.pushBack(s)
+		if hint != nil {
+			*hint = s
+		}
 	}
 	return nil
+}
+
+// hinted returns the slot hint names when it still holds (prop, id), or 0.
+func (m *memoryLedger) hinted(hint *int32, prop, id string) int32 {
+	if hint == nil {
+		return 0
+	}
+	if s := *hint; s > 0 && s < m.nslots && m.slot(s).size > 0 && m.holds(s, prop, id) {
+		return s
+	}
+	return 0
 }
 
 // remove takes slot s out of the list, its hash chain and the count; the

@@ -432,6 +432,7 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) % 3 } // collide a lot
 		}
 		var order []key // least recently used first
+		hints := map[key]int32{}
 		recs := map[key]LedgerRecord{}
 		used := map[key]time.Time{}
 		drop := func(k key) {
@@ -460,7 +461,24 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			fail := rnd.Intn(10) == 0
 			var writes []LedgerRecord
-			err := l.Update(bg, prop, batch, func(got []LedgerRecord) error {
+			update := l.Update
+			if len(batch) == 1 && rnd.Intn(2) == 0 {
+				// As SendOnce's run updates: with a hint of the record's
+				// slot, right, stale or wrong.
+				hint := hints[key{prop, batch[0]}]
+				switch rnd.Intn(4) {
+				case 0:
+					hint = int32(rnd.Intn(int(l.nslots) + 2))
+				case 1:
+					hint = 0
+				}
+				update = func(ctx context.Context, prop string, ids []string, fn func([]LedgerRecord) error) error {
+					err := l.update(ctx, prop, ids, &hint, time.Time{}, fn)
+					hints[key{prop, ids[0]}] = hint
+					return err
+				}
+			}
+			err := update(bg, prop, batch, func(got []LedgerRecord) error {
 				writes = writes[:0]
 				read := slices.Clone(got)
 				for i, id := range batch {
@@ -529,6 +547,10 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			require.Equal(t, append([]key{}, order...), gotOrder, "seed %d step %d: records in order of use", seed, step)
 			require.Equal(t, len(order), l.n)
+			for k := range recs { // each found through the index
+				s, _ := l.find(l.hash(k.prop, k.id), k.prop, k.id)
+				require.NotZero(t, s, "seed %d step %d: %s/%q not in the index", seed, step, k.prop, k.id)
+			}
 		}
 	}
 }

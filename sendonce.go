@@ -267,7 +267,7 @@ func (r *onceRun) start(s *MessagesService, op, propertySid string, msgs []SendM
 		r.items[i].id = msgs[i].ExternalID
 		r.items[i].digest = messageDigest(&msgs[i])
 	}
-	_, r.memory = r.ledger.(*memoryLedger)
+	r.mem, r.memory = r.ledger.(*memoryLedger)
 	if r.claimFn == nil {
 		// Bound once per run value: a pooled run allocates them once.
 		r.claimFn, r.recordFn = r.claimRecs, r.recordRecs
@@ -289,6 +289,10 @@ type onceRun struct {
 	pol    ReconcilePolicy
 	ledger Ledger
 	memory bool // the ledger is a memoryLedger, which needs no time limits
+	mem    *memoryLedger
+	// slot is where the memory ledger last held this run's single
+	// message: the outcome's update finds its claim there.
+	slot int32
 
 	items   []onceItem
 	rounds  int   // look-ups made
@@ -438,7 +442,7 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 	now := time.Now()
 	r.cOpen, r.cNow, r.cHold = open, now, now.Add(r.claimFor(ctx, now))
 	r.cMayResend = r.rounds < r.pol.MaxRounds
-	err = r.ledger.Update(ctx, r.prop, r.idsOf(open), r.claimFn)
+	err = r.update(ctx, open, now, r.claimFn)
 	r.cOpen = nil
 	send, look, held = r.sendBuf, r.lookBuf, r.heldBuf
 	if err != nil {
@@ -452,6 +456,15 @@ func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int
 		}
 	}
 	return send, look, held, nil
+}
+
+// update is r.ledger.Update of idx's records, told the time the run read
+// just before and, for the memory ledger, where its record was last.
+func (r *onceRun) update(ctx context.Context, idx []int, now time.Time, fn func([]LedgerRecord) error) error {
+	if r.mem != nil {
+		return r.mem.update(ctx, r.prop, r.idsOf(idx), &r.slot, now, fn)
+	}
+	return r.ledger.Update(ctx, r.prop, r.idsOf(idx), fn)
 }
 
 // claimRecs is claim's function for Ledger.Update, on r.cOpen's records.
@@ -576,7 +589,7 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 		outcome = append(outcome, o)
 	}
 	r.outBuf = outcome
-	r.record(ctx, idx, outcome)
+	r.record(ctx, idx, outcome, ended)
 	if r.single && res != nil {
 		return nil // settled: a refusal is the result
 	}
@@ -591,11 +604,11 @@ func (r *onceRun) send(ctx context.Context, idx []int) error {
 // having expired) is left to it, except that a sent message is always
 // recorded. A failure to record is not reported: the claim then expires
 // and the next caller looks the message up.
-func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord) {
+func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord, now time.Time) {
 	ctx, cancel := r.detached(ctx)
 	defer cancel()
 	r.rIdx, r.rOutcome = idx, outcome
-	_ = r.ledger.Update(ctx, r.prop, r.idsOf(idx), r.recordFn)
+	_ = r.update(ctx, idx, now, r.recordFn)
 	r.rIdx, r.rOutcome = nil, nil
 	for k, i := range idx {
 		r.items[i].seen = outcome[k]

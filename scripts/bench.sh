@@ -53,7 +53,7 @@ URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=Looku
 URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=PropertiesGet
 Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=PropertiesGet/impl=sdk
 Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=MessagesFind200/impl=sdk
-Issue 22: memory ledger without pointers, SendOnce's run pooled|.|25df0a3|HEAD-TREE|Once/impl=once
+Issue 22: memory ledger without pointers, SendOnce's run pooled, an outcome written where its claim is|.|25df0a3|HEAD-TREE|Once/impl=once
 EOF
 )
 # The fake's changes, each operation before (the commit that added the
