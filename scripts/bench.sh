@@ -156,6 +156,8 @@ if [ -z "${RENDER_ONLY:-}" ]; then
 
   want once && echo "once: SendOnce against Send" >&2 &&
     PAIRS=$ONCE_PAIRS pair "once" "$root" . "Once/impl=send" "$root" . "Once/impl=once"
+  want once && echo "once: SendOnce with a full ledger against Send" >&2 &&
+    PAIRS=$ONCE_PAIRS pair "once-full" "$root" . "Once/impl=send" "$root" . "Once/impl=once-full"
   want once && echo "once: the control against Send" >&2 &&
     PAIRS=$ONCE_PAIRS pair "once-control" "$root" . "Once/impl=send" "$root" . "Once/impl=control"
   if want once; then
@@ -255,11 +257,16 @@ for in in offset utc; do
   budgets+="| DateTime ($in): allocations per decode | 0 | $sa | $(verdict "$sa == 0") |"$'\n'
 done
 ro=$(mednum once cpu-ns/op)
-budgets+="| SendOnce / Send on the happy path (memory ledger), CPU time | ≤ 1.05 | $(f2 "$ro" 3) | $(verdict "$ro <= 1.05") |"$'\n'
+budgets+="| SendOnce / Send on the happy path (memory ledger filling), CPU time | ≤ 1.05 | $(f2 "$ro" 3) | $(verdict "$ro <= 1.05") |"$'\n'
+full="n/a"
+if [ -s "$RESULTS/once-full.pairs" ]; then
+  rf=$(mednum once-full cpu-ns/op); full=$(ratio once-full cpu-ns/op)
+  budgets+="| SendOnce / Send on the happy path (memory ledger at its bound), CPU time | ≤ 1.05 | $(f2 "$rf" 3) | $(verdict "$rf <= 1.05") |"$'\n'
+fi
 onceloop=$(awk '/^BenchmarkOnceRatio/ { for (i = 3; i <= NF; i++) if ($i == "once/send-cpu") print $(i-1) }' "$RESULTS/onceratio.txt" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR+1)/2)]; else print "NaN" }')
 control="n/a"
 if [ -s "$RESULTS/once-control.pairs" ]; then control=$(ratio once-control cpu-ns/op); fi
-once="| $(ratio once cpu-ns/op) | $(ratio once ns/op) | $(f2 "$onceloop") | $control | $(f2 "$(med once b allocs/op)" 0) vs $(f2 "$(med once a allocs/op)" 0) | $(f2 "$(med once b B/op)" 0) vs $(f2 "$(med once a B/op)" 0) |"$'\n'
+once="| $(ratio once cpu-ns/op) | $full | $(ratio once ns/op) | $(f2 "$onceloop") | $control | $(f2 "$(med once b allocs/op)" 0) vs $(f2 "$(med once a allocs/op)" 0) | $(f2 "$(med once b B/op)" 0) vs $(f2 "$(med once a B/op)" 0) |"$'\n'
 # inplace SIDE METRIC: the median over the runs of BenchmarkLedgerInPlace's
 # metric, in ns.
 inplace() {
@@ -367,15 +374,20 @@ BenchmarkOnce: one SMS with a new ExternalId each time, to a server that
 answers at once, through \`Send\` and through \`SendOnce\` with the Client's
 own memory ledger (a claim recorded before the request and its outcome
 after; a new record for each message, an evicted one reused once the
-ledger holds its 10,000). The in-loop column is BenchmarkOnceRatio, the
+ledger holds its 10,000). A run of 100ms makes about 1,500 sends, so the
+first column is SendOnce while its ledger fills, every record written to
+memory the process had not used; the second starts each run with the
+ledger at its bound (ten thousand records written before the timing), as
+in a process that has sent that many, where every new record takes the
+place of the oldest. The in-loop column is BenchmarkOnceRatio, the
 median of three runs: blocks of 16 calls of each in turn in one process,
 which a drift in the machine's speed cannot favour but a collection caused
 by one side can land on the other's block. The control is Send after a
 microsecond of busy work that touches no memory, paired with Send as
 SendOnce is: what the method makes of a known small cost.
 
-| SendOnce / Send, CPU | SendOnce / Send, elapsed | in-loop CPU | control / Send, CPU | allocs: SendOnce vs Send | bytes: SendOnce vs Send |
-|---|---|---|---|---|---|
+| SendOnce / Send, CPU | SendOnce, full ledger / Send, CPU | SendOnce / Send, elapsed | in-loop CPU | control / Send, CPU | allocs: SendOnce vs Send | bytes: SendOnce vs Send |
+|---|---|---|---|---|---|---|
 $once
 Where SendOnce's own work runs, and what it costs there: BenchmarkLedgerInPlace
 times the memory ledger's two updates of each message (the claim and the
