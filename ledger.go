@@ -471,7 +471,7 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 		}
 		m.write(s, propertySid, id, r)
 		m.slot(s).used = now.UnixNano()
-		if hint != nil {
+		if single && hint != nil {
 			*hint = s
 		}
 	}

@@ -267,7 +267,7 @@ func (r *onceRun) start(s *MessagesService, op, propertySid string, msgs []SendM
 		r.items[i].id = msgs[i].ExternalID
 		r.items[i].digest = messageDigest(&msgs[i])
 	}
-	r.mem, r.memory = r.ledger.(*memoryLedger)
+	r.mem, _ = r.ledger.(*memoryLedger)
 	if r.claimFn == nil {
 		// Bound once per run value: a pooled run allocates them once.
 		r.claimFn, r.recordFn = r.claimRecs, r.recordRecs
@@ -288,8 +288,9 @@ type onceRun struct {
 	single bool
 	pol    ReconcilePolicy
 	ledger Ledger
-	memory bool // the ledger is a memoryLedger, which needs no time limits
-	mem    *memoryLedger
+	// mem is the ledger when it is a memoryLedger, which needs no time
+	// limits and is told where a record was last.
+	mem *memoryLedger
 	// slot is where the memory ledger last held this run's single
 	// message: the outcome's update finds its claim there.
 	slot int32
@@ -428,7 +429,7 @@ func (r *onceRun) idsOf(idx []int) []string {
 // detached is a context for a ledger write that must happen even after
 // ctx ended, bounded by outcomeTimeout; a memory ledger needs no bound.
 func (r *onceRun) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	if r.memory {
+	if r.mem != nil {
 		return context.Background(), func() {} // it reads nothing of ctx but its end
 	}
 	return context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
@@ -636,7 +637,7 @@ func (r *onceRun) recordRecs(recs []LedgerRecord) error {
 // keepable is m as a ledger may keep it: without its Text. The memory
 // ledger packs the message without its Text itself, sparing a copy.
 func (r *onceRun) keepable(m *Message) *Message {
-	if r.memory {
+	if r.mem != nil {
 		return m
 	}
 	return stripText(m)
