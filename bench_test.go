@@ -69,10 +69,11 @@ func baselineClient() *http.Client {
 }
 
 // guardedClient is the pooled side's client with what a careful engineer
-// adds before production, and the SDK has: a time limit on every request
+// adds before production: a time limit on every request
 // (http.Client.Timeout) and on the wait for an answer's header
-// (ResponseHeaderTimeout). It measures what those guards cost, beside the
-// budgets, which are against the unguarded pooled side.
+// (ResponseHeaderTimeout). The SDK has both limits, kept by its watchdog;
+// this side shows what net/http's way of keeping them costs, beside the
+// budgets, which are against the pooled side.
 func guardedClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = 30 * time.Second

@@ -107,6 +107,9 @@ type clientConfig struct {
 	// defaultAttempt is the per-attempt bound without WithAttemptTimeout:
 	// DefaultAttemptTimeout, shortened by tests.
 	defaultAttempt time.Duration
+	// headerWait bounds the wait for an answer's header on the SDK's own
+	// transport (defaultHeaderWait; shortened by tests).
+	headerWait     time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
 	ledger         Ledger // WithLedger; nil for a memory ledger of the Client's own
@@ -163,6 +166,12 @@ func WithAttemptTimeout(d time.Duration) Option {
 // sends by default takes a second or two on a slow link.
 const DefaultAttemptTimeout = 60 * time.Second
 
+// defaultHeaderWait bounds the wait for an answer's header when the Client
+// sends through the SDK's own transport, as ResponseHeaderTimeout would:
+// a service that accepts a request and never answers is given up on
+// sooner than a slow body.
+const defaultHeaderWait = 30 * time.Second
+
 // WithMaxResponseBytes caps the size of a success body the Client reads
 // (default DefaultMaxResponseBytes); error bodies are read up to 1 MiB. A
 // larger answer is an *APIError with its status matching
@@ -195,7 +204,7 @@ func Ptr[T any](v T) *T { return &v }
 // not loopback (unless WithInsecureHTTP).
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true,
-		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout, lookupInFlight: DefaultLookupConcurrency}
+		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout, headerWait: defaultHeaderWait, lookupInFlight: DefaultLookupConcurrency}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -260,7 +269,11 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if c.ledger == nil {
 		c.ledger = NewMemoryLedger()
 	}
-	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
+	headerWait := cfg.headerWait
+	if cfg.httpClient != nil {
+		headerWait = 0 // the caller's transport has its own, or none on purpose
+	}
+	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout, headerWait))
 	c.common.client = c
 	c.NumberBlocks = (*NumberBlocksService)(&c.common)
 	c.Numbers = (*NumbersService)(&c.common)

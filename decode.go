@@ -106,6 +106,9 @@ type resourceShape[T any] struct {
 	keys []string
 	id   string       // a field only the bare resource has, e.g. "MessageSid"
 	fast reflect.Type // struct { K0 *T `json:"keys[0]"`; ... }
+	// envs holds zeroed envelopes (pointers to fast) between answers:
+	// the envelope is scaffolding, only the *T it finds is kept.
+	envs sync.Pool
 }
 
 // resourceOf declares the shape of a resource answer.
@@ -175,11 +178,18 @@ func (o *one[T]) decodeBody(b []byte) error {
 // configuration has a string named Number) or a field another type (an
 // integer as a string): the tolerant pass sorts it out.
 func (o *one[T]) decodeFast(b []byte) bool {
-	env := reflect.New(o.shape.fast)
-	if json.Unmarshal(b, env.Interface()) != nil {
+	p := o.shape.envs.Get()
+	if p == nil {
+		p = reflect.New(o.shape.fast).Interface()
+	}
+	e := reflect.ValueOf(p).Elem()
+	defer func() {
+		e.SetZero() // the envelope keeps no pointer to the answer
+		o.shape.envs.Put(p)
+	}()
+	if json.Unmarshal(b, p) != nil {
 		return false
 	}
-	e := env.Elem()
 	for i := range o.shape.keys {
 		if v, _ := e.Field(i).Interface().(*T); v != nil {
 			o.val, o.ok = v, true

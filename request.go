@@ -124,21 +124,21 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 	}
 
 	st := &attemptState{Context: ctx, client: c, call: r}
-	ctx = st
 	if !r.idempotent {
 		// Only a call that is not retried after it may have reached the
 		// service needs to know whether an attempt got that far; reads
-		// skip the trace's allocations.
+		// skip the trace's allocations. The trace goes under the state,
+		// which must be the request's context itself (transport.go).
 		st.traced = true
-		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
+		st.Context = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
 	}
-	st.ctx = ctx
+	ctx = st
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	if r.idempotent {
-		req.SetResponseHandler(st.readAnswer)
+		req.SetResponseHandler(readAnswer)
 	} else {
 		// Without GetBody net/http cannot resend the body by itself (see
 		// retry.go); the SDK's own retries rewind through retryablehttp's
@@ -164,7 +164,7 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	resp, err := c.rc.Do(req)
-	defer st.endDeadline()                  // after the body is read and closed (deferred below)
+	defer st.end()                          // after the body is read and closed (deferred below)
 	recordResponse(ctx, r.op, st.n+1, resp) // CaptureResponse, below
 	if err != nil {
 		if resp != nil {

@@ -93,7 +93,6 @@ type attemptKey struct{}
 type attemptState struct {
 	context.Context // the caller's
 	client          *Client
-	ctx             context.Context // the call's (st, or a child with a trace), for logging from readAnswer
 	call            *call
 	n               int // 0-based attempt number
 	start           time.Time
@@ -124,11 +123,14 @@ type attemptState struct {
 	// attempt is n+1, for CallInfo (transport.go): atomic, since a
 	// caller's RoundTripper may read it from a goroutine of its own.
 	attempt atomic.Int32
-	// release ends the latest attempt's deadline (attemptTimeoutTransport)
-	// once its body is read: when the next hop or attempt starts, and when
-	// the call ends. Set and called on the call's goroutine, which runs
+	// first is the first attempt's context (transport.go); cur is the
+	// latest attempt's, first until an attempt expires. reg is the one
+	// whose deadline runs, until the next hop or attempt starts or the
+	// call ends. All three are used on the call's goroutine, which runs
 	// the RoundTrips.
-	release context.CancelFunc
+	first attemptCtx
+	cur   *attemptCtx
+	reg   *attemptCtx
 }
 
 // Value returns st for attemptKey, and the caller's value otherwise.
@@ -141,9 +143,30 @@ func (st *attemptState) Value(key any) any {
 
 // endDeadline ends the latest attempt's deadline, if any.
 func (st *attemptState) endDeadline() {
-	if st.release != nil {
-		st.release()
-		st.release = nil
+	if st.reg != nil {
+		st.reg.dog.remove(st.reg)
+		st.reg = nil
+	}
+}
+
+// liveAttempt returns the context for the next hop or attempt: the
+// current one, or a new one if it has expired.
+func (st *attemptState) liveAttempt() *attemptCtx {
+	if st.cur == nil {
+		st.first.st = st
+		st.cur = &st.first
+	} else if st.cur.Err() != nil {
+		st.cur.stopUnlink()
+		st.cur = &attemptCtx{st: st}
+	}
+	return st.cur
+}
+
+// end ends the call's last deadline and its tie to the caller's context.
+func (st *attemptState) end() {
+	st.endDeadline()
+	if st.cur != nil {
+		st.cur.stopUnlink()
 	}
 }
 
@@ -166,9 +189,16 @@ func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 }
 
 // readAnswer is the ResponseHandler of an idempotent call: it reads a 2xx
-// body into st.body, and returns a read error for checkRetry to classify.
-func (st *attemptState) readAnswer(resp *http.Response) error {
-	if !is2xx(resp.StatusCode) {
+// body into the call's state, and returns a read error for checkRetry to
+// classify. A function rather than a method value, which would cost an
+// allocation per call: it finds the state through the answer's request,
+// which attemptTimeoutTransport makes sure is set.
+func readAnswer(resp *http.Response) error {
+	if !is2xx(resp.StatusCode) || resp.Request == nil {
+		return nil
+	}
+	st, ok := resp.Request.Context().Value(attemptKey{}).(*attemptState)
+	if !ok {
 		return nil
 	}
 	buf, err := readBody(resp.Body, st.client.maxBody, &st.limited)
@@ -179,7 +209,7 @@ func (st *attemptState) readAnswer(resp *http.Response) error {
 		return fmt.Errorf("reading response: %w", err)
 	}
 	st.body = buf
-	st.client.logAttempt(st.ctx, st, resp, nil, false)
+	st.client.logAttempt(st, st, resp, nil, false)
 	return nil
 }
 

@@ -4,8 +4,8 @@ package telco
 //
 // A Client sends through one *http.Client, the caller's (WithHTTPClient) or
 // one on the transport shared by every Client built without it
-// (sharedTransport), which has dial, TLS-handshake and response-header
-// timeouts but no overall timeout. Sharing it, as net/http shares
+// (sharedTransport), which has dial and TLS-handshake timeouts but no
+// overall timeout. Sharing it, as net/http shares
 // http.DefaultTransport, keeps one pool of connections per process: a
 // Client made per call leaves nothing behind that only it could close.
 // The shared transport yields to a replaced http.DefaultTransport
@@ -22,8 +22,10 @@ package telco
 //   - attemptTimeoutTransport bounds one attempt including the read of its
 //     body, by WithAttemptTimeout or else DefaultAttemptTimeout, so that a
 //     server that stalls in the middle of a body cannot hang a call that
-//     has no deadline; the deadline is released only when the body is
-//     closed.
+//     has no deadline; the deadline ends only once the body is read. On
+//     the SDK's own transport it also bounds the wait for the answer's
+//     header (defaultHeaderWait). The Client's watchdog keeps these
+//     deadlines for all its attempts with one timer.
 //   - keepIdleTransport hides the transport's CloseIdleConnections.
 //     go-retryablehttp calls CloseIdleConnections on the client it is given
 //     after every call that ends in a transport error (a cancellation, a
@@ -162,7 +164,9 @@ func isLoopbackHost(h string) bool {
 }
 
 // sharedTransport is the transport of every Client built without
-// WithHTTPClient, made on first use. MaxIdleConnsPerHost equals
+// WithHTTPClient, made on first use. It has no ResponseHeaderTimeout: such
+// a Client's watchdog bounds the wait for a header (headerWait), at the
+// cost of no timer per request. MaxIdleConnsPerHost equals
 // MaxIdleConns: a Client talks to one host, and a lower per-host limit
 // only closes connections that concurrent callers then dial again.
 var sharedTransport = sync.OnceValue(func() *http.Transport {
@@ -175,7 +179,6 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 		MaxIdleConnsPerHost:   100,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 30 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
 })
@@ -203,21 +206,38 @@ func (c *Client) CloseIdleConnections() {
 }
 
 // attemptTimeoutTransport bounds one attempt, body included: the deadline
-// is released only when the body is closed. An attempt whose context ends
-// sooner anyway is sent as it is, sparing it a timer and a copy of the
-// request.
+// ends when the call has read the body, the next hop or attempt starts, or
+// the call returns. An SDK call's request is sent with its attemptCtx,
+// whose deadlines the Client's watchdog keeps, sparing each attempt a
+// timer, a child context and the allocations that go with them; a request
+// from anywhere else (a test calling the transport directly) gets a
+// context.WithTimeout, released when its body is closed.
 type attemptTimeoutTransport struct {
 	next http.RoundTripper
 	d    time.Duration
+	dog  *watchdog // nil: every request takes the context.WithTimeout path
 }
 
 func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if st, ok := req.Context().(*attemptState); ok && t.dog != nil {
+		st.endDeadline() // the previous hop's or attempt's, whose body is closed
+		a := st.liveAttempt()
+		t.dog.add(a)
+		st.reg = a
+		areq := req.WithContext(a)
+		resp, err := t.next.RoundTrip(areq)
+		if err != nil {
+			st.endDeadline()
+			return nil, err
+		}
+		t.dog.headerIn(a)
+		if resp.Request == nil {
+			resp.Request = areq // readAnswer finds the call's state through it
+		}
+		return resp, nil
+	}
 	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) <= t.d {
 		return t.next.RoundTrip(req)
-	}
-	st, ok := req.Context().Value(attemptKey{}).(*attemptState)
-	if ok {
-		st.endDeadline() // the previous hop's or attempt's, whose body is closed
 	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.d)
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
@@ -225,14 +245,336 @@ func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, 
 		cancel()
 		return nil, err
 	}
-	if ok {
-		// The call ends the deadline once it has read the body: no
-		// wrapper around the body to allocate.
-		st.release = cancel
-		return resp, nil
-	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil
+}
+
+// An attemptCtx is the context of one attempt's request: the call's
+// (attemptState: the caller's context, its values and the call's state),
+// ended also when the attempt outlives its deadlines. The first attempt's
+// is part of the call's state; another is made only after one has expired,
+// since a context once done stays done. It implements the AfterFunc
+// method the context package looks for, so that the child net/http
+// derives for each request is cancelled through it without a goroutine or
+// a map of children.
+type attemptCtx struct {
+	st  *attemptState
+	dog *watchdog // set by add, on the call's goroutine
+
+	// Guarded by the watchdog's mu.
+	prev, next   *attemptCtx // in watchdog.all
+	hprev, hnext *attemptCtx // in watchdog.header
+	start        time.Time
+	listed       bool
+	headerListed bool
+
+	mu       sync.Mutex
+	deadline time.Time // zero while no deadline runs
+	done     chan struct{}
+	err      error
+	fns      []func() // the AfterFunc functions to run when done
+	fnBuf    [2]func()
+	// unlink stops the caller's context from ending this one; detached
+	// is set once the call is done with the attempt, so that a late Done
+	// does not tie it to the caller's context again.
+	unlink   func() bool
+	detached bool
+}
+
+// Deadline is the sooner of the caller's deadline and the running
+// attempt's.
+func (a *attemptCtx) Deadline() (time.Time, bool) {
+	a.mu.Lock()
+	dl := a.deadline
+	a.mu.Unlock()
+	if pdl, ok := a.st.Context.Deadline(); ok && (dl.IsZero() || pdl.Before(dl)) {
+		return pdl, true
+	}
+	return dl, !dl.IsZero()
+}
+
+// Done is closed when the attempt's deadline passes or the caller's
+// context ends, whichever comes first.
+func (a *attemptCtx) Done() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done == nil {
+		a.done = make(chan struct{})
+		if a.err != nil {
+			close(a.done)
+		} else if !a.detached && a.st.Context.Done() != nil {
+			a.unlink = context.AfterFunc(a.st.Context, a.endWithCaller)
+		}
+	}
+	return a.done
+}
+
+// Err is the attempt's error once it is done: the caller's context's,
+// or context.DeadlineExceeded when the attempt ran out of time.
+func (a *attemptCtx) Err() error {
+	a.mu.Lock()
+	err := a.err
+	a.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := a.st.Context.Err(); err != nil {
+		a.end(err) // so that Done agrees
+		return err
+	}
+	return nil
+}
+
+// Value reads the call's context: its state under attemptKey, then the
+// caller's values.
+func (a *attemptCtx) Value(key any) any { return a.st.Value(key) }
+
+// AfterFunc runs f once the attempt's context is done, as context.AfterFunc
+// promises. The stop function it returns never stops f: the context package
+// calls it only when the child f cancels has ended, and a child's cancel
+// runs at most once, so a late f does nothing.
+func (a *attemptCtx) AfterFunc(f func()) func() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.err != nil {
+		go f()
+		return keepAfterFunc
+	}
+	if a.fns == nil {
+		a.fns = a.fnBuf[:0]
+	}
+	a.fns = append(a.fns, f)
+	return keepAfterFunc
+}
+
+func keepAfterFunc() bool { return false }
+
+// stopUnlink unties the attempt from the caller's context.
+func (a *attemptCtx) stopUnlink() {
+	a.mu.Lock()
+	a.detached = true
+	if a.unlink != nil {
+		a.unlink()
+		a.unlink = nil
+	}
+	a.mu.Unlock()
+}
+
+// endWithCaller ends the attempt with the caller's context.
+func (a *attemptCtx) endWithCaller() { a.end(a.st.Context.Err()) }
+
+// end makes the attempt done with err, once.
+func (a *attemptCtx) end(err error) {
+	a.mu.Lock()
+	fns := a.endLocked(err)
+	a.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
+
+// endLocked marks the attempt done and returns the functions to run.
+func (a *attemptCtx) endLocked(err error) []func() {
+	if a.err != nil {
+		return nil
+	}
+	a.err = err
+	if a.done == nil {
+		a.done = closedChan
+	} else {
+		close(a.done)
+	}
+	fns := a.fns
+	a.fns = nil
+	return fns
+}
+
+// closedChan is the Done of an attempt that ended before anyone asked.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// A watchdog keeps the deadlines of a Client's running attempts: the
+// attempt timeout from its start, and, where the Client sends through the
+// SDK's own transport, a shorter wait for the answer's header. Every
+// attempt has the same timeouts, so the attempts in each list are in the
+// order their deadlines fall: one timer, set for the earliest, serves them
+// all, and adding or removing an attempt is a few pointer moves under a
+// lock.
+type watchdog struct {
+	d, hd time.Duration // the attempt timeout; the header wait (0: none)
+
+	mu     sync.Mutex
+	all    attemptList // every running attempt, oldest first
+	header attemptList // those still waiting for their answer's header
+	timer  *time.Timer
+	armed  bool
+}
+
+type attemptList struct{ head, tail *attemptCtx }
+
+// newWatchdog returns the watchdog for attempts bounded by d, and by hd
+// until their header arrives when hd is positive and shorter.
+func newWatchdog(d, hd time.Duration) *watchdog {
+	if hd >= d {
+		hd = 0
+	}
+	return &watchdog{d: d, hd: hd}
+}
+
+// add starts a's deadlines now.
+func (w *watchdog) add(a *attemptCtx) {
+	a.dog = w
+	w.mu.Lock()
+	now := time.Now() // under the lock, so that the lists stay in order
+	a.start, a.listed = now, true
+	a.prev, a.next = w.all.tail, nil
+	if w.all.tail != nil {
+		w.all.tail.next = a
+	} else {
+		w.all.head = a
+	}
+	w.all.tail = a
+	dl := now.Add(w.d)
+	if w.hd > 0 {
+		a.headerListed = true
+		a.hprev, a.hnext = w.header.tail, nil
+		if w.header.tail != nil {
+			w.header.tail.hnext = a
+		} else {
+			w.header.head = a
+		}
+		w.header.tail = a
+		dl = now.Add(w.hd)
+	}
+	a.mu.Lock()
+	a.deadline = dl
+	a.fns = a.fns[:0] // an earlier attempt's children have ended
+	a.mu.Unlock()
+	if !w.armed {
+		w.arm(now)
+	}
+	w.mu.Unlock()
+}
+
+// headerIn ends a's wait for its header; the attempt timeout still runs.
+func (w *watchdog) headerIn(a *attemptCtx) {
+	w.mu.Lock()
+	if a.headerListed {
+		w.unlinkHeader(a)
+		a.mu.Lock()
+		a.deadline = a.start.Add(w.d)
+		a.mu.Unlock()
+	}
+	w.mu.Unlock()
+}
+
+// remove ends a's deadlines without ending a.
+func (w *watchdog) remove(a *attemptCtx) {
+	w.mu.Lock()
+	w.unlink(a)
+	a.mu.Lock()
+	a.deadline = time.Time{}
+	a.mu.Unlock()
+	w.mu.Unlock()
+}
+
+func (w *watchdog) unlink(a *attemptCtx) {
+	if a.headerListed {
+		w.unlinkHeader(a)
+	}
+	if !a.listed {
+		return
+	}
+	if a.prev != nil {
+		a.prev.next = a.next
+	} else {
+		w.all.head = a.next
+	}
+	if a.next != nil {
+		a.next.prev = a.prev
+	} else {
+		w.all.tail = a.prev
+	}
+	a.prev, a.next, a.listed = nil, nil, false
+}
+
+func (w *watchdog) unlinkHeader(a *attemptCtx) {
+	if a.hprev != nil {
+		a.hprev.hnext = a.hnext
+	} else {
+		w.header.head = a.hnext
+	}
+	if a.hnext != nil {
+		a.hnext.hprev = a.hprev
+	} else {
+		w.header.tail = a.hprev
+	}
+	a.hprev, a.hnext, a.headerListed = nil, nil, false
+}
+
+// arm sets the timer for the earliest deadline. Called with mu held and at
+// least one attempt listed; a deadline removed since only makes the timer
+// fire early, and fire sets it again.
+func (w *watchdog) arm(now time.Time) {
+	next := w.all.head.start.Add(w.d)
+	if h := w.header.head; h != nil {
+		next = minTime(next, h.start.Add(w.hd))
+	}
+	if w.timer == nil {
+		w.timer = time.AfterFunc(next.Sub(now), w.fire)
+	} else {
+		w.timer.Reset(next.Sub(now))
+	}
+	w.armed = true
+}
+
+// fire ends the attempts whose deadline has passed.
+func (w *watchdog) fire() {
+	var fns []func()
+	w.mu.Lock()
+	now := time.Now()
+	w.armed = false
+	for a := w.header.head; a != nil && !now.Before(a.start.Add(w.hd)); a = w.header.head {
+		fns = append(fns, w.expire(a)...)
+	}
+	for a := w.all.head; a != nil && !now.Before(a.start.Add(w.d)); a = w.all.head {
+		fns = append(fns, w.expire(a)...)
+	}
+	if w.all.head != nil {
+		w.arm(now)
+	}
+	w.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
+
+// expire takes a off the lists and ends it, under mu, so that an attempt
+// cannot be ended after its call has moved on to the next.
+func (w *watchdog) expire(a *attemptCtx) []func() {
+	w.unlink(a)
+	a.mu.Lock()
+	a.deadline = time.Time{}
+	fns := a.endLocked(context.DeadlineExceeded)
+	a.mu.Unlock()
+	return fns
+}
+
+// running reports how many attempts have a deadline running, for tests.
+func (w *watchdog) running() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for a := w.all.head; a != nil; a = a.next {
+		n++
+	}
+	return n
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 type cancelOnClose struct {
@@ -256,15 +598,16 @@ func (t keepIdleTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // sendingClient returns the *http.Client a Client hands go-retryablehttp:
-// a copy of hc with the redirect policy, every attempt bounded by d, and a
-// transport whose idle pool it cannot empty.
-func sendingClient(hc *http.Client, d time.Duration) *http.Client {
+// a copy of hc with the redirect policy, every attempt bounded by d and its
+// wait for a header by headerWait (0: only by d), and a transport whose
+// idle pool it cannot empty.
+func sendingClient(hc *http.Client, d, headerWait time.Duration) *http.Client {
 	hc = withRedirectPolicy(hc) // a copy
 	next := hc.Transport
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = keepIdleTransport{&attemptTimeoutTransport{next: next, d: d}}
+	hc.Transport = keepIdleTransport{&attemptTimeoutTransport{next: next, d: d, dog: newWatchdog(d, headerWait)}}
 	return hc
 }
 

@@ -353,10 +353,12 @@ baseline until issue 16 closed the body unread, opening a new connection
 on every large answer, which flattered the SDK); *pooled* reads the body
 into a pooled buffer and decodes it with one \`json.Unmarshal\`, the
 fastest hand-written client we know; *guarded* is *pooled* with the
-guards a careful engineer adds before production and the SDK has, a time
-limit on every request (\`http.Client.Timeout\`) and on the wait for an
-answer's header (\`ResponseHeaderTimeout\`): the difference between
-*pooled* and *guarded* is what the guards cost, not the SDK.
+guards a careful engineer adds before production, a time limit on every
+request (\`http.Client.Timeout\`) and on the wait for an answer's header
+(\`ResponseHeaderTimeout\`), which cost net/http a timer, a context and a
+copy of the request each. The SDK keeps the same two limits on every
+attempt with one timer per Client (its watchdog, transport.go), so it is
+held to *pooled*, the client without them.
 TestBenchCallsKeepConnections checks that every side keeps its
 connection. "In-loop" is BenchmarkRatio, the four sides called in turn
 within one process (median of 3 runs of 500ms), in CPU time. The budgets
