@@ -54,6 +54,8 @@ URL built once, lookup query without url.Values|.|d6854c3|51db80a|Hot/call=Prope
 Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=PropertiesGet/impl=sdk
 Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62|HEAD-TREE|Calls/call=MessagesFind200/impl=sdk
 Issue 22: memory ledger without pointers, SendOnce's run pooled, an outcome written where its claim is|.|25df0a3|HEAD-TREE|Once/impl=once
+Attempt deadlines kept by one watchdog per Client, no context or timer per attempt|.|75756b8|dcf64d5|Calls/call=PropertiesGet/impl=sdk
+Attempt deadlines kept by one watchdog per Client, no context or timer per attempt|.|75756b8|dcf64d5|Calls/call=MessagesSend/impl=sdk
 EOF
 )
 # The fake's changes, each operation before (the commit that added the
