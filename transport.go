@@ -261,12 +261,9 @@ type attemptCtx struct {
 	st  *attemptState
 	dog *watchdog // set by add, on the call's goroutine
 
-	// Guarded by the watchdog's mu.
-	prev, next   *attemptCtx // in watchdog.all
-	hprev, hnext *attemptCtx // in watchdog.header
-	start        time.Time
-	listed       bool
-	headerListed bool
+	// Guarded by the watchdog's mu: a's place in each of its lists.
+	links [2]attemptLink
+	start time.Time
 
 	mu       sync.Mutex
 	deadline time.Time // zero while no deadline runs
@@ -402,14 +399,58 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 type watchdog struct {
 	d, hd time.Duration // the attempt timeout; the header wait (0: none)
 
-	mu     sync.Mutex
-	all    attemptList // every running attempt, oldest first
-	header attemptList // those still waiting for their answer's header
-	timer  *time.Timer
-	armed  bool
+	mu sync.Mutex
+	// lists[listAll] holds every running attempt, oldest first;
+	// lists[listHeader] those still waiting for their answer's header.
+	lists [2]attemptList
+	timer *time.Timer
+	armed bool
 }
 
+const (
+	listAll = iota
+	listHeader
+)
+
 type attemptList struct{ head, tail *attemptCtx }
+
+// attemptLink is an attempt's place in one list.
+type attemptLink struct {
+	prev, next *attemptCtx
+	in         bool
+}
+
+// push appends a to list k.
+func (w *watchdog) push(k int, a *attemptCtx) {
+	l := &w.lists[k]
+	a.links[k] = attemptLink{prev: l.tail, in: true}
+	if l.tail != nil {
+		l.tail.links[k].next = a
+	} else {
+		l.head = a
+	}
+	l.tail = a
+}
+
+// drop takes a out of list k, if it is there.
+func (w *watchdog) drop(k int, a *attemptCtx) {
+	ln := &a.links[k]
+	if !ln.in {
+		return
+	}
+	l := &w.lists[k]
+	if ln.prev != nil {
+		ln.prev.links[k].next = ln.next
+	} else {
+		l.head = ln.next
+	}
+	if ln.next != nil {
+		ln.next.links[k].prev = ln.prev
+	} else {
+		l.tail = ln.prev
+	}
+	*ln = attemptLink{}
+}
 
 // newWatchdog returns the watchdog for attempts bounded by d, and by hd
 // until their header arrives when hd is positive and shorter.
@@ -425,24 +466,11 @@ func (w *watchdog) add(a *attemptCtx) {
 	a.dog = w
 	w.mu.Lock()
 	now := time.Now() // under the lock, so that the lists stay in order
-	a.start, a.listed = now, true
-	a.prev, a.next = w.all.tail, nil
-	if w.all.tail != nil {
-		w.all.tail.next = a
-	} else {
-		w.all.head = a
-	}
-	w.all.tail = a
+	a.start = now
+	w.push(listAll, a)
 	dl := now.Add(w.d)
 	if w.hd > 0 {
-		a.headerListed = true
-		a.hprev, a.hnext = w.header.tail, nil
-		if w.header.tail != nil {
-			w.header.tail.hnext = a
-		} else {
-			w.header.head = a
-		}
-		w.header.tail = a
+		w.push(listHeader, a)
 		dl = now.Add(w.hd)
 	}
 	a.mu.Lock()
@@ -458,8 +486,8 @@ func (w *watchdog) add(a *attemptCtx) {
 // headerIn ends a's wait for its header; the attempt timeout still runs.
 func (w *watchdog) headerIn(a *attemptCtx) {
 	w.mu.Lock()
-	if a.headerListed {
-		w.unlinkHeader(a)
+	if a.links[listHeader].in {
+		w.drop(listHeader, a)
 		a.mu.Lock()
 		a.deadline = a.start.Add(w.d)
 		a.mu.Unlock()
@@ -478,45 +506,16 @@ func (w *watchdog) remove(a *attemptCtx) {
 }
 
 func (w *watchdog) unlink(a *attemptCtx) {
-	if a.headerListed {
-		w.unlinkHeader(a)
-	}
-	if !a.listed {
-		return
-	}
-	if a.prev != nil {
-		a.prev.next = a.next
-	} else {
-		w.all.head = a.next
-	}
-	if a.next != nil {
-		a.next.prev = a.prev
-	} else {
-		w.all.tail = a.prev
-	}
-	a.prev, a.next, a.listed = nil, nil, false
-}
-
-func (w *watchdog) unlinkHeader(a *attemptCtx) {
-	if a.hprev != nil {
-		a.hprev.hnext = a.hnext
-	} else {
-		w.header.head = a.hnext
-	}
-	if a.hnext != nil {
-		a.hnext.hprev = a.hprev
-	} else {
-		w.header.tail = a.hprev
-	}
-	a.hprev, a.hnext, a.headerListed = nil, nil, false
+	w.drop(listHeader, a)
+	w.drop(listAll, a)
 }
 
 // arm sets the timer for the earliest deadline. Called with mu held and at
 // least one attempt listed; a deadline removed since only makes the timer
 // fire early, and fire sets it again.
 func (w *watchdog) arm(now time.Time) {
-	next := w.all.head.start.Add(w.d)
-	if h := w.header.head; h != nil {
+	next := w.lists[listAll].head.start.Add(w.d)
+	if h := w.lists[listHeader].head; h != nil {
 		next = minTime(next, h.start.Add(w.hd))
 	}
 	if w.timer == nil {
@@ -533,13 +532,13 @@ func (w *watchdog) fire() {
 	w.mu.Lock()
 	now := time.Now()
 	w.armed = false
-	for a := w.header.head; a != nil && !now.Before(a.start.Add(w.hd)); a = w.header.head {
+	for a := w.lists[listHeader].head; a != nil && !now.Before(a.start.Add(w.hd)); a = w.lists[listHeader].head {
 		fns = append(fns, w.expire(a)...)
 	}
-	for a := w.all.head; a != nil && !now.Before(a.start.Add(w.d)); a = w.all.head {
+	for a := w.lists[listAll].head; a != nil && !now.Before(a.start.Add(w.d)); a = w.lists[listAll].head {
 		fns = append(fns, w.expire(a)...)
 	}
-	if w.all.head != nil {
+	if w.lists[listAll].head != nil {
 		w.arm(now)
 	}
 	w.mu.Unlock()
@@ -564,7 +563,7 @@ func (w *watchdog) running() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := 0
-	for a := w.all.head; a != nil; a = a.next {
+	for a := w.lists[listAll].head; a != nil; a = a.links[listAll].next {
 		n++
 	}
 	return n
