@@ -91,7 +91,7 @@ type attemptKey struct{}
 // An attemptState is also the call's context: the caller's, holding the
 // state under attemptKey, which spares a context.WithValue per call.
 type attemptState struct {
-	context.Context // the caller's
+	context.Context // the caller's (for a send, with the call's httptrace added)
 	client          *Client
 	call            *call
 	n               int // 0-based attempt number
