@@ -156,7 +156,7 @@ func (st *attemptState) liveAttempt() *attemptCtx {
 		st.first.st = st
 		st.cur = &st.first
 	} else if st.cur.Err() != nil {
-		st.cur.stopUnlink()
+		st.cur.detach()
 		st.cur = &attemptCtx{st: st}
 	}
 	return st.cur
@@ -166,7 +166,7 @@ func (st *attemptState) liveAttempt() *attemptCtx {
 func (st *attemptState) end() {
 	st.endDeadline()
 	if st.cur != nil {
-		st.cur.stopUnlink()
+		st.cur.detach()
 	}
 }
 

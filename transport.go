@@ -271,10 +271,10 @@ type attemptCtx struct {
 	err      error
 	fns      []func() // the AfterFunc functions to run when done
 	fnBuf    [2]func()
-	// unlink stops the caller's context from ending this one; detached
+	// untie stops the caller's context from ending this one; detached
 	// is set once the call is done with the attempt, so that a late Done
 	// does not tie it to the caller's context again.
-	unlink   func() bool
+	untie    func() bool
 	detached bool
 }
 
@@ -300,7 +300,7 @@ func (a *attemptCtx) Done() <-chan struct{} {
 		if a.err != nil {
 			close(a.done)
 		} else if !a.detached && a.st.Context.Done() != nil {
-			a.unlink = context.AfterFunc(a.st.Context, a.endWithCaller)
+			a.untie = context.AfterFunc(a.st.Context, a.endWithCaller)
 		}
 	}
 	return a.done
@@ -346,13 +346,13 @@ func (a *attemptCtx) AfterFunc(f func()) func() bool {
 
 func keepAfterFunc() bool { return false }
 
-// stopUnlink unties the attempt from the caller's context.
-func (a *attemptCtx) stopUnlink() {
+// detach unties the attempt from the caller's context for good.
+func (a *attemptCtx) detach() {
 	a.mu.Lock()
 	a.detached = true
-	if a.unlink != nil {
-		a.unlink()
-		a.unlink = nil
+	if a.untie != nil {
+		a.untie()
+		a.untie = nil
 	}
 	a.mu.Unlock()
 }
@@ -498,14 +498,15 @@ func (w *watchdog) headerIn(a *attemptCtx) {
 // remove ends a's deadlines without ending a.
 func (w *watchdog) remove(a *attemptCtx) {
 	w.mu.Lock()
-	w.unlink(a)
+	w.dropAll(a)
 	a.mu.Lock()
 	a.deadline = time.Time{}
 	a.mu.Unlock()
 	w.mu.Unlock()
 }
 
-func (w *watchdog) unlink(a *attemptCtx) {
+// dropAll takes a out of both lists.
+func (w *watchdog) dropAll(a *attemptCtx) {
 	w.drop(listHeader, a)
 	w.drop(listAll, a)
 }
@@ -550,7 +551,7 @@ func (w *watchdog) fire() {
 // expire takes a off the lists and ends it, under mu, so that an attempt
 // cannot be ended after its call has moved on to the next.
 func (w *watchdog) expire(a *attemptCtx) []func() {
-	w.unlink(a)
+	w.dropAll(a)
 	a.mu.Lock()
 	a.deadline = time.Time{}
 	fns := a.endLocked(context.DeadlineExceeded)
