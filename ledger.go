@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash/maphash"
+	"math/bits"
 	"sync"
 	"time"
 )
@@ -142,15 +143,17 @@ func NewMemoryLedger() Ledger { return NewMemoryLedgerSize(DefaultLedgerSize, De
 // maxRecords records (at least 1), none last used more than maxAge ago (0
 // for no age limit).
 func NewMemoryLedgerSize(maxRecords int, maxAge time.Duration) Ledger {
-	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed(),
-		index: map[uint64]int32{}}
+	return &memoryLedger{max: max(maxRecords, 1), age: max(maxAge, 0), seed: maphash.MakeSeed()}
 }
 
 // memoryLedger keeps its records where the garbage collector need not
 // look: fixed fields in chunks of pointer-free slots, variable ones
 // (keys, state, digest, the packed message) in a byte slab, recordRoom
 // bytes a slot, written in place, and an index from a hash of the key to
-// the slot, whose key bytes are checked (slots of one hash are chained).
+// the slot, whose key bytes are checked (an open-addressed table of its
+// own: a search touches one cache line where a Go map touches two or three,
+// and a ledger's search usually follows a round trip that emptied the
+// caches).
 // Slots are listed in order of last use, for the bounds; slot 0 is the
 // list's sentinel. A ledger of ten thousand records is then a few objects
 // to the collector, and a ledger at its bound allocates nothing.
@@ -162,8 +165,8 @@ type memoryLedger struct {
 	// update's caller read just before (see update).
 	now    func() time.Time
 	seed   maphash.Seed
-	index  map[uint64]int32 // hash of the key: the first slot with it
-	slots  [][]memorySlot   // in chunks of slabChunk, so that growing never copies them; slot 0 is the use list's sentinel
+	index  slotIndex
+	slots  [][]memorySlot // in chunks of slabChunk, so that growing never copies them; slot 0 is the use list's sentinel
 	nslots int32
 	free   int32    // a slot freed by expiry, chained through next; 0 for none
 	n      int      // records held
@@ -175,8 +178,6 @@ type memoryLedger struct {
 	// Scratch reused from call to call under the lock.
 	scratch []LedgerRecord
 	hashes  []uint64
-	heads   []int32 // the first slot of each hash, when found missing
-	buf     []byte
 	// digest is the last digest written: the outcome of a send reads back
 	// the digest its claim wrote, which then costs no allocation.
 	digest string
@@ -188,7 +189,6 @@ type memoryLedger struct {
 // variable ones (in the slab at the slot's room). It holds no pointer.
 type memorySlot struct {
 	hash                      uint64
-	chain                     int32 // the next slot of the same hash; 0 for none
 	prev, next                int32 // in order of last use
 	used                      int64 // Unix nanoseconds of the last use
 	size                      int32 // of the record's bytes: in the slab, or in long when over recordRoom
@@ -230,25 +230,92 @@ func (m *memoryLedger) hash(prop, id string) uint64 {
 	if m.hashOf != nil {
 		return m.hashOf(prop, id)
 	}
-	var h maphash.Hash
-	h.SetSeed(m.seed)
-	h.WriteString(prop)
-	h.WriteByte(0) // no project's SID holds a NUL: the pair is unambiguous
-	h.WriteString(id)
-	return h.Sum64()
+	// Two one-shot hashes cost less than a streaming maphash.Hash. Pairs
+	// that collide are told apart by their key bytes.
+	return maphash.String(m.seed, id) ^ bits.RotateLeft64(maphash.String(m.seed, prop), 31)
 }
 
-// find returns the slot of (prop, id), or 0, and the first slot of hash h
-// (0 for none): a record inserted next heads the chain, with no second
-// look-up of h.
-func (m *memoryLedger) find(h uint64, prop, id string) (slot, head int32) {
-	head = m.index[h]
-	for s := head; s != 0; s = m.slot(s).chain {
-		if m.holds(s, prop, id) {
-			return s, head
+// find returns the slot of (prop, id), or 0.
+func (m *memoryLedger) find(h uint64, prop, id string) int32 {
+	x := &m.index
+	if len(x.e) == 0 {
+		return 0
+	}
+	for i := x.home(h); ; i = (i + 1) & x.mask() {
+		e := x.e[i]
+		if e == 0 {
+			return 0
+		}
+		if e>>32 == h>>32 {
+			if s := int32(uint32(e)); m.slot(s).hash == h && m.holds(s, prop, id) {
+				return s
+			}
 		}
 	}
-	return 0, head
+}
+
+// slotIndex finds slots by the hash of their key: open addressing with
+// linear probing, no tombstones (a deletion shifts the entries after it
+// back). An entry is the hash's top 32 bits over the slot number, 0 for an
+// empty place: a probe compares most of the hash without reading the slot,
+// and an entry's home place is its top bits, so a deletion needs no slot
+// either. At most 3/8 full, so that a search for a new key (every claim of
+// a new message) usually ends at its home place.
+type slotIndex struct {
+	e    []uint64
+	bits uint8 // len(e) is 1<<bits
+	n    int
+}
+
+func (x *slotIndex) mask() uint64         { return uint64(len(x.e) - 1) }
+func (x *slotIndex) home(h uint64) uint64 { return h >> (64 - x.bits) }
+
+// insert adds slot s of hash h; m gives the hashes of the slots held when
+// the table grows.
+func (x *slotIndex) insert(h uint64, s int32, m *memoryLedger) {
+	if (x.n+1)*8 > len(x.e)*3 {
+		x.grow(m)
+	}
+	i := x.home(h)
+	for x.e[i] != 0 {
+		i = (i + 1) & x.mask()
+	}
+	x.e[i] = h>>32<<32 | uint64(uint32(s))
+	x.n++
+}
+
+func (x *slotIndex) grow(m *memoryLedger) {
+	old := x.e
+	x.bits = max(x.bits+1, 4)
+	x.e, x.n = make([]uint64, 1<<x.bits), 0
+	for _, e := range old {
+		if e != 0 {
+			s := int32(uint32(e))
+			x.insert(m.slot(s).hash, s, m)
+		}
+	}
+}
+
+// delete removes slot s of hash h.
+func (x *slotIndex) delete(h uint64, s int32) {
+	mask := x.mask()
+	i := x.home(h)
+	for uint32(x.e[i]) != uint32(s) {
+		if x.e[i] == 0 {
+			return // not held: nothing to do
+		}
+		i = (i + 1) & mask
+	}
+	// Shift back each later entry of the run that may move to i: one whose
+	// home is not cyclically in (i, j].
+	for j := (i + 1) & mask; x.e[j] != 0; j = (j + 1) & mask {
+		k := x.e[j] >> (64 - x.bits)
+		if (j-k)&mask >= (j-i)&mask {
+			x.e[i], i = x.e[j], j
+		}
+	}
+	x.e[i] = 0
+	x.n--
 }
 
 // holds reports whether slot s holds the record of (prop, id): its key is
@@ -325,7 +392,10 @@ func (m *memoryLedger) read(s int32, prop, id string) LedgerRecord {
 // write stores r in slot s.
 func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 	sl := m.slot(s)
-	b := m.buf[:0]
+	// Encoded in place: a record longer than its room comes out of append
+	// in a new array, and goes to long.
+	room := m.room(s)
+	b := room[:0:recordRoom]
 	for _, f := range [...]string{prop, id, string(r.State), r.Digest} {
 		b = binary.AppendUvarint(b, uint64(len(f)))
 		b = append(b, f...)
@@ -344,9 +414,8 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 	} else {
 		b = append(b, 0)
 	}
-	m.buf, m.digest = b, r.Digest
+	m.digest = r.Digest
 	if len(b) <= recordRoom {
-		copy(m.room(s), b)
 		if m.long != nil {
 			delete(m.long, s)
 		}
@@ -354,7 +423,7 @@ func (m *memoryLedger) write(s int32, prop, id string, r *LedgerRecord) {
 		if m.long == nil {
 			m.long = map[int32][]byte{}
 		}
-		m.long[s] = append(m.long[s][:0], b...)
+		m.long[s] = b
 	}
 	sl.size = int32(len(b))
 	sl.first, sl.last, sl.ended, sl.claim = packTime(r.First), packTime(r.Last), packTime(r.Ended), packTime(r.Claim)
@@ -403,9 +472,8 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 	if cap(m.scratch) < len(externalIDs) {
 		m.scratch = make([]LedgerRecord, len(externalIDs))
 		m.hashes = make([]uint64, len(externalIDs))
-		m.heads = make([]int32, len(externalIDs))
 	}
-	recs, hashes, heads := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)], m.heads[:len(externalIDs)]
+	recs, hashes := m.scratch[:len(externalIDs)], m.hashes[:len(externalIDs)]
 	defer clear(recs) // hold no message or error past the call
 	single := len(externalIDs) == 1
 	var first int32 // the slot found for a single ID
@@ -416,7 +484,7 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 		}
 		if s == 0 {
 			hashes[i] = m.hash(propertySid, id)
-			s, heads[i] = m.find(hashes[i], propertySid, id)
+			s = m.find(hashes[i], propertySid, id)
 		}
 		if s != 0 {
 			recs[i], first = m.read(s, propertySid, id), s
@@ -434,7 +502,7 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 		h, r := hashes[i], &recs[i]
 		s := first
 		if !single {
-			s, heads[i] = m.find(h, propertySid, id)
+			s = m.find(h, propertySid, id)
 		}
 		switch {
 		case s != 0:
@@ -445,12 +513,8 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 		case r.State == LedgerNew && r.Attempts == 0:
 			continue // nothing to remember
 		default:
-			head := heads[i]
 			if m.n >= m.max {
 				s = m.slot(0).next // the least recently used makes room, and is reused
-				if m.slot(s).hash == h {
-					head = -1 // its chain changes: read again below
-				}
 				m.remove(s)
 			} else if s = m.free; s != 0 {
 				m.free = m.slot(s).next
@@ -461,11 +525,8 @@ func (m *memoryLedger) update(ctx context.Context, propertySid string, externalI
 					m.slots = append(m.slots, make([]memorySlot, slabChunk))
 				}
 			}
-			if head < 0 {
-				head = m.index[h]
-			}
-			*m.slot(s) = memorySlot{hash: h, chain: head}
-			m.index[h] = s
+			*m.slot(s) = memorySlot{hash: h}
+			m.index.insert(h, s, m)
 			m.n++
 			m.pushBack(s)
 		}
@@ -494,20 +555,7 @@ func (m *memoryLedger) hinted(hint *int32, prop, id string) int32 {
 func (m *memoryLedger) remove(s int32) {
 	m.unlink(s)
 	sl := m.slot(s)
-	if head := m.index[sl.hash]; head == s {
-		if sl.chain != 0 {
-			m.index[sl.hash] = sl.chain
-		} else {
-			delete(m.index, sl.hash)
-		}
-	} else {
-		for p := head; p != 0; p = m.slot(p).chain {
-			if m.slot(p).chain == s {
-				m.slot(p).chain = sl.chain
-				break
-			}
-		}
-	}
+	m.index.delete(sl.hash, s)
 	if m.errs != nil {
 		delete(m.errs, s)
 	}

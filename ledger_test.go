@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -297,7 +298,7 @@ func TestMemoryLedgerBounds(t *testing.T) {
 		ledgerRecord(t, l, "P", fmt.Sprint("read-", i))
 	}
 	assert.Equal(t, 0, l.n)
-	assert.Empty(t, l.index)
+	assert.Zero(t, l.index.n)
 	assert.Empty(t, l.long)
 	// Keys are per project.
 	put("e")
@@ -346,9 +347,21 @@ func TestMessageDigest(t *testing.T) {
 	a := SendMessageParams{To: "ab", From: "c"}
 	b := SendMessageParams{To: "a", From: "bc"}
 	assert.NotEqual(t, messageDigest(&a), messageDigest(&b))
-	noSched := base
-	noSched.Schedule = time.Time{}
-	assert.NotEqual(t, d, messageDigest(&noSched))
+	for name, change := range map[string]func(*SendMessageParams){
+		"To":          func(p *SendMessageParams) { p.To = "+61499999998" },
+		"From":        func(p *SendMessageParams) { p.From = "Acme2" },
+		"Text":        func(p *SendMessageParams) { p.Text = "hi!" },
+		"Schedule":    func(p *SendMessageParams) { p.Schedule = p.Schedule.Add(time.Second) },
+		"no Schedule": func(p *SendMessageParams) { p.Schedule = time.Time{} },
+	} {
+		other := base
+		change(&other)
+		assert.NotEqual(t, d, messageDigest(&other), name)
+	}
+	// One function of the message whatever the ledger, and stable across
+	// processes and releases: records the CLI or riversend wrote, and
+	// ledgers wrapped or shared, must keep matching.
+	assert.Equal(t, "7756e56bde69162ec015ac70c522fed0", messageDigest(&SendMessageParams{To: "+61499999999", From: "Acme", Text: "hi"}))
 }
 
 func TestClientLedger(t *testing.T) {
@@ -428,8 +441,13 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 		now := time.Unix(1_800_000_000, 0)
 		l := NewMemoryLedgerSize(1+rnd.Intn(8), time.Duration(rnd.Intn(3))*time.Minute).(*memoryLedger)
 		l.now = func() time.Time { return now }
-		if seed%2 == 0 {
+		switch seed % 3 {
+		case 0:
 			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) % 3 } // collide a lot
+		case 1:
+			// One home place and tag for all, the hashes apart: the index
+			// compares whole hashes, and a deletion shifts long runs.
+			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) & 0xffff }
 		}
 		var order []key // least recently used first
 		hints := map[key]int32{}
@@ -547,9 +565,55 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			require.Equal(t, append([]key{}, order...), gotOrder, "seed %d step %d: records in order of use", seed, step)
 			require.Equal(t, len(order), l.n)
+			require.Equal(t, l.n, l.index.n, "seed %d step %d: index entries", seed, step)
 			for k := range recs { // each found through the index
-				s, _ := l.find(l.hash(k.prop, k.id), k.prop, k.id)
+				s := l.find(l.hash(k.prop, k.id), k.prop, k.id)
 				require.NotZero(t, s, "seed %d step %d: %s/%q not in the index", seed, step, k.prop, k.id)
+			}
+		}
+	}
+}
+
+// TestSlotIndexUnderChurn holds the memory ledger's index to its records
+// through thousands of inserts and evictions with hashes crowded into a few
+// home places, so that searches cross long runs, deletions shift them back
+// across the table's end, and the table grows while crowded.
+func TestSlotIndexUnderChurn(t *testing.T) {
+	t.Parallel()
+	const bound = 300
+	l := NewMemoryLedgerSize(bound, 0).(*memoryLedger)
+	rnd := rand.New(rand.NewSource(7))
+	// Eight home places and eight tags, whatever the table's size; the
+	// low 32 bits keep the hashes apart.
+	l.hashOf = func(prop, id string) uint64 {
+		n, _ := strconv.Atoi(strings.TrimPrefix(id, "m-"))
+		return uint64(n%8)<<61 | uint64(uint32(uint64(n)*0x9E3779B97F4A7C15))
+	}
+	held := map[string]bool{}
+	var order []string
+	for step := range 5000 {
+		id := "m-" + strconv.Itoa(rnd.Intn(2000))
+		require.NoError(t, l.Update(context.Background(), "P", []string{id}, func(recs []LedgerRecord) error {
+			recs[0].State, recs[0].Attempts = LedgerSending, recs[0].Attempts+1
+			return nil
+		}))
+		if held[id] {
+			order = slices.DeleteFunc(order, func(s string) bool { return s == id })
+		} else if len(order) == bound {
+			delete(held, order[0])
+			order = order[1:]
+		}
+		held[id] = true
+		order = append(order, id)
+		if step%97 == 0 || step == 4999 {
+			require.Equal(t, len(held), l.index.n, "step %d", step)
+			for h := range held {
+				require.NotZero(t, l.find(l.hash("P", h), "P", h), "step %d: %s not found", step, h)
+			}
+			for i := range 2000 {
+				if id := "m-" + strconv.Itoa(i); !held[id] {
+					require.Zero(t, l.find(l.hash("P", id), "P", id), "step %d: %s found, not held", step, id)
+				}
 			}
 		}
 	}
