@@ -618,3 +618,38 @@ func TestSlotIndexUnderChurn(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryLedgerTakesItsMemoryInBlocks holds the memory ledger to its
+// allocation plan: nothing before the first record, then room for up to
+// DefaultLedgerSize records in one block, then blocks doubling up to the
+// bound, and every record still found.
+func TestMemoryLedgerTakesItsMemoryInBlocks(t *testing.T) {
+	t.Parallel()
+	put := func(l *memoryLedger, id string) {
+		require.NoError(t, l.Update(context.Background(), "P", []string{id}, func(recs []LedgerRecord) error {
+			recs[0].State, recs[0].Attempts = LedgerSending, 1
+			return nil
+		}))
+	}
+	small := NewMemoryLedgerSize(300, 0).(*memoryLedger)
+	assert.Nil(t, small.slots, "no memory before the first record")
+	put(small, "a")
+	assert.Len(t, small.slots, 3, "300 records and the sentinel: 3 chunks")
+	assert.Len(t, small.slab, 3)
+
+	const size = DefaultLedgerSize + 3*slabChunk
+	big := NewMemoryLedgerSize(size, 0).(*memoryLedger)
+	put(big, "first")
+	first := (DefaultLedgerSize + slabChunk) / slabChunk
+	assert.Len(t, big.slots, first)
+	for i := range size {
+		put(big, "m-"+strconv.Itoa(i))
+	}
+	limit := (size + slabChunk) / slabChunk
+	assert.Len(t, big.slots, limit, "grown to the bound, not past it")
+	assert.Len(t, big.slab, limit)
+	for _, i := range []int{0, DefaultLedgerSize, size - 1} {
+		id := "m-" + strconv.Itoa(i)
+		assert.Equal(t, LedgerSending, ledgerRecord(t, big, "P", id).State, id)
+	}
+}
