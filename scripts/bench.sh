@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks of issues 6 and 16 and writes BENCHMARKS.md.
 #
-#   scripts/bench.sh                          # PAIRS=10, writes BENCHMARKS.md (15-25 minutes on a busy 2-core machine)
+#   scripts/bench.sh                          # PAIRS=10, writes BENCHMARKS.md (20-30 minutes on a busy 2-core machine)
 #   PAIRS=3 OUT=/tmp/b.md scripts/bench.sh    # a quick look
 #   NOTE="machine shared with 4 compiles" scripts/bench.sh
 #   RENDER_ONLY=1 RESULTS=/tmp/telco-bench.XXXX scripts/bench.sh  # re-render a run
