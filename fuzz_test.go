@@ -233,6 +233,7 @@ func FuzzNumberBlockPage(f *testing.F) {
 	f.Add([]byte(`{"Data":[{"Id":"12","SipTrunkId":"7","AnalyticsDynamicNumbers":[{"Id":"5"}]}],"PageSize":"10"}`))
 	f.Add([]byte(`[{"Id":"1","BlockSize":""}]`))
 	f.Add([]byte(`{"Data":[{"Id":"x"}]}`))
+	f.Add([]byte(`{"Data":[{"NumberBlockAssignments":[{"Note":"<&>"}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var bp blockPage
 		err := bp.decodeBody(b)
@@ -250,12 +251,10 @@ func FuzzNumberBlockPage(f *testing.F) {
 				if err != nil {
 					t.Fatalf("re-encode %q: %v", a.Raw, err)
 				}
-				if len(a.Raw) > 0 && !bytes.Equal(bytes.TrimSpace(out), bytes.TrimSpace(a.Raw)) {
-					// encoding/json compacts a RawMessage: compare compacted.
-					var want bytes.Buffer
-					if json.Compact(&want, a.Raw) == nil && !bytes.Equal(out, want.Bytes()) {
-						t.Fatalf("assignment %q re-encoded as %q", a.Raw, out)
-					}
+				// encoding/json compacts a RawMessage and escapes
+				// HTML in it: compare values, not bytes.
+				if len(a.Raw) > 0 && !bytes.Equal(canonicalJSON(out), canonicalJSON(a.Raw)) {
+					t.Fatalf("assignment %q re-encoded as %q", a.Raw, out)
 				}
 			}
 		}
