@@ -60,6 +60,10 @@ Issue 23: one query encoder, one decoding policy, shared header values|.|a7afe62
 Issue 22: memory ledger without pointers, SendOnce's run pooled, an outcome written where its claim is|.|25df0a3|HEAD-TREE|Once/impl=once
 Attempt deadlines kept by one watchdog per Client, no context or timer per attempt|.|75756b8|dcf64d5|Calls/call=PropertiesGet/impl=sdk
 Attempt deadlines kept by one watchdog per Client, no context or timer per attempt|.|75756b8|dcf64d5|Calls/call=MessagesSend/impl=sdk
+Flat resources read by a scanner before encoding/json|.|bb660ec|HEAD-TREE|Hot/call=MessagesFind200
+Flat resources read by a scanner before encoding/json|.|bb660ec|HEAD-TREE|Hot/call=PropertiesGet
+Flat resources read by a scanner before encoding/json|.|bb660ec|HEAD-TREE|Calls/call=MessagesFind200/impl=sdk
+Flat resources read by a scanner before encoding/json|.|bb660ec|HEAD-TREE|Calls/call=PropertiesGet/impl=sdk
 EOF
 )
 # The fake's changes, each operation before (the commit that added the
