@@ -237,5 +237,5 @@ func (s *Server) findMessages(w http.ResponseWriter, r *http.Request, pp pathPar
 		fail(w)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"Messages": page})
+	writeMessages(w, page)
 }
