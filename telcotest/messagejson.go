@@ -7,9 +7,9 @@ import (
 )
 
 // A page of messages is the fake's largest common answer, and encoding/json
-// spent most of the fake's time on it. writeMessages writes the page with
-// appendMessageOut instead: the same bytes json.NewEncoder writes for
-// {"Messages": page} (TestAppendMessageOutMatchesEncodingJSON and
+// spent most of the fake's time on it. writeMessages writes the page, and
+// writeMessage one message, with appendMessageOut instead: the same bytes
+// json.NewEncoder writes (TestAppendMessageOutMatchesEncodingJSON and
 // FuzzAppendMessageOut hold it to them), in a third of the time.
 
 // writeMessages answers 200 with {"Messages": page}.
@@ -23,6 +23,20 @@ func writeMessages(w http.ResponseWriter, page []messageOut) {
 	}
 	b = appendMessagesAnswer(b, page)
 	_, _ = w.Write(b)
+}
+
+// writeMessage answers 200 with {"Message": m}, the answer of a send and
+// of a get.
+func writeMessage(w http.ResponseWriter, m messageOut) {
+	w.Header()["Content-Type"] = jsonContentType
+	w.WriteHeader(http.StatusOK)
+	var b []byte
+	if a, ok := w.(*answer); ok {
+		a.body.Grow(512)
+		b = a.body.AvailableBuffer()
+	}
+	b = appendMessageOut(append(b, `{"Message":`...), &m)
+	_, _ = w.Write(append(b, "}\n"...))
 }
 
 // appendMessagesAnswer appends {"Messages": page} as json.Encoder writes

@@ -41,6 +41,18 @@ func TestAppendMessageOutMatchesEncodingJSON(t *testing.T) {
 	writeMessages(rec, page)
 	require.Equal(t, string(encodeAnswer(t, page)), rec.Body.String())
 	require.Equal(t, jsonContentType, rec.Header()["Content-Type"])
+
+	// One message, as a send and a get answer it.
+	for _, m := range page {
+		var want bytes.Buffer
+		require.NoError(t, json.NewEncoder(&want).Encode(map[string]any{"Message": m}))
+		a := &answer{header: map[string][]string{}}
+		writeMessage(a, m)
+		require.Equal(t, want.String(), a.body.String())
+		rec := httptest.NewRecorder()
+		writeMessage(rec, m)
+		require.Equal(t, want.String(), rec.Body.String())
+	}
 }
 
 // FuzzAppendMessageOut holds the hand encoder to encoding/json's bytes for

@@ -435,7 +435,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 		}
 		m := s.accept(prop, p)
 		s.hideNew(r, m)
-		writeJSON(w, http.StatusOK, sentAnswer{wireOut(m.Message)})
+		writeMessage(w, wireOut(m.Message))
 	})
 }
 
@@ -443,12 +443,6 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, pp pathPara
 // one with readSend.
 type wireBatch struct {
 	Messages []json.RawMessage `json:"Messages"`
-}
-
-// sentAnswer is Send's answer: the message under "Message" (a struct
-// rather than a map, which would cost the encoder several allocations).
-type sentAnswer struct {
-	Message messageOut `json:"Message"`
 }
 
 // batchError is a rejected element of a batch answer: ErrorCode, Message
@@ -537,6 +531,6 @@ func (s *Server) getMessage(w http.ResponseWriter, r *http.Request, pp pathParam
 		forbidden(w, "message")
 	default:
 		s.advanceAll(s.now())
-		writeJSON(w, http.StatusOK, map[string]any{"Message": wireOut(m.Message)})
+		writeMessage(w, wireOut(m.Message))
 	}
 }
