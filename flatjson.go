@@ -5,7 +5,7 @@ package telco
 // Property, ...): a scanner that reads the documented envelope and its
 // resources in one pass over the bytes, where encoding/json makes two (it
 // validates the whole body before decoding it) and runs a state machine
-// per byte. A page of 200 messages decodes in about a fifth of the time.
+// per byte. A page of 200 messages decodes in about a quarter of the time.
 //
 // It is not a second policy. For every body it accepts it produces what
 // the json.Unmarshal pass (decode.go) would, and it gives up, leaving the
@@ -45,6 +45,7 @@ type flatField struct {
 // flatType is the field table of a struct type the scanner can decode.
 type flatType struct {
 	fields []flatField
+	names  []string       // the fields' JSON names, in order
 	byName map[string]int // exact JSON name to position in fields
 }
 
@@ -115,6 +116,7 @@ func flatTypeOf(t reflect.Type) *flatType {
 		}
 		ft.byName[name] = len(ft.fields)
 		ft.fields = append(ft.fields, ff)
+		ft.names = append(ft.names, name)
 	}
 	return ft
 }
@@ -476,7 +478,7 @@ func (s *flatScanner) object(ft *flatType, v reflect.Value) bool {
 			k = j
 		}
 		if k < 0 {
-			if ft.mayMatch(key) {
+			if mayMatch(key, ft.names) {
 				return false
 			}
 			if _, ok := s.value(0); !ok {
@@ -502,20 +504,6 @@ func (s *flatScanner) object(ft *flatType, v reflect.Value) bool {
 			return false
 		}
 	}
-}
-
-func (ft *flatType) mayMatch(key []byte) bool {
-	for _, c := range key {
-		if c >= utf8.RuneSelf {
-			return true
-		}
-	}
-	for i := range ft.fields {
-		if foldEqual(string(key), ft.fields[i].name) {
-			return true
-		}
-	}
-	return false
 }
 
 // field reads a value into the field v as json.Unmarshal would, or

@@ -227,6 +227,7 @@ func TestFlatTypes(t *testing.T) {
 	require.NotNil(t, ft)
 	require.Equal(t, []flatField{{name: "a", index: 0, kind: flatString}, {name: "N", index: 3, kind: flatInt, bits: 8},
 		{name: "T", index: 4, kind: flatSelf}}, ft.fields)
+	require.Equal(t, []string{"a", "N", "T"}, ft.names)
 	// Not flat: four keys at most, none equal to another or to a
 	// metadata member in any case.
 	require.Nil(t, flatShape[Message]([]string{"a", "b", "c", "d", "e"}, nil))
