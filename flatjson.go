@@ -11,8 +11,9 @@ package telco
 // the json.Unmarshal pass (decode.go) would, and it gives up, leaving the
 // body to that pass, on anything it is not sure of: a key that matches a
 // field only in another case or has escapes, a value of another type than
-// its field's, a number json.Unmarshal would refuse for the field, a key
-// given twice, JSON it cannot read, an envelope it does not find. Strings
+// its field's, a number json.Unmarshal would refuse for the field, an
+// envelope given twice, JSON it cannot read, an envelope it does not
+// find. Strings
 // with escapes or invalid UTF-8 are decoded by encoding/json itself, one
 // string at a time. FuzzFlatDecode holds the two passes to the same
 // results.
