@@ -451,27 +451,8 @@ func (s *flatScanner) members(member func(key []byte) bool) bool {
 // would into a zero v. The field after the last one named is tried before
 // the map: the service writes its fields in one order.
 func (s *flatScanner) object(ft *flatType, v reflect.Value) bool {
-	if s.peek() != '{' {
-		return false
-	}
-	s.i++
-	s.ws()
-	if s.peek() == '}' {
-		s.i++
-		return true
-	}
 	next := 0
-	for {
-		key, plain, ok := s.str()
-		if !ok || !plain {
-			return false
-		}
-		s.ws()
-		if s.peek() != ':' {
-			return false
-		}
-		s.i++
-		s.ws()
+	return s.members(func(key []byte) bool {
 		k := -1
 		if next < len(ft.fields) && ft.fields[next].name == string(key) {
 			k = next
@@ -482,29 +463,14 @@ func (s *flatScanner) object(ft *flatType, v reflect.Value) bool {
 			if mayMatch(key, ft.names) {
 				return false
 			}
-			if _, ok := s.value(0); !ok {
-				return false
-			}
-		} else {
-			// A key given twice is read twice, the later value over
-			// the earlier, as encoding/json does.
-			if !s.field(&ft.fields[k], v.Field(ft.fields[k].index)) {
-				return false
-			}
-			next = k + 1
+			_, ok := s.value(0)
+			return ok
 		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-			s.ws()
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
-		}
-	}
+		// A key given twice is read twice, the later value over the
+		// earlier, as encoding/json does.
+		next = k + 1
+		return s.field(&ft.fields[k], v.Field(ft.fields[k].index))
+	})
 }
 
 // field reads a value into the field v as json.Unmarshal would, or
