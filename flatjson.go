@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -562,34 +563,29 @@ func flatArray[T any](s *flatScanner, ft *flatType) ([]T, bool) {
 	}
 }
 
-// listMetaNames are listMeta's members, as the envelope's struct has them.
-var listMetaNames = []string{"TotalCount", "NextPageToken", "PageIndex", "PageSize", "SortBy", "SortDir", "ResponseStatus", "ErrorCode"}
+// listMetaNames are listMeta's members by their JSON names, in field
+// order, read from its tags so that a member added there is read here
+// too; listMetaIndex maps each to its field. Each field decodes itself
+// (TestListMetaFieldsDecodeThemselves).
+var listMetaNames, listMetaIndex = func() ([]string, map[string]int) {
+	t := reflect.TypeFor[listMeta]()
+	names, index := make([]string, t.NumField()), make(map[string]int, t.NumField())
+	for i := range names {
+		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		index[names[i]] = i
+	}
+	return names, index
+}()
 
 // meta reads the listing metadata member key, if it is one, into m.
 func (s *flatScanner) meta(key []byte, m *listMeta) (isMeta, ok bool) {
-	var u json.Unmarshaler
-	switch string(key) {
-	case "TotalCount":
-		u = &m.TotalCount
-	case "NextPageToken":
-		u = &m.NextPageToken
-	case "PageIndex":
-		u = &m.PageIndex
-	case "PageSize":
-		u = &m.PageSize
-	case "SortBy":
-		u = &m.SortBy
-	case "SortDir":
-		u = &m.SortDir
-	case "ResponseStatus":
-		u = &m.ResponseStatus
-	case "ErrorCode":
-		u = &m.ErrorCode
-	default:
+	i, found := listMetaIndex[string(key)]
+	if !found {
 		return false, true
 	}
+	u, _ := reflect.ValueOf(m).Elem().Field(i).Addr().Interface().(json.Unmarshaler)
 	tok, ok := s.value(0)
-	return true, ok && u.UnmarshalJSON(tok) == nil
+	return true, ok && u != nil && u.UnmarshalJSON(tok) == nil
 }
 
 // flatList reads a listing's envelope and its array as list.decodeFast

@@ -234,3 +234,18 @@ func TestFlatTypes(t *testing.T) {
 	require.Nil(t, flatShape[Message]([]string{"Items", "items"}, nil))
 	require.Nil(t, flatShape[Message]([]string{"totalcount"}, listMetaNames))
 }
+
+// TestListMetaFieldsDecodeThemselves: the scanner hands every listing
+// metadata member to its field's UnmarshalJSON, as encoding/json does for
+// these types; a field without one would make it give up on every page.
+func TestListMetaFieldsDecodeThemselves(t *testing.T) {
+	lt := reflect.TypeFor[listMeta]()
+	require.Len(t, listMetaNames, lt.NumField())
+	for i := range lt.NumField() {
+		f := lt.Field(i)
+		require.True(t, reflect.PointerTo(f.Type).Implements(jsonUnmarshalerType), f.Name)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		require.Equal(t, name, listMetaNames[i])
+		require.Equal(t, i, listMetaIndex[name])
+	}
+}
