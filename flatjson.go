@@ -365,32 +365,29 @@ func (s *flatScanner) value(depth int) ([]byte, bool) {
 	return s.b[start:s.i], true
 }
 
-// composite reads an array or an object.
+// composite reads an array or an object, with any keys.
 func (s *flatScanner) composite(depth int) bool {
-	obj := s.b[s.i] == '{'
-	closing := byte(']')
-	if obj {
-		closing = '}'
+	value := func() bool { _, ok := s.value(depth); return ok }
+	if s.peek() == '[' {
+		return s.elements(value)
+	}
+	return s.entries(func([]byte, bool) bool { return value() })
+}
+
+// elements reads an array, calling element with the scanner at each
+// element, which element reads.
+func (s *flatScanner) elements(element func() bool) bool {
+	if s.peek() != '[' {
+		return false
 	}
 	s.i++
 	s.ws()
-	if s.peek() == closing {
+	if s.peek() == ']' {
 		s.i++
 		return true
 	}
 	for {
-		if obj {
-			if _, _, ok := s.str(); !ok {
-				return false
-			}
-			s.ws()
-			if s.peek() != ':' {
-				return false
-			}
-			s.i++
-			s.ws()
-		}
-		if _, ok := s.value(depth); !ok {
+		if !element() {
 			return false
 		}
 		s.ws()
@@ -398,7 +395,7 @@ func (s *flatScanner) composite(depth int) bool {
 		case ',':
 			s.i++
 			s.ws()
-		case closing:
+		case ']':
 			s.i++
 			return true
 		default:
@@ -409,8 +406,17 @@ func (s *flatScanner) composite(depth int) bool {
 
 // members reads an object, calling member for each key with the scanner
 // at the key's value, after whitespace; member reads the value. Keys
-// with escapes are refused.
+// with escapes or invalid UTF-8 are refused.
 func (s *flatScanner) members(member func(key []byte) bool) bool {
+	return s.entries(func(key []byte, plain bool) bool { return plain && member(key) })
+}
+
+// entries reads an object, calling entry for each key, raw, and whether
+// it is its value as it stands (str's plain), with the scanner at the
+// key's value, after whitespace; entry reads the value. It is the loop of
+// every object the scanner reads, so a resource's fields cost one call
+// each.
+func (s *flatScanner) entries(entry func(key []byte, plain bool) bool) bool {
 	if s.peek() != '{' {
 		return false
 	}
@@ -422,7 +428,7 @@ func (s *flatScanner) members(member func(key []byte) bool) bool {
 	}
 	for {
 		key, plain, ok := s.str()
-		if !ok || !plain {
+		if !ok {
 			return false
 		}
 		s.ws()
@@ -431,7 +437,7 @@ func (s *flatScanner) members(member func(key []byte) bool) bool {
 		}
 		s.i++
 		s.ws()
-		if !member(key) {
+		if !entry(key, plain) {
 			return false
 		}
 		s.ws()
@@ -453,7 +459,10 @@ func (s *flatScanner) members(member func(key []byte) bool) bool {
 // the map: the service writes its fields in one order.
 func (s *flatScanner) object(ft *flatType, v reflect.Value) bool {
 	next := 0
-	return s.members(func(key []byte) bool {
+	return s.entries(func(key []byte, plain bool) bool {
+		if !plain {
+			return false
+		}
 		k := -1
 		if next < len(ft.fields) && ft.fields[next].name == string(key) {
 			k = next
@@ -534,33 +543,14 @@ func flatArray[T any](s *flatScanner, ft *flatType) ([]T, bool) {
 	if s.literal("null") {
 		return nil, true
 	}
-	if s.peek() != '[' {
+	items := make([]T, 0, 8)
+	if !s.elements(func() bool {
+		items = append(items, *new(T))
+		return s.literal("null") || s.object(ft, reflect.ValueOf(&items[len(items)-1]).Elem())
+	}) {
 		return nil, false
 	}
-	s.i++
-	s.ws()
-	items := make([]T, 0, 8)
-	if s.peek() == ']' {
-		s.i++
-		return items, true
-	}
-	for {
-		items = append(items, *new(T))
-		if !s.literal("null") && !s.object(ft, reflect.ValueOf(&items[len(items)-1]).Elem()) {
-			return nil, false
-		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-			s.ws()
-		case ']':
-			s.i++
-			return items, true
-		default:
-			return nil, false
-		}
-	}
+	return items, true
 }
 
 // listMetaNames are listMeta's members by their JSON names, in field

@@ -125,6 +125,8 @@ var flatEdgeCases = []string{
 	`{"Messages":[{"MessageSid":"MG1"}]`,
 	`{"Results":[{"MessageSid":"MG1"}],"Messages":[{"MessageSid":"MG2"}]}`,
 	`{"Mess\u0061ges":[{"MessageSid":"MG1"}]}`,
+	`{"Messages":[{"MessageSid":"MG1"}],"Mess\u0061ges":[{"To":"+61"}]}`,
+	`{"Property":{"PropertySid":"PR1"},"Propert\u0079":{"Name":"n"}}`,
 	`{"Messages":[{"Mess\u0061geSid":"MG1"}]}`,
 	`{"ResponseStatus":{"ErrorCode":"Invalid","Message":"no"}}`,
 	`{"Messages":[{"MessageSid":"MG1"}],"ResponseStatus":null,"ErrorCode":"X","totalcount":4}`,
