@@ -186,24 +186,6 @@ type wireLookup struct {
 	Numbers commaList[string] `url:"Numbers"`
 }
 
-// appendQuery writes the lookup's query without reflection (see
-// encodeQueryTo), the numbers escaped one by one rather than joined first.
-func (q *wireLookup) appendQuery(b []byte) []byte {
-	start := len(b)
-	for i, n := range q.Numbers {
-		if i == 0 {
-			b = appendKey(b, start, "Numbers")
-		} else {
-			b = append(b, "%2C"...) // the comma, escaped
-		}
-		b = appendQueryEscape(b, n)
-	}
-	if len(b) == len("Numbers=")+start {
-		return b[:start] // every number empty: commaList sends nothing
-	}
-	return b
-}
-
 // Validation rules of this file's operations: each params type's Validate
 // and the check its methods run before sending. validate.go holds the
 // shared machinery, internal/rules the rule primitives.

@@ -28,21 +28,8 @@ type ListParams struct {
 }
 
 // wirePage is ListParams as the query of a plain listing (projects,
-// online logins, flows), which sends nothing else. The fast path is
-// declared on this type, not on ListParams, so that the wire queries
-// embedding ListParams beside their filters cannot inherit it.
+// online logins, flows), which sends nothing else.
 type wirePage ListParams
-
-// appendQuery writes the page parameters without reflection: every page
-// of a listing encodes them (see encodeQueryTo).
-func (w *wirePage) appendQuery(b []byte) []byte { return w.appendTo(b, len(b)) }
-
-// appendTo writes the page parameters, after those of the query that
-// begins at b[start], for a wire query embedding ListParams.
-func (w *wirePage) appendTo(b []byte, start int) []byte {
-	b = appendIntParam(b, start, "Results_Count", int64(w.Count), true)
-	return appendIntParam(b, start, "Results_Skip", int64(w.Skip), true)
-}
 
 // fetchPage fetches page n (0-based, counted from the caller's start)
 // beginning offset items after it, and reports its items and how many items

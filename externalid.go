@@ -1,0 +1,285 @@
+package telco
+
+// Look-ups by ExternalId: FindByExternalID, ListByExternalID, FillLedger
+// and the reconcile look-ups of SendOnce all scan the project's sent
+// messages over a window of time, placed on the service's clock
+// (serviceclock.go). Concurrent look-ups of one project share a scan.
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// FindByExternalID returns the transmitted messages of the project whose
+// ExternalId is one of externalIDs, keyed by ExternalId (the first stored
+// when one was stored twice; ListByExternalID returns them all); IDs not
+// found are absent. One scan of Find serves all the IDs: it pages over a
+// window from since to just after now until an empty page (a page shorter
+// than asked does not end it: the service may cap its pages), stopping
+// early once every ID is found.
+//
+// since is read on the caller's clock, typically time.Now() taken before
+// the first send. The window is placed on the service's clock, learnt from
+// the Date header of the scans' successful answers (one small Find learns
+// it when the Client has scanned nothing yet), widened by
+// ReconcilePolicy.ClockSkew, and extended when the service's clock turns
+// out to be past its end. Date_From is the second of since, rounded down;
+// Date_To, exclusive, the second after now, so both edges are covered.
+// Concurrent calls for the same project that are waiting at the same time
+// share one scan: a scan serves the callers that joined before it began,
+// and the next scan the ones that joined while it ran.
+func (s *MessagesService) FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error) {
+	const op = "Messages.FindByExternalID"
+	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
+		return nil, err
+	}
+	found, err := s.client.scans.lookup(ctx, s, propertySid, since, externalIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Message, len(found))
+	for id, ms := range found {
+		out[id] = ms[0]
+	}
+	return out, nil
+}
+
+// ListByExternalID is FindByExternalID returning every message stored
+// with each ExternalId, in the order the service lists them: more than
+// one is a duplicate, which is what an operator checking a send is
+// looking for. It always scans the whole window.
+func (s *MessagesService) ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error) {
+	const op = "Messages.ListByExternalID"
+	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
+		return nil, err
+	}
+	return s.client.scans.lookup(ctx, s, propertySid, since, externalIDs, true)
+}
+
+// checkLookup checks the arguments of a look-up by ExternalId.
+func checkLookup(op, propertySid string, since time.Time, externalIDs []string) error {
+	if err := pathParam(op, "PropertySid", propertySid); err != nil {
+		return err
+	}
+	var fe fieldErrs
+	if since.IsZero() {
+		fe.add(CodeParameterRequired, "since", "since is required: the start of the window to search")
+	}
+	if len(externalIDs) == 0 {
+		fe.add(CodeParameterRequired, "ExternalId", "at least one ExternalId is required")
+	}
+	for i, id := range externalIDs {
+		if id == "" {
+			fe.add(CodeParameterRequired, "ExternalId", "ExternalId "+strconv.Itoa(i)+" is empty")
+		}
+	}
+	return fe.err(op)
+}
+
+// scanner is a Client's look-ups by ExternalId: what it knows of the
+// service's clock, and the scans in progress per project.
+type scanner struct {
+	clock serviceClock
+
+	mu    sync.Mutex
+	scans map[string]*scanQueue // by project SID; present while a scan runs
+}
+
+func newScanner() *scanner { return &scanner{scans: map[string]*scanQueue{}} }
+
+// scanQueue holds the callers waiting for the next scan of one project.
+type scanQueue struct{ waiting []*lookWaiter }
+
+// lookWaiter is one caller of lookup.
+type lookWaiter struct {
+	ctx   context.Context // for its values: the scan outlives no caller's interest
+	since time.Time
+	ids   []string
+	all   bool // every message of each ID, not only the first
+	done  chan struct{}
+	found map[string][]Message
+	err   error
+	left  bool       // gave up before a scan took it
+	batch *scanBatch // the scan serving it, once taken
+}
+
+// scanBatch is one scan and the callers it serves; the scan is cancelled
+// when every one of them has given up.
+type scanBatch struct {
+	live   int
+	cancel context.CancelFunc
+}
+
+// lookup finds ids among the project's messages sent since the local time
+// since, joining the project's next scan: scans run one after another per
+// project, each serving every caller that joined before it began, so that
+// callers reconciling at the same time share one.
+func (sc *scanner) lookup(ctx context.Context, s *MessagesService, propertySid string, since time.Time, ids []string, all bool) (map[string][]Message, error) {
+	ctx = ctxOrBackground(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w := &lookWaiter{ctx: ctx, since: since, ids: ids, all: all, done: make(chan struct{})}
+	sc.mu.Lock()
+	q := sc.scans[propertySid]
+	start := q == nil
+	if start {
+		q = &scanQueue{}
+		sc.scans[propertySid] = q
+	}
+	q.waiting = append(q.waiting, w)
+	sc.mu.Unlock()
+	if start {
+		go sc.serve(s, propertySid, q)
+	}
+	select {
+	case <-w.done:
+		return w.found, w.err
+	case <-ctx.Done():
+		sc.mu.Lock()
+		defer sc.mu.Unlock()
+		select {
+		case <-w.done: // served meanwhile
+			return w.found, w.err
+		default:
+		}
+		if w.batch == nil {
+			w.left = true
+		} else if w.batch.live--; w.batch.live == 0 {
+			w.batch.cancel()
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// serve runs the project's scans until nobody waits.
+func (sc *scanner) serve(s *MessagesService, propertySid string, q *scanQueue) {
+	for {
+		sc.mu.Lock()
+		var batch []*lookWaiter
+		for _, w := range q.waiting {
+			if !w.left {
+				batch = append(batch, w)
+			}
+		}
+		q.waiting = nil
+		if len(batch) == 0 {
+			delete(sc.scans, propertySid)
+			sc.mu.Unlock()
+			return
+		}
+		ctx, cancel := context.WithCancel(context.WithoutCancel(batch[0].ctx))
+		b := &scanBatch{live: len(batch), cancel: cancel}
+		since := batch[0].since
+		want := map[string]bool{}
+		all := false
+		for _, w := range batch {
+			w.batch = b
+			if w.since.Before(since) {
+				since = w.since
+			}
+			for _, id := range w.ids {
+				want[id] = true
+			}
+			all = all || w.all
+		}
+		sc.mu.Unlock()
+
+		found, err := sc.scan(ctx, s, propertySid, since, want, all)
+		cancel()
+		sc.mu.Lock()
+		for _, w := range batch {
+			w.found, w.err = nil, err
+			if err == nil {
+				w.found = make(map[string][]Message, len(w.ids))
+				for _, id := range w.ids {
+					if ms, ok := found[id]; ok {
+						w.found[id] = ms
+					}
+				}
+			}
+			close(w.done)
+		}
+		sc.mu.Unlock()
+	}
+}
+
+// find is one page of a scan: Find, with its answer's Date read for the
+// service's clock. date is 0 when the answer had none.
+func (sc *scanner) find(ctx context.Context, s *MessagesService, propertySid string, p *FindMessagesParams) (page *Page[Message], date int64, err error) {
+	ctx, info := CaptureResponse(ctx)
+	sent := time.Now()
+	page, err = s.Find(ctx, propertySid, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	date, _ = sc.clock.observe(info.Header.Get("Date"), sent, time.Now())
+	return page, date, nil
+}
+
+// scan pages Find over the window once, collecting the wanted IDs (every
+// message of each when all is set, else stopping once each is found). It
+// pages with Results_Skip until an empty page: messages are only ever
+// added, so a message stored before the scan began cannot be skipped,
+// whatever the service's order (an insertion ahead of the cursor can only
+// show one twice), and a service that caps its pages below the size asked
+// still has every page read. A page that repeats the previous one ends
+// the scan: the service ignores the position, and reading on would not
+// show more.
+func (sc *scanner) scan(ctx context.Context, s *MessagesService, propertySid string, since time.Time, want map[string]bool, all bool) (map[string][]Message, error) {
+	if _, _, ok := sc.clock.bounds(); !ok {
+		// No answer yet to read the service's clock from: ask for one.
+		now := time.Now()
+		if _, _, err := sc.find(ctx, s, propertySid, &FindMessagesParams{DateFrom: now.Add(-time.Second), DateTo: now.Add(time.Second),
+			Direction: DirectionTransmit, ListParams: ListParams{Count: 1}}); err != nil {
+			return nil, err
+		}
+	}
+	// Without a Date header (bounds still unknown) the caller's clock is
+	// used, widened by ClockSkew alone.
+	lo, hi, _ := sc.clock.bounds()
+	skew := s.client.reconcile.ClockSkew
+	from, to := window(since, time.Now(), lo, hi, skew)
+	found := make(map[string][]Message, len(want))
+	seen := map[string]bool{} // MessageSids, as a page may repeat one
+	for {
+		var first int64 // the Date of the window's first answer
+		p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
+		var prev []Message
+		for skip := 0; ; {
+			p.Skip = skip
+			page, date, err := sc.find(ctx, s, propertySid, p)
+			if err != nil {
+				return nil, err
+			}
+			if first == 0 {
+				first = date
+			}
+			if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
+				break
+			}
+			for _, m := range page.Items {
+				if !want[m.ExternalID] || (m.MessageSid != "" && seen[m.MessageSid]) {
+					continue
+				}
+				seen[m.MessageSid] = true
+				found[m.ExternalID] = append(found[m.ExternalID], m)
+				if !all && len(found) == len(want) {
+					return found, nil
+				}
+			}
+			skip += len(page.Items)
+			prev = page.Items
+		}
+		// The first answer's Date is the service's time, rounded down,
+		// once the scan had begun: every message stored before then has
+		// Created at most that second. If the window ended before it,
+		// search the seconds it missed.
+		if first == 0 || first < to {
+			return found, nil
+		}
+		from, to = to, first+1+int64((skew+time.Second-1)/time.Second)
+	}
+}
