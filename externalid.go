@@ -7,6 +7,7 @@ package telco
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -57,6 +58,124 @@ func (s *MessagesService) ListByExternalID(ctx context.Context, propertySid stri
 	}
 	return s.client.scans.lookup(ctx, s, propertySid, since, externalIDs, true)
 }
+
+// lookUpFirst looks up, in one scan of the last LookBack, the messages
+// the ledger has never seen, and records those it finds as sent: the
+// claim that follows answers them from the ledger.
+func (c *onceCall) lookUpFirst(ctx context.Context) error {
+	open := c.open()
+	var unseen []int
+	err := c.ledger.Update(ctx, c.prop, c.ids(open), func(recs []LedgerRecord) error {
+		unseen = unseen[:0]
+		for k, i := range open {
+			if recs[k].State == LedgerNew && recs[k].Attempts == 0 {
+				unseen = append(unseen, i)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(unseen) == 0 {
+		return err
+	}
+	since := time.Now().Add(-c.policy.LookBack)
+	found, err := c.s.client.scans.lookup(ctx, c.s, c.prop, since, c.ids(unseen), false)
+	if err != nil {
+		return fmt.Errorf("looking the ExternalIds up before their first send: %w", err)
+	}
+	var hits []int
+	for _, i := range unseen {
+		if _, ok := found[c.items[i].id]; ok {
+			hits = append(hits, i)
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	return c.ledger.Update(ctx, c.prop, c.ids(hits), func(recs []LedgerRecord) error {
+		for k, i := range hits {
+			if recs[k].State == LedgerNew && recs[k].Attempts == 0 { // nobody claimed it meanwhile
+				m := found[c.items[i].id][0]
+				recs[k].State, recs[k].Digest, recs[k].Message, recs[k].Found = LedgerSent, c.items[i].digest, stripText(&m), true
+			}
+		}
+		return nil
+	})
+}
+
+// FillLedger records in the Client's ledger, as sent, every message the
+// project sent between from (inclusive) and to (exclusive) that carries an
+// ExternalId, so that a fresh ledger (a new machine, a container, a lost
+// file) knows what an earlier one sent, and SendOnce and SendBatchOnce
+// answer those ExternalIds from it instead of sending again. It returns
+// how many records it changed.
+//
+// It reads the window page by page, until an empty page: a request per
+// 200 messages the project sent in it. A message sent so recently that the service's
+// search does not show it yet (see ReconcilePolicy.SettleTime) is not
+// recorded, so fill a ledger before its first send, not in a race with
+// another sender. An ExternalId stored more than once is recorded with the
+// first message the service lists. A record already sent is left as it
+// is; one in any other state (in doubt, held by an attempt, refused)
+// becomes sent: the service's history settles it. Records filled this way
+// have no digest, so a later send of the same ExternalId is answered with
+// the stored message whatever its text.
+func (s *MessagesService) FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error) {
+	const op = "Messages.FillLedger"
+	p := &FindMessagesParams{DateFrom: from, DateTo: to, Direction: DirectionTransmit}
+	if err := s.client.precheck(op, "PropertySid", propertySid, true, p.check); err != nil {
+		return 0, err
+	}
+	changed := 0
+	seen := map[string]bool{}
+	var batch []Message
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		ids := make([]string, len(batch))
+		for i := range batch {
+			ids[i] = batch[i].ExternalID
+		}
+		n := 0
+		err := s.client.ledger.Update(ctxOrBackground(ctx), propertySid, ids, func(recs []LedgerRecord) error {
+			n = 0
+			for i := range recs {
+				if recs[i].State != LedgerSent {
+					recs[i].State, recs[i].Message, recs[i].Found, recs[i].Err = LedgerSent, stripText(&batch[i]), true, nil
+					n++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("telco: %s: ledger: %w", op, err)
+		}
+		changed += n
+		batch = batch[:0]
+		return nil
+	}
+	var failed error
+	_, err := s.client.scans.pages(ctx, s, propertySid, from.Unix(), ceilUnix(to), func(m Message) bool {
+		if m.ExternalID == "" || seen[m.ExternalID] {
+			return true
+		}
+		seen[m.ExternalID] = true
+		if batch = append(batch, m); len(batch) == fillBatch {
+			failed = flush()
+		}
+		return failed == nil
+	})
+	if err == nil {
+		err = failed
+	}
+	if err == nil {
+		err = flush()
+	}
+	return changed, err
+}
+
+// fillBatch is how many records FillLedger writes in one ledger update.
+const fillBatch = 500
 
 // checkLookup checks the arguments of a look-up by ExternalId.
 func checkLookup(op, propertySid string, since time.Time, externalIDs []string) error {
@@ -206,6 +325,41 @@ func (sc *scanner) serve(s *MessagesService, propertySid string, q *scanQueue) {
 	}
 }
 
+// pages reads the project's transmitted messages of the window [from, to)
+// in Unix seconds, calling fn for each until it returns false, and
+// returns the Date of the first answer (0 when it had none). It pages with
+// Results_Skip until an empty page: messages are only ever added, so a
+// message stored before the read began cannot be skipped, whatever the
+// service's order (an insertion ahead of the cursor can only show one
+// twice), and a service that caps its pages below the size asked still
+// has every page read. A page that repeats the previous one ends the
+// read: the service ignores the position, and reading on would not show
+// more.
+func (sc *scanner) pages(ctx context.Context, s *MessagesService, propertySid string, from, to int64, fn func(Message) bool) (first int64, err error) {
+	p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
+	var prev []Message
+	for skip := 0; ; {
+		p.Skip = skip
+		page, date, err := sc.find(ctx, s, propertySid, p)
+		if err != nil {
+			return first, err
+		}
+		if first == 0 {
+			first = date
+		}
+		if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
+			return first, nil
+		}
+		for _, m := range page.Items {
+			if !fn(m) {
+				return first, nil
+			}
+		}
+		skip += len(page.Items)
+		prev = page.Items
+	}
+}
+
 // find is one page of a scan: Find, with its answer's Date read for the
 // service's clock. date is 0 when the answer had none.
 func (sc *scanner) find(ctx context.Context, s *MessagesService, propertySid string, p *FindMessagesParams) (page *Page[Message], date int64, err error) {
@@ -219,15 +373,8 @@ func (sc *scanner) find(ctx context.Context, s *MessagesService, propertySid str
 	return page, date, nil
 }
 
-// scan pages Find over the window once, collecting the wanted IDs (every
-// message of each when all is set, else stopping once each is found). It
-// pages with Results_Skip until an empty page: messages are only ever
-// added, so a message stored before the scan began cannot be skipped,
-// whatever the service's order (an insertion ahead of the cursor can only
-// show one twice), and a service that caps its pages below the size asked
-// still has every page read. A page that repeats the previous one ends
-// the scan: the service ignores the position, and reading on would not
-// show more.
+// scan reads the window once, collecting the wanted IDs (every message of
+// each when all is set, else stopping once each is found).
 func (sc *scanner) scan(ctx context.Context, s *MessagesService, propertySid string, since time.Time, want map[string]bool, all bool) (map[string][]Message, error) {
 	if _, _, ok := sc.clock.bounds(); !ok {
 		// No answer yet to read the service's clock from: ask for one.
@@ -245,33 +392,19 @@ func (sc *scanner) scan(ctx context.Context, s *MessagesService, propertySid str
 	found := make(map[string][]Message, len(want))
 	seen := map[string]bool{} // MessageSids, as a page may repeat one
 	for {
-		var first int64 // the Date of the window's first answer
-		p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
-		var prev []Message
-		for skip := 0; ; {
-			p.Skip = skip
-			page, date, err := sc.find(ctx, s, propertySid, p)
-			if err != nil {
-				return nil, err
+		first, err := sc.pages(ctx, s, propertySid, from, to, func(m Message) bool {
+			if !want[m.ExternalID] || (m.MessageSid != "" && seen[m.MessageSid]) {
+				return true
 			}
-			if first == 0 {
-				first = date
-			}
-			if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
-				break
-			}
-			for _, m := range page.Items {
-				if !want[m.ExternalID] || (m.MessageSid != "" && seen[m.MessageSid]) {
-					continue
-				}
-				seen[m.MessageSid] = true
-				found[m.ExternalID] = append(found[m.ExternalID], m)
-				if !all && len(found) == len(want) {
-					return found, nil
-				}
-			}
-			skip += len(page.Items)
-			prev = page.Items
+			seen[m.MessageSid] = true
+			found[m.ExternalID] = append(found[m.ExternalID], m)
+			return all || len(found) < len(want)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !all && len(found) == len(want) {
+			return found, nil
 		}
 		// The first answer's Date is the service's time, rounded down,
 		// once the scan had begun: every message stored before then has

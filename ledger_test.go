@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -515,4 +516,69 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			require.Len(t, l.byKey, len(order))
 		}
 	}
+}
+
+// A Client made per call (a serverless handler, a test) sending once
+// reserved 3.4 MB for a ledger of its own at its first SendOnce. Through
+// the process's ledger it allocates about what Send does.
+func TestReproSendOnceOnAFreshClientAllocatesLittle(t *testing.T) {
+	body := fixture(t, "send_message.json")
+	perCall := func(once bool) uint64 {
+		const calls = 20
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range calls {
+			c, err := NewClient(testSid, testToken, WithBaseURL("https://fresh.telco.test"),
+				WithHTTPClient(&http.Client{Transport: cannedTransport{body}}))
+			require.NoError(t, err)
+			p := SendMessageParams{From: "Acme", To: "+61499999999", Text: "hi", ExternalID: fmt.Sprint("fresh-", once, "-", i)}
+			if once {
+				_, err = c.Messages.SendOnce(bg, testProp, &p)
+			} else {
+				_, err = c.Messages.Send(bg, testProp, &p)
+			}
+			require.NoError(t, err)
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / calls
+	}
+	send, once := perCall(false), perCall(true)
+	t.Logf("per call on a fresh Client: Send %d KB, SendOnce %d KB", send>>10, once>>10)
+	assert.LessOrEqual(t, once, uint64(256<<10), "SendOnce on a fresh Client: %d KB a call", once>>10)
+}
+
+// Two Clients made in turn in one process, neither with WithLedger, sent
+// the same ExternalId twice (20 of 20): each had a ledger of its own.
+func TestReproTwoFreshClientsSendAnExternalIDOnce(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{})
+	for i := range 20 {
+		id := fmt.Sprint("fresh-pair-", i)
+		for range 2 {
+			c := srv.client(t, fastReconcile)
+			_, err := c.Messages.SendOnce(bg, testProp, onceParams(id))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, 1, srv.stored()[id], "%s: two fresh Clients of one process", id)
+	}
+}
+
+// The process's ledger is keyed by service and account: the same
+// ExternalId sent to two services, or by two accounts, is sent to each.
+func TestProcessLedgerKeepsServicesAndAccountsApart(t *testing.T) {
+	t.Parallel()
+	a, b := newStoreServer(t, &storeServer{}), newStoreServer(t, &storeServer{})
+	for _, srv := range []*storeServer{a, b, a} {
+		_, err := srv.client(t, fastReconcile).Messages.SendOnce(bg, testProp, onceParams("two-services"))
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 1, a.stored()["two-services"])
+	assert.Equal(t, 1, b.stored()["two-services"])
+
+	other, err := NewClient("AC2", testToken, WithBaseURL(a.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+	require.NoError(t, err)
+	_, err = other.Messages.SendOnce(bg, testProp, onceParams("two-services"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, a.stored()["two-services"], "another account's records are its own")
 }

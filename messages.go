@@ -28,6 +28,7 @@ type MessagesAPI interface {
 	SendBatchOnce(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error)
 	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error)
 	ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error)
+	FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error)
 }
 
 var _ MessagesAPI = (*MessagesService)(nil)

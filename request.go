@@ -81,6 +81,14 @@ type call struct {
 	secrets []string
 }
 
+// ctxOrBackground is ctx, or context.Background for a nil one.
+func ctxOrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 // do runs r and decodes a 2xx body with out, which may be nil when the
 // answer carries nothing the caller needs.
 func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {

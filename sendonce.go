@@ -109,54 +109,6 @@ func (p ReconcilePolicy) normalize() (ReconcilePolicy, error) {
 	return p, nil
 }
 
-// UnresolvedError is returned by SendOnce and SendBatchOnce when they
-// could not tell whether messages were sent: the rounds of the
-// ReconcilePolicy ran out, a look-up kept failing, another caller's
-// attempt was still in flight, or the context ended while waiting. The
-// ledger keeps the messages in doubt, so that the next call for them
-// looks them up before sending. It matches ErrMaybeSent, and through
-// Unwrap the last failure (errors.Is(err, context.Canceled) holds after a
-// cancellation).
-type UnresolvedError struct {
-	Op          string   // "Messages.SendOnce" or "Messages.SendBatchOnce"
-	ExternalIDs []string // the messages whose fate is unknown, in input order
-	Rounds      int      // look-ups made
-	Err         error    // the last failure: of a send, a look-up or the context
-}
-
-// Error names the ExternalIds and the last failure.
-func (e *UnresolvedError) Error() string {
-	var b strings.Builder
-	b.WriteString("telco: " + e.Op + ": ")
-	if len(e.ExternalIDs) == 1 {
-		b.WriteString("ExternalId " + strconv.Quote(e.ExternalIDs[0]))
-	} else {
-		b.WriteString("ExternalIds " + quoteAll(e.ExternalIDs))
-	}
-	fmt.Fprintf(&b, " unresolved after %d look-ups", e.Rounds)
-	if e.Err != nil {
-		b.WriteString(": " + e.Err.Error())
-	}
-	if !errors.Is(e.Err, ErrMaybeSent) {
-		b.WriteString(" (" + ErrMaybeSent.Error() + ")")
-	}
-	return b.String()
-}
-
-// Unwrap returns the last failure.
-func (e *UnresolvedError) Unwrap() error { return e.Err }
-
-// Is reports that an UnresolvedError always matches ErrMaybeSent.
-func (e *UnresolvedError) Is(target error) bool { return target == ErrMaybeSent }
-
-func quoteAll(ids []string) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = strconv.Quote(id)
-	}
-	return strings.Join(q, ", ")
-}
-
 // SendOnce sends one SMS at most once in effect: across failures after
 // the service acted, and across calls that share the Client's Ledger (see
 // Client.Ledger), so that a caller's own retry, a job redelivered or a
@@ -256,13 +208,6 @@ func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string,
 		res[i] = c.items[i].result
 	}
 	return res, err
-}
-
-func ctxOrBackground(ctx context.Context) context.Context {
-	if ctx == nil {
-		return context.Background()
-	}
-	return ctx
 }
 
 // checkExternalID applies the rules of an ExternalId that a message is
@@ -419,49 +364,6 @@ func (c *onceCall) update(ctx context.Context, idx []int, fn func(recs []LedgerR
 // ctx ended, bounded by outcomeTimeout.
 func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
-}
-
-// lookUpFirst looks up, in one scan of the last LookBack, the messages
-// the ledger has never seen, and records those it finds as sent: the
-// claim that follows answers them from the ledger.
-func (c *onceCall) lookUpFirst(ctx context.Context) error {
-	open := c.open()
-	var unseen []int
-	err := c.ledger.Update(ctx, c.prop, c.ids(open), func(recs []LedgerRecord) error {
-		unseen = unseen[:0]
-		for k, i := range open {
-			if recs[k].State == LedgerNew && recs[k].Attempts == 0 {
-				unseen = append(unseen, i)
-			}
-		}
-		return nil
-	})
-	if err != nil || len(unseen) == 0 {
-		return err
-	}
-	since := time.Now().Add(-c.policy.LookBack)
-	found, err := c.s.client.scans.lookup(ctx, c.s, c.prop, since, c.ids(unseen), false)
-	if err != nil {
-		return fmt.Errorf("looking the ExternalIds up before their first send: %w", err)
-	}
-	var hits []int
-	for _, i := range unseen {
-		if _, ok := found[c.items[i].id]; ok {
-			hits = append(hits, i)
-		}
-	}
-	if len(hits) == 0 {
-		return nil
-	}
-	return c.ledger.Update(ctx, c.prop, c.ids(hits), func(recs []LedgerRecord) error {
-		for k, i := range hits {
-			if recs[k].State == LedgerNew && recs[k].Attempts == 0 { // nobody claimed it meanwhile
-				m := found[c.items[i].id][0]
-				recs[k].State, recs[k].Digest, recs[k].Message, recs[k].Found = LedgerSent, c.items[i].digest, stripText(&m), true
-			}
-		}
-		return nil
-	})
 }
 
 // claim reads the records of open in one ledger update and sorts them:
@@ -771,20 +673,6 @@ func (c *onceCall) fail(err error) error {
 func (c *onceCall) unresolved(err error) error {
 	return &UnresolvedError{Op: c.op, ExternalIDs: c.ids(c.open()), Rounds: c.rounds, Err: err}
 }
-
-// reusedError is an ExternalId met with a message other than the one the
-// ledger holds for it.
-type reusedError struct {
-	op  string
-	ids []string
-}
-
-func (e *reusedError) Error() string {
-	return "telco: " + e.op + ": ExternalId " + quoteAll(e.ids) + ": " + ErrExternalIDReused.Error() +
-		" (another To, From, Text or Schedule); nothing sent"
-}
-
-func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
 
 // lookupFailed is a failed look-up: the send it follows is still in
 // doubt, so it matches ErrMaybeSent.

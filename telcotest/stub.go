@@ -37,7 +37,8 @@ var ErrNotStubbed = errors.New("telcotest: not stubbed")
 //     element.
 //   - Find answers ErrNotStubbed; FindAll pages Find as the SDK does.
 //   - FindByExternalID and ListByExternalID answer from the messages the
-//     stub's sends returned.
+//     stub's sends returned; FillLedger answers 0, nil: the stub's memory
+//     is those sends.
 //
 // The zero value is ready to use; a MessagesStub is safe for concurrent use
 // once its funcs are set.
@@ -50,6 +51,7 @@ type MessagesStub struct {
 	SendBatchOnceFunc    func(ctx context.Context, propertySid string, msgs []telco.SendMessageParams) ([]telco.BatchResult, error)
 	FindByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]telco.Message, error)
 	ListByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]telco.Message, error)
+	FillLedgerFunc       func(ctx context.Context, propertySid string, from, to time.Time) (int, error)
 
 	mu   sync.Mutex
 	sent map[[2]string][]telco.Message // by project and ExternalId, what the sends returned
@@ -244,4 +246,13 @@ func (s *MessagesStub) ListByExternalID(ctx context.Context, propertySid string,
 		}
 	}
 	return out, nil
+}
+
+// FillLedger calls FillLedgerFunc, or answers 0: the stub remembers what
+// its own sends returned, and has no history to read.
+func (s *MessagesStub) FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error) {
+	if s.FillLedgerFunc != nil {
+		return s.FillLedgerFunc(ctx, propertySid, from, to)
+	}
+	return 0, nil
 }
