@@ -41,6 +41,21 @@ type messageOut struct {
 	ErrorCode       string              `json:"ErrorCode"`
 }
 
+// writeMessages answers 200 with {"Messages": page}.
+func writeMessages(w http.ResponseWriter, page []messageOut) {
+	writeJSON(w, http.StatusOK, struct {
+		Messages []messageOut `json:"Messages"`
+	}{page})
+}
+
+// writeMessage answers 200 with {"Message": m}, the answer of a send and
+// of a get.
+func writeMessage(w http.ResponseWriter, m messageOut) {
+	writeJSON(w, http.StatusOK, struct {
+		Message messageOut `json:"Message"`
+	}{m})
+}
+
 func wireOut(m telco.Message) messageOut {
 	return messageOut{MessageSid: m.MessageSid, AccountSid: m.AccountSid, PropertySid: m.PropertySid,
 		From: m.From, To: m.To, Text: m.Text, DeliveryReceipt: m.DeliveryReceipt, NumSegments: m.NumSegments,

@@ -69,7 +69,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,7 +94,6 @@ type Server struct {
 	stopListen func() // stops following clock
 	hooks      *hooks
 	faults     faultState // fault injection and request counts (faults.go)
-	date       atomic.Pointer[dateHeader]
 
 	mu      sync.Mutex // guards everything below
 	st      store
@@ -387,7 +385,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	h := w.Header()
-	h["Date"] = s.dateValue()
+	h.Set("Date", s.now().UTC().Format(http.TimeFormat))
 	// A request id on every answer, for telco.CallInfo to read; the
 	// service's documents name no such header.
 	h["X-Request-Id"] = []string{newSid("RQ")}
@@ -426,54 +424,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// into memory, and the answer goes out once they have let go of it.
 	// Written straight to the connection, a large page a client did not
 	// read would hold the lock, and every other request, until it did.
-	ans := answers.Get().(*answer)
-	ans.header = w.Header()
+	ans := &answer{header: w.Header()}
 	rt.handle(s, ans, r, params)
 	ans.writeTo(w)
-	ans.release()
-}
-
-// dateHeader is a Date header's value for one second of the server's
-// time.
-type dateHeader struct {
-	unix  int64
-	value []string
-}
-
-// dateValue is the Date header's value for now, formatted once a second
-// and shared by the answers of that second. Sharing is safe: the slice has
-// no room to grow (Header.Add copies it), Header.Set replaces it, and
-// net/http copies the header map before writing it.
-func (s *Server) dateValue() []string {
-	now := s.now().UTC()
-	if d := s.date.Load(); d != nil && d.unix == now.Unix() {
-		return d.value
-	}
-	d := &dateHeader{unix: now.Unix(), value: []string{now.Format(http.TimeFormat)}}
-	s.date.Store(d)
-	return d.value
-}
-
-// jsonContentType is the Content-Type of every JSON answer, shared as
-// dateValue's values are.
-var jsonContentType = []string{"application/json; charset=utf-8"}
-
-// answers are reused: a page of 200 messages is about 90 kB, which a new
-// buffer would grow to in a dozen steps on every request.
-var answers = sync.Pool{New: func() any { return new(answer) }}
-
-// maxPooledAnswer is the largest body buffer kept for reuse, so that one
-// very large answer does not stay pinned in the pool.
-const maxPooledAnswer = 1 << 20
-
-// release returns a to the pool once its answer is written.
-func (a *answer) release() {
-	if a.body.Cap() > maxPooledAnswer {
-		return
-	}
-	a.header, a.status = nil, 0
-	a.body.Reset()
-	answers.Put(a)
 }
 
 // answer is a ResponseWriter that keeps the status and body in memory
@@ -522,7 +475,7 @@ type wireStatus struct {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header()["Content-Type"] = jsonContentType
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
@@ -570,20 +523,15 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 // readBody is decodeBody with the decoding left to decode, which gets the
-// body ("{}" for an empty one) and must copy what it keeps: the buffer
-// goes back to a pool.
+// body ("{}" for an empty one).
 func readBody(w http.ResponseWriter, r *http.Request, decode func(body []byte) error) bool {
 	if isForm(r.Header.Get("Content-Type")) {
 		writeError(w, http.StatusBadRequest, "SerializationException",
 			"This operation accepts only application/json bodies.")
 		return false
 	}
-	rb := requestBodies.Get().(*requestBody)
-	defer rb.release()
-	rb.lr = io.LimitedReader{R: r.Body, N: 4 << 20}
-	_, err := rb.buf.ReadFrom(&rb.lr)
+	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 	if err == nil {
-		body := rb.buf.Bytes()
 		if len(bytes.TrimSpace(body)) == 0 {
 			body = []byte("{}")
 		}
@@ -608,24 +556,6 @@ func isForm(contentType string) bool {
 	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	return mt == form
-}
-
-// requestBody is a reusable buffer for reading a request's JSON body.
-type requestBody struct {
-	buf bytes.Buffer
-	lr  io.LimitedReader
-}
-
-var requestBodies = sync.Pool{New: func() any { return new(requestBody) }}
-
-// release returns rb to the pool, unless a large body grew it.
-func (rb *requestBody) release() {
-	rb.lr = io.LimitedReader{}
-	if rb.buf.Cap() > maxPooledAnswer {
-		return
-	}
-	rb.buf.Reset()
-	requestBodies.Put(rb)
 }
 
 const sidAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

@@ -413,6 +413,15 @@ func table() []Fixture {
 				_, err := c.Messages.ListByExternalID(ctx, ids.PropertySid, from)
 				return err
 			}, BadField: "ExternalId", BadCode: telco.CodeParameterRequired},
+		{Name: "Messages.FillLedger", Ops: []string{"Messages.Find"},
+			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
+				_, err := c.Messages.FillLedger(ctx, ids.PropertySid, time.Now().Add(-time.Hour), time.Now().Add(time.Minute))
+				return err
+			},
+			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
+				_, err := c.Messages.FillLedger(ctx, ids.PropertySid, time.Time{}, to)
+				return err
+			}, BadField: "Date_From", BadCode: telco.CodeParameterRequired},
 		{Name: "Messages.Find",
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, n bool) error {
 				_, err := c.Messages.Find(ctx, ids.PropertySid, pick(n, &telco.FindMessagesParams{DateFrom: time.Now().Add(-time.Hour),
