@@ -262,7 +262,9 @@ $TELCO_PROFILE, else "default") for the commands that follow.
 
 The account SID comes from --account-sid, else is asked for on a terminal.
 The token is read from --token-stdin (the first line of standard input), else
-asked for on a terminal without being shown. It is never printed.
+asked for on a terminal without being shown. It is never printed. Without a
+terminal (standard input from /dev/null or a pipe, as in CI and cron) and
+without --token-stdin, login fails at once (exit 2).
 
 Profiles are kept in profiles.json in the user's configuration directory
 ($XDG_CONFIG_HOME/telco or ~/.config/telco; ~/Library/Application Support/telco
@@ -287,6 +289,15 @@ gives any.`,
 				return err
 			}
 			sid := strings.TrimSpace(a.accountSid)
+			if !a.stdinTTY && !tokenStdin && a.token == "" {
+				// Said before anything is asked: CI and cron give /dev/null
+				// or a pipe, where a prompt would wait for nothing.
+				need := "the token on standard input with --token-stdin"
+				if sid == "" {
+					need = "--account-sid, and " + need
+				}
+				return usagef("standard input is not a terminal, so nothing can be asked: give %s (printf '%%s\\n' \"$TOKEN\" | telco login --account-sid AC... --token-stdin)", need)
+			}
 			if sid == "" {
 				if !a.stdinTTY || tokenStdin {
 					return usagef("give --account-sid (it can be asked for only on a terminal, without --token-stdin)")

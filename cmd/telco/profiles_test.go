@@ -192,7 +192,7 @@ func TestLoginAndLogout(t *testing.T) {
 	assert.Contains(t, r.stderr, "give --account-sid")
 	r = h.runIn("", "login", "--account-sid", srv.AccountSid, "--base-url", srv.URL)
 	assert.Equal(t, 2, r.code, "no token, and no terminal to ask on")
-	assert.Contains(t, r.stderr, "give --token-stdin")
+	assert.Contains(t, r.stderr, "with --token-stdin")
 	r = h.runIn(srv.Token+"\n", "--profile", "bad name", "login", "--account-sid", srv.AccountSid, "--token-stdin")
 	assert.Equal(t, 2, r.code)
 	r = h.runIn("", "login", "list")
@@ -253,4 +253,38 @@ func TestLoginAsksOnATerminal(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(config, "telco", profilesFile))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), srv.Token)
+}
+
+// Issue 36: login with standard input from /dev/null (CI, cron) or a pipe,
+// and without --token-stdin, fails at once naming --token-stdin (exit 2),
+// before asking anything: /dev/null is a character device, not a terminal
+// to ask on, and asking it failed with "inappropriate ioctl for device".
+func TestLoginWithoutATerminalNamesTokenStdin(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	h := newProfileHarness(t)
+	devNull, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	t.Cleanup(func() { devNull.Close() })
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	t.Cleanup(func() { pr.Close() })
+	for name, stdin := range map[string]*os.File{"/dev/null": devNull, "a pipe": pr} {
+		for _, args := range [][]string{
+			{"login", "--account-sid", srv.AccountSid, "--base-url", srv.URL},
+			{"login", "--base-url", srv.URL},
+		} {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), args, stdin, &out, &errOut, envOf(h.env))
+			assert.Equal(t, 2, code, "%s, %v: a usage error: %s", name, args, errOut.String())
+			assert.Contains(t, errOut.String(), "--token-stdin", "%s, %v", name, args)
+			assert.NotContains(t, errOut.String(), "Token (not shown)", "%s, %v: nothing is asked", name, args)
+			assert.NotContains(t, errOut.String(), "Account SID:", "%s, %v: nothing is asked", name, args)
+			assert.NotContains(t, errOut.String(), "ioctl", "%s, %v", name, args)
+			assert.Empty(t, out.String())
+		}
+	}
+	assert.NoFileExists(t, h.path(), "nothing saved")
 }
