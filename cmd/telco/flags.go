@@ -146,22 +146,35 @@ func (l *listFlags) params() telco.ListParams { return telco.ListParams{Count: l
 
 // propertyFlag adds --property, defaulting to $TELCO_PROPERTY_SID.
 func (a *app) propertyFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "property", "", "project (property) SID (default $TELCO_PROPERTY_SID)")
+	fs.StringVar(p, "property", "", "project (property) SID (default $TELCO_PROPERTY_SID, else the profile's default project)")
 }
 
+// property is the project a command works on: p (its --property or
+// argument), else $TELCO_PROPERTY_SID, else the default project of the
+// profile that gives the credentials (telco login --property).
 func (a *app) property(p string) (string, error) {
-	if v := firstNonEmpty(p, a.env("TELCO_PROPERTY_SID")); v != "" {
+	if v := firstNonEmpty(p, a.env("TELCO_PROPERTY_SID"), a.profileProperty()); v != "" {
 		return v, nil
 	}
-	return "", usagef("give --property or set TELCO_PROPERTY_SID")
+	return "", usagef("give --property, set TELCO_PROPERTY_SID, or save a default project with 'telco login --property PR...'")
+}
+
+// profileProperty is the default project of the profile the credentials
+// come from; "" when they come from elsewhere, or it has none.
+func (a *app) profileProperty() string {
+	cr, err := a.credentials()
+	if err != nil {
+		return "" // building the client says why
+	}
+	return cr.propertySid
 }
 
 // scope picks a project or an account for a command that takes either:
 // an explicit flag wins over $TELCO_PROPERTY_SID (else setting the variable,
 // as the mock recipe does, would silently override --account), and giving
 // both flags is a usage error. With neither, it is $TELCO_PROPERTY_SID when
-// set, else the caller's own account. Exactly one result is non-empty,
-// unless the account is unknown too.
+// set, else the profile's default project, else the caller's own account.
+// Exactly one result is non-empty, unless the account is unknown too.
 func (a *app) scope(prop, acct string) (string, string, error) {
 	switch {
 	case prop != "" && acct != "":
@@ -171,7 +184,7 @@ func (a *app) scope(prop, acct string) (string, string, error) {
 	case prop != "":
 		return prop, "", nil
 	}
-	if p := a.env("TELCO_PROPERTY_SID"); p != "" {
+	if p := firstNonEmpty(a.env("TELCO_PROPERTY_SID"), a.profileProperty()); p != "" {
 		return p, "", nil
 	}
 	return "", a.account(), nil

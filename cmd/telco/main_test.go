@@ -137,7 +137,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad flag value", []string{"projects", "list", "--count", "many"}, nil, 2, []string{"invalid argument"}},
 		{"missing argument", []string{"logins", "get"}, nil, 2, []string{"takes one ONLINE_LOGIN_SID"}},
 		{"no project to get", []string{"projects", "get"}, map[string]string{"TELCO_ACCOUNT_SID": "AC1", "TELCO_TOKEN": "t"}, 2,
-			[]string{"give a PROPERTY_SID or set TELCO_PROPERTY_SID"}},
+			[]string{"give a PROPERTY_SID, set TELCO_PROPERTY_SID"}},
 		{"bad output", []string{"projects", "list", "-o", "yaml"}, nil, 2, []string{"--output must be one of table, wide, json"}},
 		{"no credentials", []string{"projects", "list"}, map[string]string{}, 2, []string{"no credentials"}},
 		{"no property", []string{"sms", "send", "--to", "+61400000001", "--text", "hi"},

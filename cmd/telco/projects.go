@@ -49,7 +49,7 @@ func (a *app) projectGetCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:         "get [PROPERTY_SID]",
 		Annotations: ops("Properties.Get"),
-		Short:       "Show a project (default $TELCO_PROPERTY_SID)",
+		Short:       "Show a project (default $TELCO_PROPERTY_SID, else the profile's default project)",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s takes at most one PROPERTY_SID", cmd.CommandPath())
@@ -63,7 +63,7 @@ func (a *app) projectGetCmd() *cobra.Command {
 			}
 			sid, err := a.property(sid)
 			if err != nil {
-				return usagef("give a PROPERTY_SID or set TELCO_PROPERTY_SID")
+				return usagef("give a PROPERTY_SID, set TELCO_PROPERTY_SID, or save a default project with 'telco login --property PR...'")
 			}
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
 				return c.Properties.Get(cmd.Context(), sid)
