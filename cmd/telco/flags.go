@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -208,4 +209,49 @@ func (a *app) secret(what, flagValue, envName string, fromStdin bool) (string, e
 		return flagValue, nil
 	}
 	return a.env(envName), nil
+}
+
+// closest returns the names nearest to v by edit distance, ignoring case,
+// when they are near enough to be what v meant: at most one edit in seven
+// characters of v (one to three in all). It is for "did you mean" in the
+// values of flags too open for a fixed list (time zones); ties are all
+// returned, at most three, in the order of names.
+func closest(v string, names []string) []string {
+	target := []rune(strings.ToLower(v))
+	limit := max(1, min(3, len(target)/7))
+	best := limit + 1
+	var out []string
+	for _, n := range names {
+		d := editDistance(target, []rune(strings.ToLower(n)))
+		switch {
+		case d > limit:
+		case d < best:
+			best, out = d, []string{n}
+		case d == best && len(out) < 3 && !slices.Contains(out, n):
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b: the fewest
+// insertions, deletions and substitutions that turn one into the other.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
