@@ -340,3 +340,12 @@ type maybeSentError struct{ err error }
 
 func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
 func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
+
+// countOf is n and noun for an error's text, in the plural unless n is 1:
+// "1 result", "0 results".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -246,7 +246,7 @@ func (s *MessagesService) sendBatch(ctx context.Context, propertySid string, msg
 	}
 	if len(out.results) != len(send) {
 		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
-			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.results), len(send))}
+			Message: fmt.Sprintf("batch answered %s for %s", countOf(len(out.results), "result"), countOf(len(send), "message"))}
 	}
 	for j, res := range out.results {
 		if res.Err != nil {

@@ -378,3 +378,21 @@ func TestBatchExternalIDWithBlanksIsRefused(t *testing.T) {
 	r = h.run("sms", "batch", file)
 	assert.Equal(t, 0, r.code, r.stderr)
 }
+
+// Issue 36: counts of one are said in the singular ("1 lines" was).
+func TestBatchCountsOfOne(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := h.runIn("To,Text\n0400000001,a\n", "sms", "batch")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 1 message refused before sending; none was sent")
+	r = h.runIn("To,Text\n+61400000001,a\n", "sms", "batch", "--dry-run")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 line would be sent\n")
+	r = h.runIn("To,Text\n+61400000001,a\n", "sms", "batch")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 1 line sent\n")
+	for _, out := range []string{r.stdout, r.stderr} {
+		assert.NotRegexp(t, `\b1 (lines|messages|records|results)\b`, out)
+	}
+}
