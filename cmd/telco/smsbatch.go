@@ -199,13 +199,14 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	}
 	ctx := cmd.Context()
 	var j *batch.Journal
+	sum := batch.InputSum(raw)
 	if path != "" {
-		if j, err = a.openJournal(path, prop, batch.InputSum(raw), lines, o); err != nil {
+		if j, err = a.openJournal(path, prop, sum, lines, o); err != nil {
 			return err
 		}
 		defer j.Close()
 	}
-	job, err := batch.Prepare(ctx, prop, lines, j)
+	job, err := batch.Prepare(ctx, prop, sum, lines, j)
 	if err != nil {
 		return inputError(err)
 	}
