@@ -338,9 +338,10 @@ func (q *wireFindMessages) appendQuery(b []byte) []byte {
 // defaultFindCount is the service's page size for message searches.
 const defaultFindCount = 200
 
-// Find returns one page of the project's messages in the window (operation
-// 8). The answer is read as {"Messages": [...]} or as a bare array; the
-// service gives no TotalCount here.
+// Find returns one page of the project's messages, sent and received, in
+// the window: GET /v2/Properties/{PropertySid}/Messages. The answer is read
+// as {"Messages": [...]} or as a bare array; the service gives no
+// TotalCount here.
 func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error) {
 	const op = "Messages.Find"
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
