@@ -290,3 +290,28 @@ func TestHTTPMockRecipesSayWhyRetriesAreOff(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, n, 3, "the recipes in TESTING.md and the examples")
 }
+
+// README's install section is true of the repository as it is: what
+// works from a clone comes first, and what needs a published release
+// (go install ...@latest, the release archives, the registry's image)
+// only after the words that say so (issue 36).
+func TestReadmeInstallSaysWhatNeedsARelease(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	section := string(b)
+	start := strings.Index(section, "\n## Install\n")
+	require.GreaterOrEqual(t, start, 0, "README.md has an Install section")
+	section = section[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	clone, released, found := strings.Cut(section, "Once a version is tagged")
+	require.True(t, found, "the section says what needs a tagged release, after what works today:\n%s", section)
+	for _, needsRelease := range []string{"@latest", "ghcr.io", "archives"} {
+		assert.NotContains(t, clone, needsRelease, "what works from a clone comes first")
+		assert.Contains(t, released, needsRelease, "and what needs a release after")
+	}
+	for _, today := range []string{"go install ./cmd/telco", "go run ./cmd/telco", "go build ./cmd/telco", "docker build"} {
+		assert.Contains(t, clone, today, "what works from a clone today")
+	}
+}
