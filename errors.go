@@ -403,3 +403,12 @@ func (e *reusedError) Error() string {
 }
 
 func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
+
+// countOf is n and noun for an error's text, in the plural unless n is 1:
+// "1 result", "0 results".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

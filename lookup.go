@@ -172,8 +172,8 @@ func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []st
 		// local number comes back in E.164), so a short answer would shift
 		// every later result onto the wrong number.
 		return &APIError{Op: op, StatusCode: http.StatusOK, Message: fmt.Sprintf(
-			"%d results for %d numbers in request %d of %d (numbers %s to %s)",
-			len(page.Items), len(numbers), i+1, n, numbers[0], numbers[len(numbers)-1])}
+			"%s for %s in request %d of %d (numbers %s to %s)",
+			countOf(len(page.Items), "result"), countOf(len(numbers), "number"), i+1, n, numbers[0], numbers[len(numbers)-1])}
 	}
 	for j := range page.Items {
 		out[j] = page.Items[j].detail()

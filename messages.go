@@ -247,7 +247,7 @@ func (s *MessagesService) sendBatch(ctx context.Context, propertySid string, msg
 	}
 	if len(out.results) != len(send) {
 		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
-			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.results), len(send))}
+			Message: fmt.Sprintf("batch answered %s for %s", countOf(len(out.results), "result"), countOf(len(send), "message"))}
 	}
 	for j, res := range out.results {
 		if res.Err != nil {
@@ -323,9 +323,10 @@ func ceilUnix(t time.Time) int64 {
 // defaultFindCount is the service's page size for message searches.
 const defaultFindCount = 200
 
-// Find returns one page of the project's messages in the window (operation
-// 8). The answer is read as {"Messages": [...]} or as a bare array; the
-// service gives no TotalCount here.
+// Find returns one page of the project's messages, sent and received, in
+// the window: GET /v2/Properties/{PropertySid}/Messages. The answer is read
+// as {"Messages": [...]} or as a bare array; the service gives no
+// TotalCount here.
 func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error) {
 	const op = "Messages.Find"
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {

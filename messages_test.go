@@ -396,7 +396,7 @@ func TestSendBatchResultCountMismatch(t *testing.T) {
 	_, err := c.Messages.SendBatch(bg, testProp, []SendMessageParams{
 		{To: "+61499999999", Text: "x"}, {To: "+61499999998", Text: "y"}})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "1 results for 2 messages")
+	assert.Contains(t, err.Error(), "1 result for 2 messages")
 	assert.ErrorIs(t, err, ErrMaybeSent, "the batch was accepted, so messages may have gone out")
 }
 

@@ -194,8 +194,8 @@ func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchPa
 }
 
 // SearchText searches number blocks whose number, name, friendly name or
-// attribution (source, medium, campaign, content) matches text (operation
-// 2): GET /v2/numberblocks/{Text}, the text escaped as one path segment.
+// attribution (source, medium, campaign, content) matches text:
+// GET /v2/numberblocks/{Text}, the text escaped as one path segment.
 func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/{Text}", p)
 }

@@ -101,6 +101,9 @@ func portOf(u *url.URL) string {
 // checkBaseURL returns raw without a trailing slash, or why a Client must
 // not use it; insecure (WithInsecureHTTP) admits plain http to any host.
 func checkBaseURL(raw string, insecure bool) (string, error) {
+	if fix := schemeSuggestion(raw); fix != "" { // env.go
+		return "", fmt.Errorf("telco: NewClient: base URL %q has no scheme (it must be absolute, http(s)://host[:port][/prefix]): did you mean %s?", raw, fix)
+	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return "", baseURLParseError(raw, err)

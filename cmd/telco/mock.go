@@ -97,11 +97,19 @@ tracked calls), flow (the ConfigID of a flow of that project), admin_url and
 accounts (every account with its account_sid, token, property_sid and
 property_sids, the first account first), so that any client can be pointed at
 it. --info-file PATH also writes that line to PATH, atomically, once the fake
-is ready (wait for the file rather than for a time), and removes it when the
-mock stops, unless --keep-info-file. --env prints export lines for a shell
-instead of the JSON line (TELCO_BASE_URL, TELCO_ACCOUNT_SID, TELCO_TOKEN,
-TELCO_PROPERTY_SID; TELCO_ALLOW_INSECURE_HTTP=1 for plain http to a host that
-is not loopback; SSL_CERT_FILE with --tls --ca-file).
+is ready (wait for the file rather than for a time: it comes after everything
+printed), and removes it when the mock stops, unless --keep-info-file. --env
+prints export lines for a shell instead of the JSON line (TELCO_BASE_URL,
+TELCO_ACCOUNT_SID, TELCO_TOKEN, TELCO_PROPERTY_SID; TELCO_ALLOW_INSECURE_HTTP=1
+for plain http to a host that is not loopback; SSL_CERT_FILE, an absolute
+path, with --tls --ca-file).
+
+  rm -f mock.json
+  telco mock --addr 127.0.0.1:8080 --info-file mock.json --env > mock.env &
+  until [ -s mock.json ]; do sleep 0.1; done
+  . ./mock.env
+
+or, without --env:
 
   telco mock --addr 127.0.0.1:8080 --info-file mock.json &
   until [ -s mock.json ]; do sleep 0.1; done

@@ -199,13 +199,14 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	}
 	ctx := cmd.Context()
 	var j *batch.Journal
+	sum := batch.InputSum(raw)
 	if path != "" {
-		if j, err = a.openJournal(path, prop, batch.InputSum(raw), lines, o); err != nil {
+		if j, err = a.openJournal(path, prop, sum, lines, o); err != nil {
 			return err
 		}
 		defer j.Close()
 	}
-	job, err := batch.Prepare(ctx, prop, lines, j)
+	job, err := batch.Prepare(ctx, prop, sum, lines, j)
 	if err != nil {
 		return inputError(err)
 	}
@@ -370,9 +371,9 @@ func (a *app) batchStatus(res *batch.Result, j *batch.Journal) error {
 		return &exitError{code: exitMaybeSent, msg: summary + resume}
 	case res.Refused > 0 && res.Refused == res.LocalRefused && res.LocalRefused == res.Total:
 		// Nothing was sent: as with one invalid sms send, a validation error.
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", res.Refused, res.Total)}
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %s refused before sending; none was sent", res.Refused, plural(res.Total, "message"))}
 	case res.Refused > 0:
-		return &exitError{code: exitService, msg: fmt.Sprintf("%s: %d of %d messages rejected", summary, res.Refused, res.Total)}
+		return &exitError{code: exitService, msg: fmt.Sprintf("%s: %d of %s rejected", summary, res.Refused, plural(res.Total, "message"))}
 	}
 	fmt.Fprintf(a.stderr, "telco: %s\n", summary)
 	return nil
@@ -411,9 +412,11 @@ func (a *app) batchDryRun(job *batch.Job, complete bool) error {
 			return err
 		}
 	}
-	summary := fmt.Sprintf("dry run, nothing sent: %d lines would be sent", counts["send"])
-	if counts["look-up"] > 0 {
-		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", counts["look-up"])
+	summary := fmt.Sprintf("dry run, nothing sent: %s would be sent", plural(counts["send"], "line"))
+	if n := counts["look-up"]; n == 1 {
+		summary += ", 1 looked up first (it may have been sent)"
+	} else if n > 0 {
+		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", n)
 	}
 	if counts["done"] > 0 {
 		summary += fmt.Sprintf(", %d settled by an earlier run", counts["done"])

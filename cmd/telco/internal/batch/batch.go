@@ -61,6 +61,7 @@ const (
 // Job is one run of a batch.
 type Job struct {
 	prop     string
+	input    string // InputSum of the input
 	lines    []Line
 	journal  *Journal // nil: no journal
 	ledger   telco.Ledger
@@ -78,12 +79,14 @@ type Job struct {
 // found again) or one shared by two lines is an *InputError naming the
 // lines; a line that breaks the SDK's other rules is refused without being
 // sent. It then reads what the journal (nil for none) says of each line.
-func Prepare(ctx context.Context, prop string, lines []Line, j *Journal) (*Job, error) {
-	job := &Job{prop: prop, lines: lines, journal: j}
+// input is the input's InputSum: without a journal, the batch's ID is
+// derived from it (BatchIDOf), as a new journal's is.
+func Prepare(ctx context.Context, prop, input string, lines []Line, j *Journal) (*Job, error) {
+	job := &Job{prop: prop, input: input, lines: lines, journal: j}
 	if j != nil {
 		job.ledger, job.batchID = j.Ledger, j.BatchID()
 	} else {
-		job.ledger, job.batchID = telco.NewMemoryLedgerSize(len(lines)+1, 0), NewBatchID()
+		job.ledger, job.batchID = telco.NewMemoryLedgerSize(len(lines)+1, 0), BatchIDOf(input, prop, "")
 	}
 	if err := job.prepare(ctx, j != nil); err != nil {
 		return nil, err
@@ -196,11 +199,12 @@ func lineRefused(r telco.LedgerRecord) bool {
 func (job *Job) Complete() bool { return job.complete }
 
 // Restart forgets what the journal says and gives derived ExternalIds a
-// new BatchID, for sending a complete batch again (--force). For a dry
-// run (ro), nothing is written.
+// new BatchID, for sending a complete batch again (--force): the one the
+// journal's Restart takes, so that a dry run (ro, which writes nothing)
+// shows the ExternalIds the run will send.
 func (job *Job) Restart(ctx context.Context, ro bool) error {
 	if ro || job.journal == nil {
-		job.batchID = NewBatchID()
+		job.batchID = BatchIDOf(job.input, job.prop, job.batchID)
 		return job.prepare(ctx, false)
 	}
 	if err := job.journal.Restart(); err != nil {

@@ -28,18 +28,18 @@ func csvLines(t *testing.T, in string) []Line {
 // lines, before anything is sent.
 func TestPrepareExternalIDs(t *testing.T) {
 	t.Parallel()
-	job, err := Prepare(ctx, "PR1", csvLines(t, "To,Text,ExternalId\n+61400000001,a,own\n+61400000002,b,\n"), nil)
+	job, err := Prepare(ctx, "PR1", "sum", csvLines(t, "To,Text,ExternalId\n+61400000001,a,own\n+61400000002,b,\n"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "own", job.IDs()[0])
 	assert.Regexp(t, `^tb[a-z2-7]{10}-3$`, job.IDs()[1])
 
-	_, err = Prepare(ctx, "PR1", csvLines(t, "To,Text,ExternalId\n+61400000001,a, x\n+61400000002,b,y\n+61400000003,c,z \n"), nil)
+	_, err = Prepare(ctx, "PR1", "sum", csvLines(t, "To,Text,ExternalId\n+61400000001,a, x\n+61400000002,b,y\n+61400000003,c,z \n"), nil)
 	var ie *InputError
 	require.ErrorAs(t, err, &ie)
 	assert.Contains(t, err.Error(), `line 2: ExternalId " x"`)
 	assert.Contains(t, err.Error(), `line 4: ExternalId "z "`)
 
-	_, err = Prepare(ctx, "PR1", csvLines(t, "To,Text,ExternalId\n+61400000001,a,x\n+61400000002,b,x\n"), nil)
+	_, err = Prepare(ctx, "PR1", "sum", csvLines(t, "To,Text,ExternalId\n+61400000001,a,x\n+61400000002,b,x\n"), nil)
 	require.ErrorAs(t, err, &ie)
 	assert.Contains(t, err.Error(), `lines 2 and 3 share ExternalId "x"`)
 }
@@ -85,7 +85,7 @@ func TestRunInOrderAndResume(t *testing.T) {
 	jo := JournalOptions{Input: InputSum([]byte(raw)), Property: srv.PropertySid}
 	j, err := OpenJournal(path, jo)
 	require.NoError(t, err)
-	job, err := Prepare(ctx, srv.PropertySid, lines, j)
+	job, err := Prepare(ctx, srv.PropertySid, jo.Input, lines, j)
 	require.NoError(t, err)
 	assert.Equal(t, 30, job.ToDo())
 	var rows []Row
@@ -104,7 +104,7 @@ func TestRunInOrderAndResume(t *testing.T) {
 	j, err = OpenJournal(path, jo)
 	require.NoError(t, err)
 	defer j.Close()
-	job, err = Prepare(ctx, srv.PropertySid, lines, j)
+	job, err = Prepare(ctx, srv.PropertySid, jo.Input, lines, j)
 	require.NoError(t, err)
 	assert.True(t, job.Complete())
 	assert.Zero(t, job.ToDo())

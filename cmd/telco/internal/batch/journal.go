@@ -6,7 +6,6 @@ package batch
 // the BatchID that derived ExternalIds start with.
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -73,7 +72,7 @@ func (e *MismatchError) Error() string { return e.msg }
 // that a resume can never mistake one batch for another. Other errors are
 // boltledger's: ErrBusy, a *DamagedError, a *FormatError.
 func OpenJournal(path string, o JournalOptions) (*Journal, error) {
-	fresh := journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: NewBatchID()}
+	fresh := journalHeader{Kind: journalKind, Input: o.Input, Property: o.Property, BatchID: BatchIDOf(o.Input, o.Property, "")}
 	l, err := boltledger.Open(path, boltledger.Options{ReadOnly: o.ReadOnly, Timeout: o.Timeout, App: fresh})
 	if err != nil {
 		if o.ReadOnly && errors.Is(err, fs.ErrNotExist) {
@@ -114,12 +113,12 @@ func (j *Journal) Path() string { return j.Ledger.Path() }
 // BatchID is the prefix of the batch's derived ExternalIds.
 func (j *Journal) BatchID() string { return j.head.BatchID }
 
-// Restart forgets every line and takes a new BatchID, for --force.
+// Restart forgets every line and takes the next BatchID, for --force.
 func (j *Journal) Restart() error {
 	if err := j.Ledger.Reset(); err != nil {
 		return err
 	}
-	j.head.BatchID = NewBatchID()
+	j.head.BatchID = BatchIDOf(j.head.Input, j.head.Property, j.head.BatchID)
 	return j.Ledger.SetApp(j.head)
 }
 
@@ -206,7 +205,7 @@ func RecoverJournal(path string, o JournalOptions, r RecoverOptions) (*Journal, 
 		if r.NeedBatchID {
 			return nil, nil, &MismatchError{fmt.Sprintf("the header of journal %s cannot be read, and lines without an ExternalId column were sent with ExternalIds made from it: give --batch-id (the part before the line number, tb...)", path)}
 		}
-		rec.BatchID = NewBatchID()
+		rec.BatchID = BatchIDOf(o.Input, o.Property, "") // no line's ExternalId is made from it
 	}
 	if rec.MovedTo, err = boltledger.MoveAside(path, time.Now()); err != nil {
 		return nil, nil, fmt.Errorf("moving journal %s aside: %w", path, err)
@@ -224,13 +223,18 @@ func RecoverJournal(path string, o JournalOptions, r RecoverOptions) (*Journal, 
 	return j, rec, nil
 }
 
-// NewBatchID is a short random prefix for derived ExternalIds: "tb" and
-// 10 base-32 characters, unique enough among one project's batches.
-func NewBatchID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
+// BatchIDOf is the prefix of derived ExternalIds for an input (its
+// InputSum) sent to a project: "tb" and 10 base-32 characters of a
+// SHA-256 of the two, and of after, the batch ID it follows ("" for the
+// first; --force takes the next). It is derived rather than random so
+// that a dry run, which creates no journal, shows the ExternalIds the run
+// will send, with a journal or without. The same input sent again to the
+// same project without --force (its journal deleted, or none kept) so
+// reuses its ExternalIds: a search by one of them then finds both sends.
+func BatchIDOf(input, property, after string) string {
+	sum := sha256.Sum256([]byte("telco sms batch\x00" + input + "\x00" + property + "\x00" + after))
 	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	v := binary.BigEndian.Uint64(b[:])
+	v := binary.BigEndian.Uint64(sum[:8])
 	var s strings.Builder
 	s.WriteString("tb")
 	for range 10 {

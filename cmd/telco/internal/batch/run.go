@@ -42,7 +42,11 @@ func (r *Result) Left() int {
 // Summary is the run in one line: "97 of 100 lines sent (...), 2 refused, 1 uncertain".
 func (r *Result) Summary() string {
 	sent := r.Sent + r.Earlier + r.Found
-	s := fmt.Sprintf("%d of %d lines sent", sent, r.Total)
+	noun := "lines"
+	if r.Total == 1 {
+		noun = "line"
+	}
+	s := fmt.Sprintf("%d of %d %s sent", sent, r.Total, noun)
 	if r.Earlier > 0 {
 		s += fmt.Sprintf(" (%d by an earlier run)", r.Earlier)
 	}
@@ -321,11 +325,22 @@ type ChunkError struct {
 func (e *ChunkError) LookupSince() time.Time { return e.Since }
 
 func (e *ChunkError) Error() string {
-	if len(e.Unsure) > 0 {
-		return fmt.Sprintf("lines %d to %d: %d may have been sent (re-run the same command to look them up)%s: %v",
-			e.First, e.End, len(e.Unsure), e.Later, e.Err)
+	lines, verb := fmt.Sprintf("lines %d to %d", e.First, e.End), "were"
+	if e.First == e.End {
+		lines = fmt.Sprintf("line %d", e.First)
+		if e.Later == "" {
+			verb = "was"
+		}
 	}
-	return fmt.Sprintf("lines %d to %d%s were not sent: %v", e.First, e.End, e.Later, e.Err)
+	if len(e.Unsure) > 0 {
+		them := "them"
+		if len(e.Unsure) == 1 {
+			them = "it"
+		}
+		return fmt.Sprintf("%s: %d may have been sent (re-run the same command to look %s up)%s: %v",
+			lines, len(e.Unsure), them, e.Later, e.Err)
+	}
+	return fmt.Sprintf("%s%s %s not sent: %v", lines, e.Later, verb, e.Err)
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }
