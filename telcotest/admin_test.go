@@ -396,3 +396,36 @@ func TestAdmin_ConcurrentArmAndUse(t *testing.T) {
 	assert.Equal(t, armers*uses, int(failed.Load())+left)
 	assert.Equal(t, requesters*requests, srv.Requests())
 }
+
+// adminEndpoint is one row of GET /__telcotest/.
+type adminEndpoint struct {
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Description string `json:"description"`
+}
+
+// GET /__telcotest/ lists every endpoint, each with a description, and
+// each listed endpoint answers its method (not 404 or 405).
+func TestAdmin_IndexListsEveryEndpoint(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	for _, path := range []string{"", "/"} {
+		r := rawDo(t, srv, basicAuth(srv.AccountSid, srv.Token), http.MethodGet, strings.TrimSuffix(telcotest.AdminPath, "/")+path, "", "")
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var idx struct{ Endpoints []adminEndpoint }
+		require.NoError(t, json.Unmarshal(r.Body, &idx))
+		seen := map[string]bool{}
+		for _, e := range idx.Endpoints {
+			assert.NotEmpty(t, e.Description, "%s %s", e.Method, e.Path)
+			assert.True(t, strings.HasPrefix(e.Path, telcotest.AdminPath), e.Path)
+			assert.False(t, seen[e.Method+" "+e.Path], "listed twice: %s %s", e.Method, e.Path)
+			seen[e.Method+" "+e.Path] = true
+		}
+		for _, want := range []string{"GET /__telcotest/", "GET /__telcotest/faults", "POST /__telcotest/faults",
+			"DELETE /__telcotest/faults", "GET /__telcotest/faults/{id}", "DELETE /__telcotest/faults/{id}", "GET /__telcotest/ops"} {
+			assert.True(t, seen[want], "%s is not listed: %s", want, r.Body)
+		}
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "", "").Status)
+	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, noAuth, http.MethodGet, telcotest.AdminPath, "", "").Status)
+}
