@@ -429,3 +429,67 @@ func TestAdmin_IndexListsEveryEndpoint(t *testing.T) {
 	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "", "").Status)
 	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, noAuth, http.MethodGet, telcotest.AdminPath, "", "").Status)
 }
+
+// wireRequest is a request as GET /__telcotest/requests shows it.
+type wireRequest struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Op     string `json:"op"`
+	Status int    `json:"status"`
+	Time   string `json:"time"`
+}
+
+func listRequests(t *testing.T, srv *telcotest.Server) ([]wireRequest, int) {
+	t.Helper()
+	r := admin(t, srv, http.MethodGet, "requests", "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		Requests []wireRequest
+		Total    *int
+	}
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	require.NotNil(t, out.Requests, "an empty list is [], not null: %s", r.Body)
+	require.NotNil(t, out.Total, "%s", r.Body)
+	assert.NotContains(t, string(r.Body), srv.Token, "never a credential")
+	return out.Requests, *out.Total
+}
+
+// Every request that reached the fake is listed, in order, with its
+// answer's status and the fake's time; admin requests and health checks
+// are not, as Requests does not count them.
+func TestAdmin_Requests(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := telcotest.NewClock(start)
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	got, total := listRequests(t, srv)
+	assert.Empty(t, got)
+	assert.Equal(t, 0, total)
+
+	prop := "/v2/Properties/" + srv.PropertySid
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, prop, "").Status)
+	clk.Advance(1500 * time.Millisecond)
+	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, basicAuth(srv.AccountSid, "wrong"), http.MethodGet, "/v2/Properties", "", "").Status)
+	assert.Equal(t, http.StatusNotFound, raw(t, srv, http.MethodGet, "/v2/Nothing?secret=x", "").Status)
+	assert.Equal(t, http.StatusOK, rawDo(t, srv, noAuth, http.MethodGet, telcotest.HealthPath, "", "").Status)
+	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropBeforeRead, Op: "Messages.Send"})
+	_, _, err := rawSend(t, srv, "dropped")
+	require.Error(t, err)
+	srv.WaitIdle()
+
+	got, total = listRequests(t, srv)
+	at := func(d time.Duration) string { return start.Add(d).Format("2006-01-02T15:04:05.000Z07:00") }
+	assert.Equal(t, []wireRequest{
+		{Method: "GET", Path: prop, Op: "Properties.Get", Status: 200, Time: at(0)},
+		{Method: "GET", Path: "/v2/Properties", Op: "Properties.List", Status: 401, Time: at(1500 * time.Millisecond)},
+		{Method: "GET", Path: "/v2/Nothing", Status: 404, Time: at(1500 * time.Millisecond)},
+		{Method: "POST", Path: prop + "/Messages", Op: "Messages.Send", Status: 0, Time: at(1500 * time.Millisecond)},
+	}, got)
+	assert.Equal(t, 4, total)
+	assert.Equal(t, 4, srv.Requests(), "the same requests as Requests counts")
+
+	recs := srv.RequestRecords()
+	require.Len(t, recs, 4)
+	assert.Equal(t, telcotest.RequestRecord{Method: "GET", Path: prop, Op: "Properties.Get", Status: 200, Time: start}, recs[0])
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "requests", "").Status)
+}

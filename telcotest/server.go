@@ -381,9 +381,6 @@ func (s *Server) FailNext(n, status int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if serveHealth(w, r) {
-		return
-	}
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	h := w.Header()
