@@ -46,6 +46,7 @@ const AdminPath = "/__telcotest/"
 //	GET    /__telcotest/faults/{id}  one armed fault; 404 once it is used up or cleared
 //	DELETE /__telcotest/faults/{id}  clear one: {"cleared": 1}; 404 as GET
 //	GET    /__telcotest/ops          {"ops": [...]}: the names "op" takes (Ops)
+//	GET    /__telcotest/messages     {"messages": [message, ...]}: every message, as the service writes them; ?property_sid= &direction= &external_id=
 //	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
 //
 // A fault is an object with the keys ParseFault documents; an armed one
@@ -445,6 +446,7 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodGet, "faults/{id}", "one armed fault; 404 once it is used up or cleared", (*Server).adminGetFault},
 		{http.MethodDelete, "faults/{id}", "clear one armed fault", (*Server).adminClearFault},
 		{http.MethodGet, "ops", `the operation names a fault's "op" takes`, (*Server).adminOps},
+		{http.MethodGet, "messages", "every message the fake holds, as the service writes them; filters property_sid, direction, external_id", (*Server).adminMessages},
 		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }

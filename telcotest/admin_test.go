@@ -493,3 +493,114 @@ func TestAdmin_Requests(t *testing.T) {
 	assert.Equal(t, telcotest.RequestRecord{Method: "GET", Path: prop, Op: "Properties.Get", Status: 200, Time: start}, recs[0])
 	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "requests", "").Status)
 }
+
+// listMessages is GET /__telcotest/messages with the query, each message
+// as its JSON object.
+func listMessages(t *testing.T, srv *telcotest.Server, query string) []json.RawMessage {
+	t.Helper()
+	r := admin(t, srv, http.MethodGet, "messages"+query, "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct{ Messages []json.RawMessage }
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	require.NotNil(t, out.Messages, "an empty list is [], not null: %s", r.Body)
+	return out.Messages
+}
+
+// messageField reads one field of a message's JSON object.
+func messageField(t *testing.T, m json.RawMessage, name string) any {
+	t.Helper()
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal(m, &obj))
+	return obj[name]
+}
+
+// Every message of every account, in creation order, each exactly as the
+// service's own Messages.Get writes it; filtered by project, direction
+// and ExternalId.
+func TestAdmin_Messages(t *testing.T) {
+	t.Parallel()
+	srv, clk := newClockServer(t, telcotest.WithAdmin())
+	assert.Empty(t, listMessages(t, srv, ""))
+	ctx := testCtx(t)
+	other := srv.AddAccount("", "")
+	c, oc := srv.Client(), srv.ClientFor(other.AccountSid)
+	var sids []string
+	for i, send := range []struct {
+		c          *telco.Client
+		prop, to   string
+		externalID string
+	}{
+		{c, srv.PropertySid, "+61400000001", "order-1"},
+		{oc, other.PropertySid, "+61400000002", "order-1"},
+		{c, srv.PropertySid, "+61400000003", "Order-1"},
+	} {
+		m, err := send.c.Messages.Send(ctx, send.prop, &telco.SendMessageParams{To: send.to, Text: "hi <&> " + strconv.Itoa(i),
+			ExternalID: send.externalID})
+		require.NoError(t, err)
+		sids = append(sids, m.MessageSid)
+	}
+	in := srv.Receive(srv.PropertySid, "+61400000009", "+61299990000", "reply")
+	sids = append(sids, in.MessageSid)
+	clk.Advance(telcotest.SubmitDelay) // the sends are Submitted: the list shows statuses as of now
+
+	all := listMessages(t, srv, "")
+	require.Len(t, all, 4)
+	for i, m := range all {
+		assert.Equal(t, sids[i], messageField(t, m, "MessageSid"), "creation order")
+		// The service's own answer for the message, as its owner reads it.
+		cred := [2]string{srv.AccountSid, srv.Token}
+		if i == 1 {
+			cred = [2]string{other.AccountSid, other.Token}
+		}
+		r := rawDo(t, srv, basicAuth(cred[0], cred[1]), http.MethodGet, "/v2/Messages/"+sids[i], "", "")
+		require.Equal(t, http.StatusOK, r.Status)
+		var wrapped struct{ Message json.RawMessage }
+		require.NoError(t, json.Unmarshal(r.Body, &wrapped))
+		assert.JSONEq(t, string(wrapped.Message), string(m), "message %d is the service's Message resource", i)
+	}
+	assert.Equal(t, "Submitted", messageField(t, all[0], "Status"))
+	assert.Equal(t, "", messageField(t, all[0], "ErrorCode"), "ErrorCode is always there, as the service writes it")
+
+	for query, want := range map[string][]int{
+		"?property_sid=" + srv.PropertySid:                      {0, 2, 3},
+		"?property_sid=" + other.PropertySid:                    {1},
+		"?property_sid=" + strings.ToLower(srv.PropertySid):     {},
+		"?direction=Transmit":                                   {0, 1, 2},
+		"?direction=receive":                                    {3},
+		"?external_id=order-1":                                  {0, 1},
+		"?external_id=Order-1":                                  {2},
+		"?external_id=order-1&property_sid=" + srv.PropertySid:  {0},
+		"?direction=RECEIVE&property_sid=" + other.PropertySid:  {},
+		"?external_id=&property_sid=" + other.PropertySid + "&": {1},
+	} {
+		got := listMessages(t, srv, query)
+		var gotSids []string
+		for _, m := range got {
+			gotSids = append(gotSids, messageField(t, m, "MessageSid").(string))
+		}
+		var wantSids []string
+		for _, i := range want {
+			wantSids = append(wantSids, sids[i])
+		}
+		assert.Equal(t, wantSids, gotSids, query)
+	}
+	for query, want := range map[string]string{
+		"?direction=Sideways":                   `direction must be Transmit or Receive`,
+		"?propertySid=" + srv.PropertySid:       `unknown query parameter "propertySid"`,
+		"?direction=Transmit&direction=Receive": `direction is given twice`,
+	} {
+		r := admin(t, srv, http.MethodGet, "messages"+query, "")
+		assert.Equal(t, http.StatusBadRequest, r.Status, query)
+		assert.Contains(t, adminErr(t, r), want, query)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "messages", "").Status)
+}
+
+// adminErr is the message of an admin API error: {"error": "..."}.
+func adminErr(t *testing.T, r rawResp) string {
+	t.Helper()
+	var e struct{ Error string }
+	require.NoError(t, json.Unmarshal(r.Body, &e), "%s", r.Body)
+	require.NotEmpty(t, e.Error, "%s", r.Body)
+	return e.Error
+}

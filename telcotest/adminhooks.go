@@ -5,8 +5,14 @@ package telcotest
 // message status changes), for test suites in other languages.
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/telcosdk/telco"
 )
 
 // adminTime is how the admin API writes times: RFC 3339 in UTC, always
@@ -38,4 +44,79 @@ func (s *Server) adminRequests(w http.ResponseWriter, _ *http.Request, _ string)
 		Requests []wireRequest `json:"requests"`
 		Total    int           `json:"total"`
 	}{out, total})
+}
+
+// adminQuery reads the query of a GET that takes the names known, each at
+// most once, answering 400 for any other name or a repeated one: a
+// misspelt filter must not quietly list everything. An empty value is
+// absent.
+func adminQuery(w http.ResponseWriter, r *http.Request, known ...string) (map[string]string, bool) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		adminError(w, http.StatusBadRequest, "the query: "+err.Error())
+		return nil, false
+	}
+	names := make([]string, 0, len(q))
+	for k := range q {
+		names = append(names, k)
+	}
+	slices.Sort(names) // the same error for the same query
+	out := map[string]string{}
+	for _, k := range names {
+		switch {
+		case !slices.Contains(known, k):
+			adminError(w, http.StatusBadRequest, fmt.Sprintf("unknown query parameter %q (the parameters: %s)", k, strings.Join(known, ", ")))
+			return nil, false
+		case len(q[k]) > 1:
+			adminError(w, http.StatusBadRequest, k+" is given twice")
+			return nil, false
+		case q[k][0] != "":
+			out[k] = q[k][0]
+		}
+	}
+	return out, true
+}
+
+// adminMessages answers {"messages": [...]}: every message the fake
+// holds, of every account, in creation order, each written as the
+// service writes its Message resource, statuses as of the server's clock.
+// property_sid and external_id match exactly, with case (as the service's
+// identifiers); direction is Transmit or Receive, in any case.
+func (s *Server) adminMessages(w http.ResponseWriter, r *http.Request, _ string) {
+	q, ok := adminQuery(w, r, "property_sid", "direction", "external_id")
+	if !ok {
+		return
+	}
+	var dir telco.Direction
+	if v, ok := q["direction"]; ok {
+		i := slices.IndexFunc([]telco.Direction{telco.DirectionTransmit, telco.DirectionReceive},
+			func(d telco.Direction) bool { return strings.EqualFold(string(d), v) })
+		if i < 0 {
+			adminError(w, http.StatusBadRequest, fmt.Sprintf("direction must be Transmit or Receive (got %q)", v))
+			return
+		}
+		dir = []telco.Direction{telco.DirectionTransmit, telco.DirectionReceive}[i]
+	}
+	out := s.listMessages(q["property_sid"], dir, q["external_id"])
+	writeJSON(w, http.StatusOK, struct {
+		Messages []messageOut `json:"messages"`
+	}{out})
+}
+
+// listMessages is every message that matches the filters ("" matches
+// all), as the service writes them, brought up to the clock first.
+func (s *Server) listMessages(propertySid string, dir telco.Direction, externalID string) []messageOut {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.advanceAll(s.now())
+	}
+	out := []messageOut{}
+	for _, m := range s.st.messages {
+		if (propertySid == "" || m.PropertySid == propertySid) && (dir == "" || m.Direction == dir) &&
+			(externalID == "" || m.ExternalID == externalID) {
+			out = append(out, wireOut(m.Message))
+		}
+	}
+	return out
 }
