@@ -47,6 +47,7 @@ const AdminPath = "/__telcotest/"
 //	DELETE /__telcotest/faults/{id}  clear one: {"cleared": 1}; 404 as GET
 //	GET    /__telcotest/ops          {"ops": [...]}: the names "op" takes (Ops)
 //	GET    /__telcotest/messages     {"messages": [message, ...]}: every message, as the service writes them; ?property_sid= &direction= &external_id=
+//	POST   /__telcotest/inbound      {"property_sid", "from", "to", "text"}: an SMS received, as Receive; 201 with the message
 //	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
 //
 // A fault is an object with the keys ParseFault documents; an armed one
@@ -447,6 +448,7 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodDelete, "faults/{id}", "clear one armed fault", (*Server).adminClearFault},
 		{http.MethodGet, "ops", `the operation names a fault's "op" takes`, (*Server).adminOps},
 		{http.MethodGet, "messages", "every message the fake holds, as the service writes them; filters property_sid, direction, external_id", (*Server).adminMessages},
+		{http.MethodPost, "inbound", "an SMS received on a number, as Server.Receive: 201 with the message; its webhooks fire", (*Server).adminInbound},
 		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }

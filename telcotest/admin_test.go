@@ -604,3 +604,61 @@ func adminErr(t *testing.T, r rawResp) string {
 	require.NotEmpty(t, e.Error, "%s", r.Body)
 	return e.Error
 }
+
+// POST /__telcotest/inbound is Server.Receive over HTTP: the message is
+// stored and answered, and the number's webhook fires as configured.
+func TestAdmin_Inbound(t *testing.T) {
+	t.Parallel()
+	srv, _ := newClockServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := srv.Client().Numbers.Configure(testCtx(t), "+61255550001",
+		&telco.NumberConfigParams{WebhookURL: rc.URL + "/inbound", WebhookMethod: "POST"})
+	require.NoError(t, err)
+
+	r := admin(t, srv, http.MethodPost, "inbound",
+		`{"property_sid": "`+srv.PropertySid+`", "from": "+61400000001", "to": "+61255550001", "text": "hello number"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	var m telco.Message
+	require.NoError(t, json.Unmarshal(r.Body, &m))
+	assert.Equal(t, telco.DirectionReceive, m.Direction)
+	assert.Equal(t, telco.MessageReceived, m.Status)
+	assert.Equal(t, "+61400000001", m.From)
+	assert.Equal(t, "+61255550001", m.To)
+	assert.Equal(t, "hello number", m.Text)
+	assert.Equal(t, srv.PropertySid, m.PropertySid)
+
+	stored := srv.Messages(srv.PropertySid)
+	require.Len(t, stored, 1)
+	assert.Equal(t, stored[0], m)
+	listed := listMessages(t, srv, "?direction=Receive")
+	require.Len(t, listed, 1)
+	assert.JSONEq(t, string(bytesTrim(r.Body)), string(listed[0]), "answered as the list writes it")
+
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1, "the number's webhook fired")
+	assert.Equal(t, "/inbound", hits[0].Path)
+	assert.Equal(t, m.MessageSid, hits[0].message(t).MessageSid)
+
+	for body, want := range map[string]string{
+		``:   "one JSON object",
+		`[]`: "one JSON object",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "+61255550001", "text": "x", "colour": 1}`: `unknown field "colour"`,
+		`{"from": "+61400000001", "to": "+61255550001", "text": "x"}`:                                                         "property_sid is required",
+		`{"property_sid": "PR0000000000000000000000000NONE", "from": "+61400000001", "to": "+61255550001", "text": "x"}`:      "no project PR0000000000000000000000000NONE",
+		`{"property_sid": "` + srv.PropertySid + `", "to": "+61255550001", "text": "x"}`:                                      "from is required",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "text": "x"}`:                                    "to is required",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "61255550001", "text": "x"}`:               "to must be an E.164 number with +",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "not a sender!", "to": "+61255550001", "text": "x"}`:             "from must be an E.164 number with + or an alphanumeric sender ID",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "+61255550001", "text": 5}`:                "text",
+	} {
+		r := admin(t, srv, http.MethodPost, "inbound", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Len(t, srv.Messages(srv.PropertySid), 1, "nothing refused was stored")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "inbound", "").Status)
+}
+
+func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }

@@ -5,7 +5,11 @@ package telcotest
 // message status changes), for test suites in other languages.
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +17,7 @@ import (
 	"time"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/rules"
 )
 
 // adminTime is how the admin API writes times: RFC 3339 in UTC, always
@@ -119,4 +124,90 @@ func (s *Server) listMessages(propertySid string, dir telco.Direction, externalI
 		}
 	}
 	return out
+}
+
+// adminBody reads a POST's body, one JSON object, into v, a struct whose
+// tags are the endpoint's keys, answering 400 for anything else: another
+// JSON value, a key v does not have, a value of the wrong type. shape
+// names the keys, for the error.
+func adminBody(w http.ResponseWriter, r *http.Request, v any, shape string) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	if err != nil {
+		adminError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+		return false
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		adminError(w, http.StatusBadRequest, "the body must be one JSON object, such as "+shape)
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		adminError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "json: ")+" (the body is "+shape+")")
+		return false
+	}
+	if dec.More() {
+		adminError(w, http.StatusBadRequest, "the body must be one JSON object, such as "+shape)
+		return false
+	}
+	return true
+}
+
+// required answers 400 naming the first of the keys whose value is empty,
+// and reports whether all were given.
+func required(w http.ResponseWriter, keys []string, values ...string) bool {
+	for i, v := range values {
+		if v == "" {
+			adminError(w, http.StatusBadRequest, keys[i]+" is required")
+			return false
+		}
+	}
+	return true
+}
+
+// wireInbound is the body of POST /__telcotest/inbound.
+type wireInbound struct {
+	PropertySid string `json:"property_sid"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Text        string `json:"text"`
+}
+
+// adminInbound is Receive over HTTP: an SMS from "from" received on "to",
+// a number of the project, stored and answered 201 as the service writes
+// a message; the webhooks Receive sends go out. Unlike Receive it never
+// creates a project: an unknown property_sid is a 400, so that a typo is
+// not a new project.
+func (s *Server) adminInbound(w http.ResponseWriter, r *http.Request, _ string) {
+	const shape = `{"property_sid": "PR...", "from": "+61400000001", "to": "+61299990000", "text": "hi"}`
+	var in wireInbound
+	if !adminBody(w, r, &in, shape) ||
+		!required(w, []string{"property_sid", "from", "to"}, in.PropertySid, in.From, in.To) {
+		return
+	}
+	if !rules.IsE164(in.To) {
+		adminError(w, http.StatusBadRequest, fmt.Sprintf("to must be an E.164 number with + (got %q)", in.To))
+		return
+	}
+	if !rules.IsE164(in.From) && !rules.IsSenderID(in.From) {
+		adminError(w, http.StatusBadRequest, fmt.Sprintf("from must be an E.164 number with + or an alphanumeric sender ID (got %q)", in.From))
+		return
+	}
+	m, err := s.receiveIn(in)
+	if err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusCreated, wireOut(m))
+}
+
+func (s *Server) receiveIn(in wireInbound) (telco.Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prop := s.st.property(in.PropertySid)
+	if prop == nil {
+		return telco.Message{}, errors.New("no project " + in.PropertySid + " (property_sid is a project of any account, in the case the fake gave it)")
+	}
+	return s.receive(prop, in.From, in.To, in.Text), nil
 }

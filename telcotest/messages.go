@@ -148,7 +148,12 @@ func (s *Server) FailMessagesTo(e164 string) {
 func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prop := s.st.ensureProperty(propertySid)
+	return s.receive(s.st.ensureProperty(propertySid), from, to, text)
+}
+
+// receive is Receive on a project the store holds. The caller holds s.mu.
+func (s *Server) receive(prop *telco.Property, from, to, text string) telco.Message {
+	propertySid := prop.PropertySid
 	now := s.now()
 	ts := telco.TimestampOf(now)
 	m := &messageRec{Message: telco.Message{
