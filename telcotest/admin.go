@@ -48,6 +48,8 @@ const AdminPath = "/__telcotest/"
 //	GET    /__telcotest/ops          {"ops": [...]}: the names "op" takes (Ops)
 //	GET    /__telcotest/messages     {"messages": [message, ...]}: every message, as the service writes them; ?property_sid= &direction= &external_id=
 //	POST   /__telcotest/inbound      {"property_sid", "from", "to", "text"}: an SMS received, as Receive; 201 with the message
+//	GET    /__telcotest/clock        {"now": "2030-01-02T03:04:05.000Z"}: the server's time (RFC 3339, UTC, milliseconds)
+//	POST   /__telcotest/clock        {"advance_ms": n}: move the clock n ms ahead, as Clock.Advance; {"now": ...}
 //	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
 //
 // A fault is an object with the keys ParseFault documents; an armed one
@@ -449,6 +451,8 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodGet, "ops", `the operation names a fault's "op" takes`, (*Server).adminOps},
 		{http.MethodGet, "messages", "every message the fake holds, as the service writes them; filters property_sid, direction, external_id", (*Server).adminMessages},
 		{http.MethodPost, "inbound", "an SMS received on a number, as Server.Receive: 201 with the message; its webhooks fire", (*Server).adminInbound},
+		{http.MethodGet, "clock", "the fake's time", (*Server).adminClockNow},
+		{http.MethodPost, "clock", "move the fake's clock advance_ms ahead: scheduled messages go out, statuses move on", (*Server).adminAdvanceClock},
 		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }

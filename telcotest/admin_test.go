@@ -662,3 +662,87 @@ func TestAdmin_Inbound(t *testing.T) {
 }
 
 func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }
+
+// clockNow is GET or POST /__telcotest/clock's "now".
+func clockNow(t *testing.T, r rawResp) time.Time {
+	t.Helper()
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct{ Now string }
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	now, err := time.Parse(time.RFC3339, out.Now)
+	require.NoError(t, err)
+	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, out.Now, "UTC, milliseconds")
+	return now
+}
+
+// A server with WithAdmin and no WithClock runs on a running clock: time
+// goes on by itself, and POST /__telcotest/clock moves it ahead, so that a
+// message scheduled 30 minutes ahead goes out (its delivery receipt sent
+// without anyone reading it) once the clock has moved 30 minutes.
+func TestAdmin_ClockSendsAScheduledMessage(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	now := clockNow(t, admin(t, srv, http.MethodGet, "clock", ""))
+	assert.WithinDuration(t, time.Now(), now, time.Second, "the real time, to begin with")
+
+	at := now.Truncate(time.Second).Add(30 * time.Minute)
+	m, err := srv.Client().Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "later",
+		Schedule: at, DeliveryReceiptWebhookURI: rc.URL + "/receipt"})
+	require.NoError(t, err)
+	status := func() string {
+		list := listMessages(t, srv, "?external_id=")
+		require.Len(t, list, 1)
+		return messageField(t, list[0], "Status").(string)
+	}
+	assert.Equal(t, "Processing", status())
+
+	moved := clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 1740000}`)) // 29 minutes
+	assert.GreaterOrEqual(t, moved.Sub(now), 29*time.Minute)
+	assert.Less(t, moved.Sub(now), 30*time.Minute)
+	assert.Equal(t, "Processing", status(), "a minute early")
+	assert.Empty(t, rc.got())
+
+	clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 60000}`))
+	require.Eventually(t, func() bool { return len(rc.got()) == 1 }, 10*time.Second, 10*time.Millisecond,
+		"the delivery receipt goes out by itself once the message is due")
+	got := srv.Messages(srv.PropertySid)[0]
+	assert.Equal(t, m.MessageSid, got.MessageSid)
+	assert.Equal(t, telco.MessageDelivered, got.Status)
+	assert.Equal(t, telco.TimestampOf(at), got.Submitted, "submitted at its schedule, on the fake's clock")
+	assert.Equal(t, "Delivered", status())
+
+	after := clockNow(t, admin(t, srv, http.MethodGet, "clock", ""))
+	assert.GreaterOrEqual(t, after.Sub(time.Now()), 30*time.Minute-time.Second, "the clock stays ahead")
+	d, err := http.ParseTime(raw(t, srv, http.MethodGet, "/v2/Properties", "").Header.Get("Date"))
+	require.NoError(t, err)
+	assert.WithinDuration(t, after, d, 2*time.Second, "the service's Date header tells the fake's time")
+}
+
+// Under WithClock, POST /__telcotest/clock moves that Clock, as Advance.
+func TestAdmin_ClockMovesAManualClock(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := telcotest.NewClock(start)
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	assert.Equal(t, start, clockNow(t, admin(t, srv, http.MethodGet, "clock", "")))
+	assert.Equal(t, start.Add(1500*time.Millisecond), clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 1500}`)))
+	assert.Equal(t, start.Add(1500*time.Millisecond), clk.Now())
+	assert.Equal(t, start.Add(1500*time.Millisecond), clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 0}`)))
+
+	for body, want := range map[string]string{
+		`{}`:                          "advance_ms is required",
+		`{"advance_ms": -1}`:          "advance_ms must be whole milliseconds, 0 to 31536000000",
+		`{"advance_ms": 31536000001}`: "advance_ms must be whole milliseconds, 0 to 31536000000",
+		`{"advance_ms": 1.5}`:         "advance_ms",
+		`{"advance_ms": "10"}`:        "advance_ms",
+		`{"advance_ms": 1, "by": 2}`:  `unknown field "by"`,
+		`5`:                           "one JSON object",
+	} {
+		r := admin(t, srv, http.MethodPost, "clock", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, start.Add(1500*time.Millisecond), clk.Now(), "nothing refused moved it")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "clock", "").Status)
+}

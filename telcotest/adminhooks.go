@@ -211,3 +211,37 @@ func (s *Server) receiveIn(in wireInbound) (telco.Message, error) {
 	}
 	return s.receive(prop, in.From, in.To, in.Text), nil
 }
+
+// maxAdvance bounds POST /__telcotest/clock's advance_ms: a year, far
+// beyond any window of the service (14 days of schedule, 30 days of
+// lease), and far from overflowing a time.Duration.
+const maxAdvance = 365 * 24 * time.Hour
+
+// adminClockNow answers {"now": ...}: the server's time.
+func (s *Server) adminClockNow(w http.ResponseWriter, _ *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, map[string]string{"now": formatAdminTime(s.now())})
+}
+
+// adminAdvanceClock moves the server's clock advance_ms ahead, as
+// Clock.Advance: messages due by then change status and their webhooks go
+// out. A server with WithAdmin always has a Clock (WithClock's, or a
+// running one); one given with WithClock moves for every server on it.
+func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request, _ string) {
+	var body struct {
+		AdvanceMS *int64 `json:"advance_ms"`
+	}
+	if !adminBody(w, r, &body, `{"advance_ms": 1800000}`) {
+		return
+	}
+	switch ms := body.AdvanceMS; {
+	case ms == nil:
+		adminError(w, http.StatusBadRequest, "advance_ms is required")
+		return
+	case *ms < 0 || *ms > maxAdvance.Milliseconds():
+		adminError(w, http.StatusBadRequest, fmt.Sprintf("advance_ms must be whole milliseconds, 0 to %d (a year): the fake's time never runs back (got %d)",
+			maxAdvance.Milliseconds(), *ms))
+		return
+	}
+	s.clock.Advance(time.Duration(*body.AdvanceMS) * time.Millisecond)
+	s.adminClockNow(w, r, "")
+}

@@ -362,20 +362,25 @@ func (s *Server) advanceAll(now time.Time) {
 }
 
 // catchUp brings the messages up to the clock: a Clock calls it when
-// moved, and under real time a timer calls it when the next one is due.
+// moved, and under real time (or a running Clock) a timer calls it when
+// the next one is due.
 func (s *Server) catchUp() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
+		// A running clock that jumped ahead leaves the timer set for a
+		// real time now too late: arm sets it afresh.
+		s.timerAt = time.Time{}
 		s.advanceAll(s.now())
 	}
 }
 
-// arm sets, under real time, the timer that runs catchUp when the next
-// pending message is due, so that webhooks go out without a read. Under a
-// Clock, moving the clock does that. The caller holds s.mu.
+// arm sets, under real time or a running Clock, the timer that runs
+// catchUp when the next pending message is due, so that webhooks go out
+// without a read. Under a manual Clock, moving the clock does that. The
+// caller holds s.mu.
 func (s *Server) arm(now time.Time) {
-	if s.clock != nil || s.closed {
+	if (s.clock != nil && !s.clock.follows()) || s.closed {
 		return
 	}
 	next := s.st.pending.next()

@@ -129,7 +129,9 @@ type serverConfig struct {
 
 // WithClock makes the server take every time it uses from c instead of the
 // real clock, so that a test can move message statuses, scheduled sends
-// and lease expiry along with c.Advance.
+// and lease expiry along with c.Advance. Without it a server runs on the
+// real clock, or with WithAdmin on a running Clock of its own
+// (NewRunningClock), which the admin API moves.
 func WithClock(c *Clock) ServerOption { return func(cfg *serverConfig) { cfg.clock = c } }
 
 // WithAccount adds one more account, with its own seeded project (see
@@ -185,6 +187,10 @@ func startServer(opts []ServerOption) (*Server, error) {
 	}
 	if cfg.token == "" {
 		cfg.token = randomToken()
+	}
+	if cfg.admin && cfg.clock == nil {
+		// The admin API moves the clock (POST /__telcotest/clock).
+		cfg.clock = NewRunningClock()
 	}
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks(cfg.callbacks)}
 	s.st = newStore(cfg.accountSid)
