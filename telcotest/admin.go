@@ -50,6 +50,9 @@ const AdminPath = "/__telcotest/"
 //	POST   /__telcotest/inbound      {"property_sid", "from", "to", "text"}: an SMS received, as Receive; 201 with the message
 //	GET    /__telcotest/clock        {"now": "2030-01-02T03:04:05.000Z"}: the server's time (RFC 3339, UTC, milliseconds)
 //	POST   /__telcotest/clock        {"advance_ms": n}: move the clock n ms ahead, as Clock.Advance; {"now": ...}
+//	POST   /__telcotest/porting-status    {"porting_no", "status"}: as SetPortingStatus; the request, as the service writes it
+//	GET    /__telcotest/message-failures  {"message_failures": [{"to"}, ...]}: the numbers given to FailMessagesTo
+//	POST   /__telcotest/message-failures  {"to"}: as FailMessagesTo; 201
 //	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
 //
 // A fault is an object with the keys ParseFault documents; an armed one
@@ -453,6 +456,9 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodPost, "inbound", "an SMS received on a number, as Server.Receive: 201 with the message; its webhooks fire", (*Server).adminInbound},
 		{http.MethodGet, "clock", "the fake's time", (*Server).adminClockNow},
 		{http.MethodPost, "clock", "move the fake's clock advance_ms ahead: scheduled messages go out, statuses move on", (*Server).adminAdvanceClock},
+		{http.MethodPost, "porting-status", "move a porting request and its numbers to a status, as Server.SetPortingStatus; its webhook fires", (*Server).adminPortingStatus},
+		{http.MethodGet, "message-failures", "the numbers whose messages fail", (*Server).adminMessageFailures},
+		{http.MethodPost, "message-failures", "make messages to a number fail (UNDELIVERABLE), as Server.FailMessagesTo", (*Server).adminFailMessages},
 		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }

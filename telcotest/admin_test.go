@@ -746,3 +746,105 @@ func TestAdmin_ClockMovesAManualClock(t *testing.T) {
 	assert.Equal(t, start.Add(1500*time.Millisecond), clk.Now(), "nothing refused moved it")
 	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "clock", "").Status)
 }
+
+// POST /__telcotest/porting-status is SetPortingStatus over HTTP: the
+// request and its numbers move on, the history grows, the webhook fires,
+// and the answer is the request as the service writes it.
+func TestAdmin_PortingStatus(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	p := portingParams("+61298765432")
+	p.WebhookURL = rc.URL + "/porting"
+	req := submit(t, srv.Client(), srv.PropertySid, p)
+
+	r := admin(t, srv, http.MethodPost, "porting-status", `{"porting_no": "`+req.PortingNo+`", "status": "Approved"}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var got telco.PortingRequest
+	require.NoError(t, json.Unmarshal(r.Body, &got))
+	assert.Equal(t, req.PortingNo, got.PortingNo)
+	assert.Equal(t, "Approved", got.Status)
+	require.Len(t, got.PortingNumbers, 1)
+	assert.Equal(t, "Approved", got.PortingNumbers[0].Status)
+	assert.Len(t, got.PortingNumbers[0].StatusHistory, 2)
+
+	page, err := srv.Client().Porting.StatusByProperty(testCtx(t), srv.PropertySid, portingWindow())
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	assert.Equal(t, got, page.Items[0], "the service reads the same request")
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1, "the porting webhook fired")
+	assert.Equal(t, "/porting", hits[0].Path)
+
+	for body, want := range map[string]string{
+		`{"status": "Approved"}`:                                 "porting_no is required",
+		`{"porting_no": "` + req.PortingNo + `"}`:                "status is required",
+		`{"porting_no": "PN-NONE", "status": "Approved"}`:        "no porting request PN-NONE",
+		`{"porting_no": "` + req.PortingNo + `", "status": 3}`:   "status",
+		`{"porting_no": "` + req.PortingNo + `", "state": "Ok"}`: `unknown field "state"`,
+	} {
+		r := admin(t, srv, http.MethodPost, "porting-status", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "porting-status", "").Status)
+}
+
+// POST /__telcotest/message-failures is FailMessagesTo over HTTP: a
+// message to the number not yet submitted fails with UNDELIVERABLE, a
+// message to another number does not; GET lists the numbers.
+func TestAdmin_MessageFailures(t *testing.T) {
+	t.Parallel()
+	srv, clk := newClockServer(t, telcotest.WithAdmin())
+	list := func() []string {
+		t.Helper()
+		r := admin(t, srv, http.MethodGet, "message-failures", "")
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var out struct {
+			MessageFailures []struct {
+				To string `json:"to"`
+			} `json:"message_failures"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+		require.NotNil(t, out.MessageFailures, "an empty list is [], not null: %s", r.Body)
+		var to []string
+		for _, f := range out.MessageFailures {
+			to = append(to, f.To)
+		}
+		return to
+	}
+	assert.Empty(t, list())
+	c := srv.Client()
+	doomed, err := c.Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000013", Text: "x"})
+	require.NoError(t, err)
+	fine, err := c.Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000014", Text: "y"})
+	require.NoError(t, err)
+
+	r := admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000013"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	assert.JSONEq(t, `{"to": "+61400000013"}`, string(r.Body))
+	r = admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000012"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	assert.Equal(t, []string{"+61400000012", "+61400000013"}, list(), "sorted")
+
+	clk.Advance(time.Second)
+	byID := map[string]telco.Message{}
+	for _, m := range srv.Messages(srv.PropertySid) {
+		byID[m.MessageSid] = m
+	}
+	assert.Equal(t, telco.MessageFailed, byID[doomed.MessageSid].Status)
+	assert.Equal(t, "UNDELIVERABLE", byID[doomed.MessageSid].ErrorCode)
+	assert.Equal(t, telco.MessageDelivered, byID[fine.MessageSid].Status)
+
+	for body, want := range map[string]string{
+		`{}`:                             "to is required",
+		`{"to": "61400000013"}`:          "to must be an E.164 number with +",
+		`{"to": "+61400000013", "x": 1}`: `unknown field "x"`,
+	} {
+		r := admin(t, srv, http.MethodPost, "message-failures", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "message-failures", "").Status)
+}

@@ -245,3 +245,63 @@ func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request, _ str
 	s.clock.Advance(time.Duration(*body.AdvanceMS) * time.Millisecond)
 	s.adminClockNow(w, r, "")
 }
+
+// adminPortingStatus is SetPortingStatus over HTTP: {"porting_no",
+// "status"} moves the request and its numbers to status, appends to their
+// histories and sends the request's webhook, and answers with the request
+// as the service writes it. The status is any label: the service's are
+// not documented.
+func (s *Server) adminPortingStatus(w http.ResponseWriter, r *http.Request, _ string) {
+	var body struct {
+		PortingNo string `json:"porting_no"`
+		Status    string `json:"status"`
+	}
+	if !adminBody(w, r, &body, `{"porting_no": "PN00000001", "status": "Completed"}`) ||
+		!required(w, []string{"porting_no", "status"}, body.PortingNo, body.Status) {
+		return
+	}
+	s.mu.Lock()
+	req := s.setPortingStatus(body.PortingNo, body.Status)
+	var answer []byte
+	if req != nil {
+		// Encoded under the lock: the request's numbers are the store's.
+		answer, _ = json.Marshal(req)
+	}
+	s.mu.Unlock()
+	if req == nil {
+		adminError(w, http.StatusBadRequest, "no porting request "+body.PortingNo+" (porting_no is the PortingNo Porting.Submit answered)")
+		return
+	}
+	writeJSON(w, http.StatusOK, json.RawMessage(answer))
+}
+
+// wireFailure is a number whose messages fail, as the admin API shows it.
+type wireFailure struct {
+	To string `json:"to"`
+}
+
+// adminMessageFailures answers {"message_failures": [{"to": ...}, ...]}:
+// the numbers FailMessagesTo was given, sorted.
+func (s *Server) adminMessageFailures(w http.ResponseWriter, _ *http.Request, _ string) {
+	out := []wireFailure{}
+	for _, to := range s.failingTo() {
+		out = append(out, wireFailure{to})
+	}
+	writeJSON(w, http.StatusOK, map[string][]wireFailure{"message_failures": out})
+}
+
+// adminFailMessages is FailMessagesTo over HTTP: {"to": "+614..."} makes
+// every message to the number that is not submitted yet fail, with
+// ErrorCode UNDELIVERABLE; 201 with the body. Reset undoes it.
+func (s *Server) adminFailMessages(w http.ResponseWriter, r *http.Request, _ string) {
+	var body wireFailure
+	if !adminBody(w, r, &body, `{"to": "+61400000001"}`) || !required(w, []string{"to"}, body.To) {
+		return
+	}
+	if !rules.IsE164(body.To) {
+		adminError(w, http.StatusBadRequest, fmt.Sprintf("to must be an E.164 number with +, as messages are sent to (got %q)", body.To))
+		return
+	}
+	s.FailMessagesTo(body.To)
+	writeJSON(w, http.StatusCreated, body)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,6 +139,20 @@ func (s *Server) FailMessagesTo(e164 string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.failTo[e164] = true
+}
+
+// failingTo lists the numbers FailMessagesTo was given, sorted.
+func (s *Server) failingTo() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.st.failTo))
+	for to, on := range s.st.failTo {
+		if on {
+			out = append(out, to)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Receive records an inbound SMS on the project, as if from sent it to to,
