@@ -53,6 +53,7 @@ const AdminPath = "/__telcotest/"
 //	POST   /__telcotest/porting-status    {"porting_no", "status"}: as SetPortingStatus; the request, as the service writes it
 //	GET    /__telcotest/message-failures  {"message_failures": [{"to"}, ...]}: the numbers given to FailMessagesTo
 //	POST   /__telcotest/message-failures  {"to"}: as FailMessagesTo; 201
+//	POST   /__telcotest/reset        back to the Checkpoint, as Reset: {"cleared": {"messages", "requests", "callbacks", "faults"}}
 //	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
 //
 // A fault is an object with the keys ParseFault documents; an armed one
@@ -459,6 +460,7 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodPost, "porting-status", "move a porting request and its numbers to a status, as Server.SetPortingStatus; its webhook fires", (*Server).adminPortingStatus},
 		{http.MethodGet, "message-failures", "the numbers whose messages fail", (*Server).adminMessageFailures},
 		{http.MethodPost, "message-failures", "make messages to a number fail (UNDELIVERABLE), as Server.FailMessagesTo", (*Server).adminFailMessages},
+		{http.MethodPost, "reset", "back to the checkpoint (the state at start): seeded resources only; no messages, requests, callbacks or faults", (*Server).adminReset},
 		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }

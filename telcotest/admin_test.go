@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/optest"
 	"github.com/telcosdk/telco/telcotest"
 )
 
@@ -847,4 +848,185 @@ func TestAdmin_MessageFailures(t *testing.T) {
 		assert.Contains(t, adminErr(t, r), want, body)
 	}
 	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "message-failures", "").Status)
+}
+
+// seedState is what a client reads of the resources optest.Setup made,
+// and of the accounts' projects: what a reset must give back.
+type seedState struct {
+	Projects, OtherProjects []telco.Property
+	Number                  *telco.Number
+	Blocks                  []telco.NumberBlock
+	Flows                   []telco.Flow
+	Calls                   []telco.Call
+	Login                   *telco.OnlineLogin
+	Trunk                   *telco.SipTrunk
+	Porting                 []telco.PortingRequest
+	Addresses               []telco.Address
+	Counts                  telcotest.Counts
+}
+
+func readSeedState(t *testing.T, srv *telcotest.Server, clk *telcotest.Clock, ids optest.IDs, other telcotest.Account) seedState {
+	t.Helper()
+	ctx := testCtx(t)
+	c := srv.Client()
+	var st seedState
+	projects, err := c.Properties.List(ctx, nil)
+	require.NoError(t, err)
+	st.Projects = projects.Items
+	otherProjects, err := srv.ClientFor(other.AccountSid).Properties.List(ctx, nil)
+	require.NoError(t, err)
+	st.OtherProjects = otherProjects.Items
+	st.Number, err = c.Numbers.Get(ctx, ids.Number)
+	require.NoError(t, err)
+	blocks, err := c.NumberBlocks.ListByProperty(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Blocks = blocks.Data
+	flows, err := c.Flows.List(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Flows = flows.Items
+	calls, err := c.Calls.ListByProperty(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Calls = calls.Calls
+	st.Login, err = c.OnlineLogins.Get(ctx, ids.OnlineLoginSid)
+	require.NoError(t, err)
+	st.Trunk, err = c.SipTrunks.GetByProperty(ctx, ids.PropertySid, ids.SipTrunkSid)
+	require.NoError(t, err)
+	porting, err := c.Porting.StatusByProperty(ctx, ids.PropertySid,
+		&telco.PortingStatusParams{From: clk.Now().Add(-time.Hour), To: clk.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	st.Porting = porting.Items
+	addresses, err := c.Addresses.List(ctx, srv.AccountSid, nil)
+	require.NoError(t, err)
+	st.Addresses = addresses.Items
+	st.Counts = srv.Counts()
+	return st
+}
+
+// POST /__telcotest/reset puts back what the server held at its
+// checkpoint: every resource changed, added or deleted since is as it was
+// (twice over: the checkpoint itself is never changed), the messages sent
+// since are gone, and so are the requests, faults, message failures and
+// callbacks.
+func TestAdmin_ResetRestoresTheCheckpoint(t *testing.T) {
+	t.Parallel()
+	clk := telcotest.NewClock(time.Time{})
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	other := srv.AddAccount("", "")
+	ids, err := optest.Setup(srv)
+	require.NoError(t, err)
+	srv.Checkpoint()
+	before := readSeedState(t, srv, clk, ids, other)
+	setupMessage := listMessages(t, srv, "")
+	require.Len(t, setupMessage, 1, "Setup sends one message, scheduled")
+
+	ctx := testCtx(t)
+	c := srv.Client()
+	rc := newReceiver(t, http.StatusOK)
+	change := func(round string) {
+		t.Helper()
+		require.NoError(t, c.Properties.Update(ctx, ids.PropertySid, &telco.UpdatePropertyParams{Name: telco.Ptr("Renamed " + round)}))
+		_, err := c.Numbers.Configure(ctx, ids.Number, &telco.NumberConfigParams{Friendly: "changed " + round,
+			WebhookURL: rc.URL + "/inbound", WebhookMethod: "POST"})
+		require.NoError(t, err)
+		_, err = c.NumberBlocks.Configure(ctx, ids.NumberBlockSid, &telco.ConfigureNumberBlockParams{
+			RoutingMethod: telco.BlockRoutingEndpoint, EndpointNumber: "+61299990001"})
+		require.NoError(t, err)
+		require.NoError(t, c.OnlineLogins.Update(ctx, ids.OnlineLoginSid, &telco.UpdateOnlineLoginParams{FirstName: telco.Ptr(round),
+			Permissions: []telco.Permission{{PropertySid: ids.PropertySid, Scopes: telco.Scopes{telco.ScopeAdmin}}}}))
+		require.NoError(t, c.SipTrunks.Update(ctx, ids.PropertySid, ids.SipTrunkSid, &telco.UpdateSipTrunkParams{
+			Name: telco.Ptr(round), IPAddresses: []string{"52.62.10.8"}, AllowedCountries: []string{"GB"}}))
+		require.True(t, srv.SetPortingStatus(ids.PortingNo, "Approved "+round))
+		_, err = c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: round, MainDomain: "example.com", TimeZone: "UTC"})
+		require.NoError(t, err)
+		_, err = c.Messages.Send(ctx, ids.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: round})
+		require.NoError(t, err)
+		admin(t, srv, http.MethodPost, "inbound", `{"property_sid": "`+ids.PropertySid+`", "from": "+61400000002", "to": "`+ids.Number+`", "text": "in"}`)
+		admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000001"}`)
+		require.True(t, srv.SetAccountSmsEnabled(other.AccountSid, false))
+		arm(t, srv, `{"op": "Lookup.NumberDetails", "kind": "status"}`)
+		srv.Flush()
+		require.NotEmpty(t, srv.Callbacks(), "the inbound webhook")
+		require.NotEqual(t, before, readSeedState(t, srv, clk, ids, other), "round %s changed the state", round)
+	}
+
+	change("one")
+	require.NoError(t, c.Addresses.Delete(ctx, ids.AddressSid))
+	r := admin(t, srv, http.MethodPost, "reset", "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var cleared struct {
+		Cleared struct{ Messages, Requests, Callbacks, Faults int }
+	}
+	require.NoError(t, json.Unmarshal(r.Body, &cleared), "%s", r.Body)
+	assert.Equal(t, 2, cleared.Cleared.Messages, "the send and the inbound")
+	assert.Equal(t, 1, cleared.Cleared.Faults)
+	assert.Equal(t, 2, cleared.Cleared.Callbacks, "the inbound webhook and the porting one")
+	assert.Greater(t, cleared.Cleared.Requests, 10)
+
+	requests, total := listRequests(t, srv)
+	assert.Empty(t, requests)
+	assert.Zero(t, total)
+	assert.Zero(t, srv.Requests())
+	assert.Empty(t, listFaults(t, srv))
+	assert.Empty(t, srv.Callbacks())
+	assert.JSONEq(t, `{"message_failures": []}`, string(admin(t, srv, http.MethodGet, "message-failures", "").Body))
+	assert.Equal(t, setupMessage, listMessages(t, srv, ""), "the checkpoint's message, no other")
+	assert.Equal(t, before, readSeedState(t, srv, clk, ids, other))
+	_, err = srv.ClientFor(other.AccountSid).Messages.Send(ctx, other.PropertySid, &telco.SendMessageParams{To: "+61400000003", Text: "on"})
+	assert.NoError(t, err, "SMS is enabled again")
+
+	change("two")
+	srv.Reset()
+	assert.Equal(t, before, readSeedState(t, srv, clk, ids, other), "the checkpoint is never changed by what follows")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "reset", "").Status)
+}
+
+// A server that was never checkpointed resets to its state at start, with
+// no messages; requests count from 1 again.
+func TestAdmin_ResetWithoutCheckpoint(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	seeded := srv.Counts()
+	for i := 0; i < 3; i++ {
+		_, _, err := rawSend(t, srv, strconv.Itoa(i))
+		require.NoError(t, err)
+	}
+	srv.Receive(srv.PropertySid, "+61400000001", "+61299990000", "in")
+	require.Equal(t, 4, srv.Counts().Messages)
+	require.Equal(t, http.StatusOK, admin(t, srv, http.MethodPost, "reset", "").Status)
+	assert.Equal(t, seeded, srv.Counts())
+	assert.Empty(t, listMessages(t, srv, ""))
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, "/v2/Properties/"+srv.PropertySid, "").Status,
+		"the seeded project is there, under its SID")
+	requests, total := listRequests(t, srv)
+	assert.Len(t, requests, 1)
+	assert.Equal(t, 1, total)
+}
+
+// Resets while clients send and read: nothing races (under -race), no
+// request fails for it, and after a last reset nothing is left.
+func TestAdmin_ResetWhileBusy(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 15; j++ {
+				resp, _, err := rawSend(t, srv, strconv.Itoa(j))
+				if assert.NoError(t, err) {
+					assert.Equal(t, http.StatusOK, resp.StatusCode)
+				}
+				listMessages(t, srv, "")
+				listRequests(t, srv)
+			}
+		}()
+	}
+	for j := 0; j < 10; j++ {
+		assert.Equal(t, http.StatusOK, admin(t, srv, http.MethodPost, "reset", "").Status)
+	}
+	wg.Wait()
+	srv.Reset()
+	assert.Empty(t, listMessages(t, srv, ""))
+	assert.Zero(t, srv.Counts().Messages)
 }

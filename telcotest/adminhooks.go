@@ -305,3 +305,9 @@ func (s *Server) adminFailMessages(w http.ResponseWriter, r *http.Request, _ str
 	s.FailMessagesTo(body.To)
 	writeJSON(w, http.StatusCreated, body)
 }
+
+// adminReset is Reset over HTTP; it answers what it dropped:
+// {"cleared": {"messages", "requests", "callbacks", "faults"}}.
+func (s *Server) adminReset(w http.ResponseWriter, _ *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, map[string]resetCounts{"cleared": s.reset()})
+}

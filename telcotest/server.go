@@ -99,6 +99,7 @@ type Server struct {
 
 	mu      sync.Mutex // guards everything below
 	st      store
+	seed    store // what Reset puts back (Checkpoint)
 	closed  bool
 	timer   *time.Timer // real time only: wakes catchUp when a message is due
 	timerAt time.Time
@@ -199,6 +200,7 @@ func startServer(opts []ServerOption) (*Server, error) {
 	for _, a := range cfg.more {
 		s.AddAccount(a[0], a[1])
 	}
+	s.Checkpoint()
 	if s.clock != nil {
 		s.stopListen = s.clock.listen(s.catchUp)
 	}
