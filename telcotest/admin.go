@@ -1,6 +1,8 @@
 package telcotest
 
-// The admin API: fault injection over HTTP, for clients that are not Go.
+// The admin API: telcotest's hooks over HTTP, for clients that are not Go.
+// This file holds its routing, its authentication and its faults;
+// adminhooks.go the rest of its endpoints.
 //
 // Server.Inject reaches only code in the same process. A Java or C# test
 // suite pointed at `telco mock` arms the same faults with small JSON
@@ -33,28 +35,39 @@ import (
 const AdminPath = "/__telcotest/"
 
 // WithAdmin serves the admin API under AdminPath, so that a process that
-// cannot call Inject (a test suite in another language, pointed at `telco
-// mock`) can arm faults. Every request needs HTTP Basic credentials of the
-// server's first account (AccountSid and Token; another account's are
-// refused), else 401. Bodies are JSON; errors are {"error": "..."} with
-// 400, 401, 404 or 405.
+// cannot call the Server's methods (a test suite in another language,
+// pointed at `telco mock`) can do over HTTP what a Go test does with
+// them: arm faults, read what the fake holds and what reached it, make it
+// receive an SMS, move its clock, and reset it between tests. Every
+// request needs HTTP Basic credentials of the server's first account
+// (AccountSid and Token; another account's are refused), else 401 with
+// WWW-Authenticate. Bodies are JSON objects, their keys matched without
+// regard to case, unknown keys refused; lists come wrapped in an object;
+// times are RFC 3339 in UTC with milliseconds; errors are
+// {"error": "..."} with 400, 401, 404 or 405. A server with WithAdmin
+// runs on a Clock: WithClock's, else a running one (NewRunningClock).
 //
-//	GET    /__telcotest/             {"endpoints": [{"method", "path", "description"}, ...]}: this list
-//	GET    /__telcotest/faults       {"faults": [fault, ...]}: the armed faults, in the order they apply
-//	POST   /__telcotest/faults       arm the fault in the body; 201 with it, its id filled in
-//	DELETE /__telcotest/faults       clear every fault (and a fault policy): {"cleared": n}
-//	GET    /__telcotest/faults/{id}  one armed fault; 404 once it is used up or cleared
-//	DELETE /__telcotest/faults/{id}  clear one: {"cleared": 1}; 404 as GET
-//	GET    /__telcotest/ops          {"ops": [...]}: the names "op" takes (Ops)
-//	GET    /__telcotest/messages     {"messages": [message, ...]}: every message, as the service writes them; ?property_sid= &direction= &external_id=
-//	POST   /__telcotest/inbound      {"property_sid", "from", "to", "text"}: an SMS received, as Receive; 201 with the message
-//	GET    /__telcotest/clock        {"now": "2030-01-02T03:04:05.000Z"}: the server's time (RFC 3339, UTC, milliseconds)
-//	POST   /__telcotest/clock        {"advance_ms": n}: move the clock n ms ahead, as Clock.Advance; {"now": ...}
-//	POST   /__telcotest/porting-status    {"porting_no", "status"}: as SetPortingStatus; the request, as the service writes it
+//	GET    /__telcotest/                  {"endpoints": [{"method", "path", "description"}, ...]}: this list
+//	GET    /__telcotest/faults            {"faults": [fault, ...]}: the armed faults, in the order they apply
+//	POST   /__telcotest/faults            arm the fault in the body; 201 with it, its id filled in
+//	DELETE /__telcotest/faults            clear every fault (and a fault policy): {"cleared": n}
+//	GET    /__telcotest/faults/{id}       one armed fault; 404 once it is used up or cleared
+//	DELETE /__telcotest/faults/{id}       clear one: {"cleared": 1}; 404 as GET
+//	GET    /__telcotest/ops               {"ops": [...]}: the names "op" takes (Ops)
+//	GET    /__telcotest/messages          {"messages": [message, ...]}: every message, as the service writes it;
+//	                                      ?property_sid= &direction= &external_id= filter
+//	GET    /__telcotest/requests          {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n}
+//	                                      (RequestRecords, Requests)
+//	POST   /__telcotest/inbound           {"property_sid", "from", "to", "text"}: an SMS received, as Receive;
+//	                                      201 with the message
 //	GET    /__telcotest/message-failures  {"message_failures": [{"to"}, ...]}: the numbers given to FailMessagesTo
 //	POST   /__telcotest/message-failures  {"to"}: as FailMessagesTo; 201
-//	POST   /__telcotest/reset        back to the Checkpoint, as Reset: {"cleared": {"messages", "requests", "callbacks", "faults"}}
-//	GET    /__telcotest/requests     {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n} (RequestRecords)
+//	POST   /__telcotest/porting-status    {"porting_no", "status"}: as SetPortingStatus; the request, as the
+//	                                      service writes it
+//	GET    /__telcotest/clock             {"now": "2030-01-02T03:04:05.000Z"}: the server's time
+//	POST   /__telcotest/clock             {"advance_ms": n}: move the clock n ms ahead, as Clock.Advance; {"now"}
+//	POST   /__telcotest/reset             back to the Checkpoint, as Reset:
+//	                                      {"cleared": {"messages", "requests", "callbacks", "faults"}}
 //
 // A fault is an object with the keys ParseFault documents; an armed one
 // also has "id" and "remaining", the requests it still applies to:
@@ -454,14 +467,14 @@ func adminEndpoints() []adminEndpoint {
 		{http.MethodDelete, "faults/{id}", "clear one armed fault", (*Server).adminClearFault},
 		{http.MethodGet, "ops", `the operation names a fault's "op" takes`, (*Server).adminOps},
 		{http.MethodGet, "messages", "every message the fake holds, as the service writes them; filters property_sid, direction, external_id", (*Server).adminMessages},
+		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 		{http.MethodPost, "inbound", "an SMS received on a number, as Server.Receive: 201 with the message; its webhooks fire", (*Server).adminInbound},
-		{http.MethodGet, "clock", "the fake's time", (*Server).adminClockNow},
-		{http.MethodPost, "clock", "move the fake's clock advance_ms ahead: scheduled messages go out, statuses move on", (*Server).adminAdvanceClock},
-		{http.MethodPost, "porting-status", "move a porting request and its numbers to a status, as Server.SetPortingStatus; its webhook fires", (*Server).adminPortingStatus},
 		{http.MethodGet, "message-failures", "the numbers whose messages fail", (*Server).adminMessageFailures},
 		{http.MethodPost, "message-failures", "make messages to a number fail (UNDELIVERABLE), as Server.FailMessagesTo", (*Server).adminFailMessages},
+		{http.MethodPost, "porting-status", "move a porting request and its numbers to a status, as Server.SetPortingStatus; its webhook fires", (*Server).adminPortingStatus},
+		{http.MethodGet, "clock", "the fake's time", (*Server).adminClockNow},
+		{http.MethodPost, "clock", "move the fake's clock advance_ms ahead: scheduled messages go out, statuses move on", (*Server).adminAdvanceClock},
 		{http.MethodPost, "reset", "back to the checkpoint (the state at start): seeded resources only; no messages, requests, callbacks or faults", (*Server).adminReset},
-		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
 	}
 }
 

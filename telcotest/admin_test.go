@@ -422,8 +422,12 @@ func TestAdmin_IndexListsEveryEndpoint(t *testing.T) {
 			assert.False(t, seen[e.Method+" "+e.Path], "listed twice: %s %s", e.Method, e.Path)
 			seen[e.Method+" "+e.Path] = true
 		}
+		assert.Len(t, idx.Endpoints, 16)
 		for _, want := range []string{"GET /__telcotest/", "GET /__telcotest/faults", "POST /__telcotest/faults",
-			"DELETE /__telcotest/faults", "GET /__telcotest/faults/{id}", "DELETE /__telcotest/faults/{id}", "GET /__telcotest/ops"} {
+			"DELETE /__telcotest/faults", "GET /__telcotest/faults/{id}", "DELETE /__telcotest/faults/{id}", "GET /__telcotest/ops",
+			"GET /__telcotest/messages", "GET /__telcotest/requests", "POST /__telcotest/inbound", "GET /__telcotest/message-failures",
+			"POST /__telcotest/message-failures", "POST /__telcotest/porting-status", "GET /__telcotest/clock",
+			"POST /__telcotest/clock", "POST /__telcotest/reset"} {
 			assert.True(t, seen[want], "%s is not listed: %s", want, r.Body)
 		}
 	}

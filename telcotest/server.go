@@ -46,8 +46,11 @@
 // WithAddr listens on any address, WithTLS serves HTTPS, WithRequestLog
 // writes one line per request (never a credential), and GET /healthz
 // (HealthPath) answers without credentials; WithAdmin serves an admin API
-// under AdminPath that arms faults over HTTP, for clients in other
-// languages; `telco mock` uses them all.
+// under AdminPath, for clients in other languages, that does over HTTP
+// what the Server's methods do (faults, Messages, RequestRecords,
+// Receive, FailMessagesTo, SetPortingStatus, the Clock, Reset); `telco
+// mock` uses them all. One server can serve a whole test suite:
+// Checkpoint once it is seeded, Reset between tests.
 package telcotest
 
 import (
