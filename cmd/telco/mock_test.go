@@ -603,3 +603,24 @@ func TestMockClockSendsAScheduledMessage(t *testing.T) {
 	}
 	assert.Equal(t, "Delivered", status(), "nothing refused was done")
 }
+
+// The README's Python test is examples/mock-python/mock_admin.py, byte
+// for byte: CI runs the file (.ci/mock-curl), so the page cannot show
+// code that does not run.
+func TestMockPythonExampleIsInTheReadme(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	script, err := os.ReadFile(filepath.Join("..", "..", "examples", "mock-python", "mock_admin.py"))
+	require.NoError(t, err)
+	const marker = "<!-- The next block is examples/mock-python/mock_admin.py, byte for byte. -->\n```python\n"
+	_, after, found := strings.Cut(string(readme), marker)
+	require.True(t, found, "README.md has no Python block after the marker")
+	block, _, closed := strings.Cut(after, "\n```\n")
+	require.True(t, closed, "the Python block is not closed")
+	assert.Equal(t, string(script), block+"\n", "README.md's Python block and examples/mock-python/mock_admin.py differ")
+	for _, endpoint := range []string{`"messages"`, `"requests"`, `"reset"`, `"inbound"`, `"clock"`, `"message-failures"`,
+		`"porting-status"`, `"faults"`, `admin("GET", "")`, `token="wrong"`} {
+		assert.Contains(t, block, endpoint, "the Python test uses every endpoint")
+	}
+}
