@@ -46,8 +46,11 @@
 // WithAddr listens on any address, WithTLS serves HTTPS, WithRequestLog
 // writes one line per request (never a credential), and GET /healthz
 // (HealthPath) answers without credentials; WithAdmin serves an admin API
-// under AdminPath that arms faults over HTTP, for clients in other
-// languages; `telco mock` uses them all.
+// under AdminPath, for clients in other languages, that does over HTTP
+// what the Server's methods do (faults, Messages, RequestRecords,
+// Receive, FailMessagesTo, SetPortingStatus, the Clock, Reset); `telco
+// mock` uses them all. One server can serve a whole test suite:
+// Checkpoint once it is seeded, Reset between tests.
 package telcotest
 
 import (
@@ -97,6 +100,7 @@ type Server struct {
 
 	mu      sync.Mutex // guards everything below
 	st      store
+	seed    store // what Reset puts back (Checkpoint)
 	closed  bool
 	timer   *time.Timer // real time only: wakes catchUp when a message is due
 	timerAt time.Time
@@ -127,7 +131,9 @@ type serverConfig struct {
 
 // WithClock makes the server take every time it uses from c instead of the
 // real clock, so that a test can move message statuses, scheduled sends
-// and lease expiry along with c.Advance.
+// and lease expiry along with c.Advance. Without it a server runs on the
+// real clock, or with WithAdmin on a running Clock of its own
+// (NewRunningClock), which the admin API moves.
 func WithClock(c *Clock) ServerOption { return func(cfg *serverConfig) { cfg.clock = c } }
 
 // WithAccount adds one more account, with its own seeded project (see
@@ -184,6 +190,10 @@ func startServer(opts []ServerOption) (*Server, error) {
 	if cfg.token == "" {
 		cfg.token = randomToken()
 	}
+	if cfg.admin && cfg.clock == nil {
+		// The admin API moves the clock (POST /__telcotest/clock).
+		cfg.clock = NewRunningClock()
+	}
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks(cfg.callbacks)}
 	s.st = newStore(cfg.accountSid)
 	s.faults.init()
@@ -191,6 +201,7 @@ func startServer(opts []ServerOption) (*Server, error) {
 	for _, a := range cfg.more {
 		s.AddAccount(a[0], a[1])
 	}
+	s.Checkpoint()
 	if s.clock != nil {
 		s.stopListen = s.clock.listen(s.catchUp)
 	}
@@ -379,9 +390,6 @@ func (s *Server) FailNext(n, status int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if serveHealth(w, r) {
-		return
-	}
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	h := w.Header()

@@ -36,7 +36,8 @@ type mockInfo struct {
 	// CAP12 is where --ca-p12 wrote it as a PKCS#12 trust store.
 	CAP12 string `json:"ca_p12,omitempty"`
 	// AdminURL is the base of the admin API (telcotest.WithAdmin), which
-	// arms faults over HTTP with the first account's credentials.
+	// does over HTTP, with the first account's credentials, what
+	// telcotest's hooks do in Go: faults, inspection, reset, the clock.
 	AdminURL string `json:"admin_url"`
 	// Accounts are every account, the first one (the keys above) first.
 	Accounts []mockAccount `json:"accounts"`
@@ -127,10 +128,16 @@ reaches another's resources is answered 403 FORBIDDEN.
 Bound to all interfaces (--addr 0.0.0.0:8080), it prints a loopback URL the
 CLI accepts, and warns: anyone who can reach the port can use the fake.
 
-Faults, for clients in any language: the admin API under /__telcotest/
-(HTTP Basic with the first account's SID and token) arms the fake's faults
-for the next requests that match, lists them with the uses left, and clears
-them. --fault arms one at start-up with the same keys (repeatable):
+The admin API, for test suites in any language, lives under /__telcotest/
+(HTTP Basic with the first account's SID and token; GET /__telcotest/ lists
+its endpoints). It arms faults for the next requests that match, lists the
+messages the fake holds and the requests that reached it, makes it receive an
+SMS, fails messages to a number, moves a porting request on, moves the fake's
+clock ahead (it follows real time until then), and resets the fake to how it
+started (POST /__telcotest/reset): the seeded accounts, projects, number,
+block, flow and calls, under the SIDs printed; no messages, requests or
+faults. --fault arms a fault at start-up with the admin API's keys
+(repeatable):
 
   curl -u "$SID:$TOKEN" -d '{"kind":"status","status":503,"retry_after":2,"op":"Messages.Send"}' \
     "$URL/__telcotest/faults"
@@ -194,6 +201,9 @@ the mock listens, and serves a certificate it signs for localhost,
 				c.To, c.Endpoint = strings.TrimPrefix(mockNumber, "+"), "61400000000"
 				srv.AddCall(srv.PropertySid, c)
 			}
+			// What POST /__telcotest/reset puts back: everything seeded
+			// above, under the SIDs and tokens printed below.
+			srv.Checkpoint()
 			for _, f := range more.faults {
 				srv.Inject(f.count, f.fault)
 			}
