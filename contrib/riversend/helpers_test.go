@@ -13,7 +13,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/telcosdk/telco/contrib/riversend"
-	"github.com/telcosdk/telco/contrib/riversend/internal/pgtest"
+	"github.com/telcosdk/telco/contrib/riversend/pgtest"
 )
 
 // newDB starts a Postgres for t, migrated for River and telco_sends.
