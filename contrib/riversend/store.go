@@ -110,14 +110,16 @@ ALTER TABLE telco_sends ALTER COLUMN ledger_state SET DEFAULT 'new',
 // advisory lock's key: "telco_se" in ASCII).
 const migrateLock = 0x74656c636f5f7365
 
-// Migrate brings River's tables to the latest version with rivermigrate
-// and creates telco_sends, or adds the Ledger's columns to a telco_sends
-// of an earlier version, keeping its rows. Both steps are idempotent and
-// safe to run from several processes at once; run it at deploy time,
-// before workers of this version start, and with no worker of an earlier
-// version still running (those keep no ledger). MigrateSends does the
-// second step alone, for a database whose River tables are migrated
-// otherwise, or that uses the Ledger without River.
+// Migrate brings River's tables to the latest version with rivermigrate,
+// creates telco_sends, or adds the Ledger's columns to a telco_sends of an
+// earlier version, keeping its rows, and creates telco_callbacks (the
+// table of CallbackOnce). Every step is idempotent and safe to run from
+// several processes at once; run it at deploy time, before workers of this
+// version start, and with no worker of an earlier version still running
+// (those keep no ledger). MigrateSends does the second step alone, for a
+// database whose River tables are migrated otherwise, or that uses the
+// Ledger without River; MigrateCallbacks the third, for a receiver of
+// webhooks that needs only CallbackOnce.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
@@ -127,6 +129,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("riversend: Migrate: river: %w", err)
 	}
 	if err := MigrateSends(ctx, pool); err != nil {
+		return fmt.Errorf("riversend: Migrate: %w", err)
+	}
+	if err := MigrateCallbacks(ctx, pool); err != nil {
 		return fmt.Errorf("riversend: Migrate: %w", err)
 	}
 	return nil
