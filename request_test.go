@@ -349,16 +349,18 @@ func TestReadBodyAroundItsSteps(t *testing.T) {
 	const k = 4 << 10
 	sizes := []int{0, 1, k - 1, k, k + 1, 3*k - 1, 3 * k, 3*k + 1, 1 << 20, 3<<20 + 7}
 	for _, limit := range []int{10, k, k + 1, 3 * k, 1 << 20, 3 << 20} {
-		for _, n := range append(sizes, limit-1, limit, limit+1, limit+k) {
+		for i, n := range append(sizes, limit-1, limit, limit+1, limit+k) {
 			if n < 0 {
 				continue
 			}
+			// The announced length: unknown, right, or wrong either way.
+			hint := [...]int64{-1, int64(n), int64(n) / 2, int64(n) + 100}[i%4]
 			want := make([]byte, n)
 			for i := range want {
 				want[i] = byte(i*7 + i>>9)
 			}
 			src := &readCounter{r: iotest.HalfReader(bytes.NewReader(want))}
-			got, err := readBody(src, int64(limit))
+			got, err := readBody(src, int64(limit), hint)
 			if n > limit {
 				require.ErrorIs(t, err, errBodyTooLarge, "limit %d, body %d", limit, n)
 				assert.Nil(t, got)
@@ -369,9 +371,9 @@ func TestReadBodyAroundItsSteps(t *testing.T) {
 			assert.True(t, bytes.Equal(want, got), "limit %d, body %d: the body changed", limit, n)
 		}
 	}
-	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10)
+	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10, -1)
 	assert.ErrorIs(t, err, io.ErrClosedPipe)
-	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, 5*k)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20)
+	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, 5*k)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20, -1)
 	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the first chunk")
 }
 

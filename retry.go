@@ -163,7 +163,7 @@ func (st *attemptState) readAnswer(resp *http.Response) error {
 		st.answered = true
 		return nil
 	}
-	body, err := readBody(resp.Body, st.client.maxBody)
+	body, err := readBody(resp.Body, st.client.maxBody, resp.ContentLength)
 	switch {
 	case err == errBodyTooLarge:
 		st.tooLarge = true // not retried: the same answer would come again
@@ -185,13 +185,19 @@ func (e *readError) Unwrap() error { return e.err }
 var errBodyTooLarge = errors.New("response body too large")
 
 // readBody reads r to its end, or fails with errBodyTooLarge having read
-// limit+1 bytes, never more. It reads in chunks that double from 4 KiB to
+// limit+1 bytes, never more. A body of a known length (size, the
+// answer's Content-Length; -1 when unknown) under the cap is read in one
+// allocation. Otherwise it reads in chunks that double from 4 KiB to
 // 512 KiB and joins them once at the end, so that a body over the cap (a
 // compressed one that inflates without end, say) costs about the cap in
 // memory, where a growing buffer would cost several times it.
-func readBody(r io.Reader, limit int64) ([]byte, error) {
+func readBody(r io.Reader, limit, size int64) ([]byte, error) {
 	var chunks [][]byte
-	total, size := int64(0), int64(4<<10)
+	total := int64(0)
+	if size < 0 || size >= limit {
+		size = 4 << 10
+	}
+	size++ // room to see the end of a body of the length announced
 	for {
 		chunk := make([]byte, min(size, limit+1-total))
 		n, err := 0, error(nil)
