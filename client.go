@@ -67,6 +67,7 @@ type Client struct {
 	maxBody   int64 // cap on a success body
 	// lookupInFlight bounds the requests of one Lookup.NumberDetails call.
 	lookupInFlight int
+	parallelPages  int // page requests in flight when reading message history
 	rc             *retryablehttp.Client
 	pool           *http.Client    // whose transport holds the connections (CloseIdleConnections)
 	reconcile      ReconcilePolicy // SendOnce's (sendonce.go)
@@ -105,6 +106,7 @@ type clientConfig struct {
 	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (transport.go)
 	insecureHTTP   bool                                      // WithInsecureHTTP (transport.go)
 	lookupInFlight int
+	parallelPages  int // WithParallelPages (paging.go)
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -223,6 +225,12 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.lookupInFlight < 1 {
 		return nil, errors.New("telco: NewClient: WithLookupConcurrency needs at least 1")
 	}
+	if cfg.parallelPages == 0 {
+		cfg.parallelPages = 1
+	}
+	if cfg.parallelPages < 1 || cfg.parallelPages > MaxParallelPages {
+		return nil, fmt.Errorf("telco: NewClient: WithParallelPages needs 1 to %d", MaxParallelPages)
+	}
 	reconcile, err := cfg.reconcile.normalize()
 	if err != nil {
 		return nil, err
@@ -247,6 +255,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		retry:          rp,
 		maxBody:        cfg.maxBody,
 		lookupInFlight: cfg.lookupInFlight,
+		parallelPages:  cfg.parallelPages,
 		reconcile:      reconcile,
 		scans:          newScanner(),
 		ledger:         cfg.ledger,

@@ -328,36 +328,47 @@ func (sc *scanner) serve(s *MessagesService, propertySid string, q *scanQueue) {
 // pages reads the project's transmitted messages of the window [from, to)
 // in Unix seconds, calling fn for each until it returns false, and
 // returns the Date of the first answer (0 when it had none). It pages with
-// Results_Skip until an empty page: messages are only ever added, so a
-// message stored before the read began cannot be skipped, whatever the
-// service's order (an insertion ahead of the cursor can only show one
-// twice), and a service that caps its pages below the size asked still
-// has every page read. A page that repeats the previous one ends the
-// read: the service ignores the position, and reading on would not show
-// more.
+// Results_Skip, in steps of the first page's length, until an empty page:
+// messages are only ever added, so a message stored before the read began
+// cannot be skipped, whatever the service's order (an insertion ahead of
+// the cursor can only show one twice), and a service that caps its pages
+// below the size asked still has every page read. A page that repeats the
+// previous one ends the read: the service ignores the position, and
+// reading on would not show more. Pages after the first are requested
+// WithParallelPages at a time.
 func (sc *scanner) pages(ctx context.Context, s *MessagesService, propertySid string, from, to int64, fn func(Message) bool) (first int64, err error) {
-	p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
-	var prev []Message
-	for skip := 0; ; {
-		p.Skip = skip
-		page, date, err := sc.find(ctx, s, propertySid, p)
-		if err != nil {
-			return first, err
-		}
-		if first == 0 {
-			first = date
-		}
-		if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
+	p := FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
+	page, first, err := sc.find(ctx, s, propertySid, &p)
+	if err != nil || len(page.Items) == 0 {
+		return first, err
+	}
+	prev, skip := page.Items, len(page.Items) // the first page's length is the service's page size
+	for _, m := range prev {
+		if !fn(m) {
 			return first, nil
 		}
-		for _, m := range page.Items {
+	}
+	err = readAhead(ctx, s.client.parallelPages, func(ctx context.Context, k int) ([]Message, error) {
+		q := p
+		q.Skip = skip * (k + 1)
+		page, _, err := sc.find(ctx, s, propertySid, &q)
+		if err != nil {
+			return nil, err
+		}
+		return page.Items, nil
+	}, func(_ int, items []Message) bool {
+		if len(items) == 0 || samePage(items, prev) {
+			return false
+		}
+		for _, m := range items {
 			if !fn(m) {
-				return first, nil
+				return false
 			}
 		}
-		skip += len(page.Items)
-		prev = page.Items
-	}
+		prev = items
+		return true
+	})
+	return first, err
 }
 
 // find is one page of a scan: Find, with its answer's Date read for the

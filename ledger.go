@@ -97,7 +97,9 @@ type Ledger interface {
 // ErrExternalIDReused is matched by the error of SendOnce and SendBatchOnce
 // when an ExternalId the ledger holds is met with a different message
 // (another To, From, Text or Schedule): nothing is sent, as an idempotency
-// key reused with other parameters is refused rather than obeyed.
+// key reused with other parameters is refused rather than obeyed. An
+// ExternalId whose last send the service refused may carry another
+// message: the refused one is not at the service.
 var ErrExternalIDReused = errors.New("ExternalId already used for a different message")
 
 // messageDigest returns the digest a Ledger keeps for p: a hash of To,

@@ -582,3 +582,29 @@ func TestProcessLedgerKeepsServicesAndAccountsApart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, a.stored()["two-services"], "another account's records are its own")
 }
+
+// A message the service refused (a bad number, say) may be corrected and
+// sent again under its ExternalId: nothing of it is at the service.
+func TestLedgerRefusedExternalIDTakesACorrectedMessage(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{send: func(n int) (bool, int, time.Duration) {
+		if n == 0 {
+			return false, http.StatusBadRequest, 0
+		}
+		return true, 0, 0
+	}})
+	c := srv.client(t, fastReconcile, WithLedger(NewMemoryLedger()))
+	bad := onceParams("fix-1")
+	bad.To = "+61400000000"
+	_, err := c.Messages.SendOnce(bg, testProp, bad)
+	require.Error(t, err)
+	require.False(t, errors.Is(err, ErrMaybeSent), "refused: %v", err)
+	m, err := c.Messages.SendOnce(bg, testProp, onceParams("fix-1"))
+	require.NoError(t, err, "the corrected message goes under the same ExternalId")
+	assert.Equal(t, onceParams("fix-1").To, m.To)
+	assert.Equal(t, 1, srv.stored()["fix-1"])
+	other := onceParams("fix-1")
+	other.Text = "another text"
+	_, err = c.Messages.SendOnce(bg, testProp, other)
+	assert.ErrorIs(t, err, ErrExternalIDReused, "once sent, it holds its message")
+}

@@ -29,6 +29,7 @@ type MessagesAPI interface {
 	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error)
 	ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error)
 	FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error)
+	SendAll(ctx context.Context, propertySid string, msgs iter.Seq[SendMessageParams], opts *SendAllOptions) iter.Seq2[BatchResult, error]
 }
 
 var _ MessagesAPI = (*MessagesService)(nil)
@@ -337,15 +338,54 @@ func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindM
 }
 
 // FindAll iterates over every message Find would return, page by page,
-// starting at p.Skip. p is copied; the caller's value is not changed.
+// starting at p.Skip, until an empty page or one shorter than the page
+// size (p.Count, else 200). p is copied; the caller's value is not
+// changed. With WithParallelPages(n), up to n pages are requested at once
+// and the messages come in the same order.
 func (s *MessagesService) FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error] {
+	const op = "Messages.FindAll"
 	q := deref(p)
-	return skipIterate(ctx, "Messages.FindAll", q.ListParams, defaultFindCount,
-		func(ctx context.Context, lp ListParams) (*Page[Message], error) {
-			r := q
-			r.ListParams = lp
-			return s.Find(ctx, propertySid, &r)
+	find := func(ctx context.Context, lp ListParams) (*Page[Message], error) {
+		r := q
+		r.ListParams = lp
+		return s.Find(ctx, propertySid, &r)
+	}
+	if s.client.parallelPages < 2 {
+		return skipIterate(ctx, op, q.ListParams, defaultFindCount, find)
+	}
+	size := q.Count
+	if size <= 0 {
+		size = defaultFindCount
+	}
+	return func(yield func(Message, error) bool) {
+		var prev []Message
+		var failed error
+		err := readAhead(ctxOrBackground(ctx), s.client.parallelPages, func(ctx context.Context, k int) ([]Message, error) {
+			page, err := find(ctx, ListParams{Count: q.Count, Skip: q.Skip + k*size})
+			if err != nil {
+				return nil, err
+			}
+			return page.Items, nil
+		}, func(k int, items []Message) bool {
+			if k > 0 && len(items) > 0 && samePage(items, prev) {
+				failed = fmt.Errorf("telco: %s: page %d repeats the previous page; the service ignored the page position", op, k+1)
+				return false
+			}
+			for _, m := range items {
+				if !yield(m, nil) {
+					return false
+				}
+			}
+			prev = items
+			return len(items) == size
 		})
+		if err == nil {
+			err = failed
+		}
+		if err != nil {
+			yield(Message{}, err)
+		}
+	}
 }
 
 // Get reads one message back: GET /v2/Messages/{MessageSid}.

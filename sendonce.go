@@ -378,7 +378,9 @@ func (c *onceCall) claim(ctx context.Context, open []int) (send, look, held []in
 		send, look, held = nil, nil, nil // fn may run more than once
 		var reused []string
 		for k, i := range open {
-			if d := recs[k].Digest; d != "" && d != c.items[i].digest {
+			// A refused message left nothing at the service: its
+			// ExternalId may carry a corrected one.
+			if d := recs[k].Digest; d != "" && d != c.items[i].digest && recs[k].State != LedgerRefused {
 				reused = append(reused, c.items[i].id)
 			}
 		}

@@ -39,6 +39,9 @@ var ErrNotStubbed = errors.New("telcotest: not stubbed")
 //   - FindByExternalID and ListByExternalID answer from the messages the
 //     stub's sends returned; FillLedger answers 0, nil: the stub's memory
 //     is those sends.
+//   - SendAll sends msgs in chunks of ChunkSize with SendBatchOnce, one
+//     chunk at a time, and yields each message's result in input order
+//     (with its chunk's error when the chunk left it unsettled).
 //
 // The zero value is ready to use; a MessagesStub is safe for concurrent use
 // once its funcs are set.
@@ -52,6 +55,7 @@ type MessagesStub struct {
 	FindByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]telco.Message, error)
 	ListByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]telco.Message, error)
 	FillLedgerFunc       func(ctx context.Context, propertySid string, from, to time.Time) (int, error)
+	SendAllFunc          func(ctx context.Context, propertySid string, msgs iter.Seq[telco.SendMessageParams], opts *telco.SendAllOptions) iter.Seq2[telco.BatchResult, error]
 
 	mu   sync.Mutex
 	sent map[[2]string][]telco.Message // by project and ExternalId, what the sends returned
@@ -255,4 +259,45 @@ func (s *MessagesStub) FillLedger(ctx context.Context, propertySid string, from,
 		return s.FillLedgerFunc(ctx, propertySid, from, to)
 	}
 	return 0, nil
+}
+
+// SendAll calls SendAllFunc, or sends msgs in chunks with SendBatchOnce.
+func (s *MessagesStub) SendAll(ctx context.Context, propertySid string, msgs iter.Seq[telco.SendMessageParams], opts *telco.SendAllOptions) iter.Seq2[telco.BatchResult, error] {
+	if s.SendAllFunc != nil {
+		return s.SendAllFunc(ctx, propertySid, msgs, opts)
+	}
+	size := telco.DefaultSendAllChunkSize
+	if opts != nil && opts.ChunkSize > 0 {
+		size = opts.ChunkSize
+	}
+	return func(yield func(telco.BatchResult, error) bool) {
+		var chunk []telco.SendMessageParams
+		flush := func() bool {
+			if len(chunk) == 0 {
+				return true
+			}
+			res, err := s.SendBatchOnce(ctx, propertySid, chunk)
+			for i := range chunk {
+				var r telco.BatchResult
+				if res != nil {
+					r = res[i]
+				}
+				var e error
+				if r.Message == nil && r.Err == nil {
+					e = err
+				}
+				if !yield(r, e) {
+					return false
+				}
+			}
+			chunk = chunk[:0]
+			return true
+		}
+		for m := range msgs {
+			if chunk = append(chunk, m); len(chunk) == size && !flush() {
+				return
+			}
+		}
+		flush()
+	}
 }
