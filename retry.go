@@ -188,9 +188,9 @@ var errBodyTooLarge = errors.New("response body too large")
 // limit+1 bytes, never more. A body of a known length (size, the
 // answer's Content-Length; -1 when unknown) under the cap is read in one
 // allocation. Otherwise it reads in chunks that double from 4 KiB to
-// 512 KiB and joins them once at the end, so that a body over the cap (a
-// compressed one that inflates without end, say) costs about the cap in
-// memory, where a growing buffer would cost several times it.
+// 32 KiB and joins them once at the end: a body costs about twice its
+// size, where a growing buffer would cost several times it, and one over
+// the cap (a compressed one that inflates without end, say) about the cap.
 func readBody(r io.Reader, limit, size int64) ([]byte, error) {
 	var chunks [][]byte
 	total := int64(0)
@@ -216,7 +216,7 @@ func readBody(r io.Reader, limit, size int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		size = min(2*size, 512<<10)
+		size = min(2*size, 32<<10)
 	}
 	if len(chunks) == 1 {
 		return chunks[0], nil

@@ -125,6 +125,7 @@ func TestSendAllEndsWithTheContext(t *testing.T) {
 	srv := newStoreServer(t, &storeServer{})
 	c := srv.client(t, fastReconcile, WithLedger(NewMemoryLedger()))
 	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
 	var last error
 	pairs := 0
 	for _, err := range c.Messages.SendAll(ctx, testProp, sendAllInput("ctx", 100, nil), &SendAllOptions{ChunkSize: 5}) {
