@@ -118,9 +118,13 @@
 //		From: "Acme", To: "+61499999999", Text: "Your code is 4821", ExternalID: orderID,
 //	})
 //
-// Every attempt is recorded in a [Ledger] before its request: a Client
-// keeps a memory ledger of its own ([NewMemoryLedger]); [WithLedger] shares
-// one between Clients, processes or machines. With a record on file a sent
+// Every attempt is recorded in a [Ledger] before its request: "once"
+// holds per ledger. Every Client built without [WithLedger] shares the
+// process's memory ledger, its records keyed by base URL, account, project
+// and ExternalId; [WithLedger] gives one that processes or machines share
+// (the boltledger package's file, contrib/riversend's Postgres table), and
+// [MessagesService.FillLedger] or [ReconcilePolicy].LookBack fill a fresh
+// one from the service's history. With a record on file a sent
 // message is returned without a request, one in doubt is looked up first,
 // and the same ExternalId with another message is refused
 // ([ErrExternalIDReused]). After a failure that matches [ErrMaybeSent] the
@@ -131,6 +135,15 @@
 // then an [*UnresolvedError], which matches ErrMaybeSent and names the
 // ExternalIds. RELIABILITY.md states what holds within one call, one
 // process and many, and what does not.
+//
+// # Many messages, long histories
+//
+// [MessagesService.SendAll] sends an iterator of messages in chunks
+// through SendBatchOnce, several chunks in flight, and yields each
+// message's result in input order. [WithParallelPages] keeps several page
+// requests in flight when FindAll and the look-ups by ExternalId read
+// message history, the messages in the same order: what users wait for is
+// round trips.
 //
 // # Paging and iterators
 //

@@ -56,7 +56,7 @@ func (d *NumberDetail) UnmarshalJSON(b []byte) error {
 // decoded into these, in one pass: NumberDetail's own UnmarshalJSON would
 // have encoding/json scan every element twice and allocate for each e164.
 type wireNumberDetail struct {
-	E164                  flexInt `json:"e164"` // a number or a string, either on the fast pass
+	E164                  flexInt `json:"e164"` // a number or a string, either on the typed pass
 	AssignedCarrier       Carrier `json:"assignedCarrier"`
 	CurrentCarrier        Carrier `json:"currentCarrier"`
 	NumberingArea         string  `json:"numberingArea"`
