@@ -139,7 +139,8 @@ func skipIterate[T any](ctx context.Context, op string, lp ListParams, defaultCo
 // either way; at most n pages are held at once. Past the last page, up to
 // n-1 requests come back empty: the price of not waiting for each page
 // before asking for the next. On a service tens of milliseconds away, 8
-// pages in flight read a long history in about a fifth of the time.
+// pages in flight read a long history in about a seventh of the time
+// (BENCHMARKS.md).
 func WithParallelPages(n int) Option { return func(c *clientConfig) { c.parallelPages = n } }
 
 // MaxParallelPages bounds WithParallelPages.
