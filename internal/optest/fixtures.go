@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/telcosdk/telco"
@@ -389,6 +390,29 @@ func table() []Fixture {
 				_, err := c.Messages.SendBatchOnce(ctx, ids.PropertySid, []telco.SendMessageParams{{To: "+61499999999", Text: "hi"}})
 				return err
 			}, BadField: "Messages[0].ExternalId", BadCode: telco.CodeParameterRequired},
+		{Name: "Messages.SendAll", Ops: []string{"Messages.SendBatch", "Messages.Find"},
+			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
+				msgs := []telco.SendMessageParams{
+					{From: "Acme", To: "+61499990008", Text: "a", ExternalID: "sa-1"},
+					{From: "Acme", To: "+61499990009", Text: "b", ExternalID: "sa-2"},
+				}
+				var res []telco.BatchResult
+				for r, err := range c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), nil) {
+					if err != nil {
+						return err
+					}
+					res = append(res, r)
+				}
+				return batchErr(res, nil)
+			},
+			Effect: telcotest.Counts{Messages: 2},
+			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
+				for _, err := range c.Messages.SendAll(ctx, ids.PropertySid, slices.Values([]telco.SendMessageParams{{}}),
+					&telco.SendAllOptions{Parallel: telco.MaxSendAllParallel + 1}) {
+					return err
+				}
+				return nil
+			}, BadField: "Parallel", BadCode: telco.CodeParameterInvalid},
 		{Name: "Messages.FindByExternalID", Ops: []string{"Messages.Find"},
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
 				found, err := c.Messages.FindByExternalID(ctx, ids.PropertySid, time.Now().Add(-time.Hour), ids.ExternalID)

@@ -29,14 +29,31 @@ func sdkMethods() (methods map[string]reflect.Type, twins map[string]bool) {
 		}
 		for j := 0; j < f.Type.NumMethod(); j++ {
 			m := f.Type.Method(j)
-			if base, ok := strings.CutSuffix(m.Name, "All"); ok {
-				twins[f.Name+"."+base] = true
-			} else {
-				methods[f.Name+"."+m.Name] = m.Type
-			}
+			methods[f.Name+"."+m.Name] = m.Type
+		}
+	}
+	// An ...All twin pages through its method: it takes the same
+	// arguments. SendAll, which sends an iterator, is a method of its own.
+	for name, mt := range methods {
+		base, ok := strings.CutSuffix(name, "All")
+		if bt, has := methods[base]; ok && has && sameArgs(mt, bt) {
+			twins[base] = true
+			delete(methods, name)
 		}
 	}
 	return methods, twins
+}
+
+func sameArgs(a, b reflect.Type) bool {
+	if a.NumIn() != b.NumIn() {
+		return false
+	}
+	for i := range a.NumIn() {
+		if a.In(i) != b.In(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestEveryMethodHasAFixture is the one place that holds the table to the
