@@ -40,6 +40,9 @@ func newMockClient(t testing.TB, opts ...Option) (*Client, *httpmock.MockTranspo
 		WithBaseURL(testBase),
 		WithHTTPClient(&http.Client{Transport: mt}),
 		WithRetryPolicy(RetryPolicy{MaxRetries: 0}),
+		// Every mock Client has the same address and account: a ledger of
+		// its own keeps one test's sends from answering another's.
+		WithLedger(NewMemoryLedger()),
 	}, opts...)
 	c, err := NewClient(testSid, testToken, all...)
 	require.NoError(t, err)

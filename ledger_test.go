@@ -556,7 +556,7 @@ func TestReproTwoFreshClientsSendAnExternalIDOnce(t *testing.T) {
 	for i := range 20 {
 		id := fmt.Sprint("fresh-pair-", i)
 		for range 2 {
-			c := srv.client(t, fastReconcile)
+			c := srv.client(t, fastReconcile, WithLedger(nil)) // the process's
 			_, err := c.Messages.SendOnce(bg, testProp, onceParams(id))
 			require.NoError(t, err)
 		}
@@ -570,7 +570,7 @@ func TestProcessLedgerKeepsServicesAndAccountsApart(t *testing.T) {
 	t.Parallel()
 	a, b := newStoreServer(t, &storeServer{}), newStoreServer(t, &storeServer{})
 	for _, srv := range []*storeServer{a, b, a} {
-		_, err := srv.client(t, fastReconcile).Messages.SendOnce(bg, testProp, onceParams("two-services"))
+		_, err := srv.client(t, fastReconcile, WithLedger(nil)).Messages.SendOnce(bg, testProp, onceParams("two-services"))
 		require.NoError(t, err)
 	}
 	assert.Equal(t, 1, a.stored()["two-services"])

@@ -149,10 +149,14 @@ func (s *storeServer) stored() map[string]int {
 	return out
 }
 
+// client is a Client of s. Each has a memory ledger of its own unless
+// opts give one (WithLedger(nil): the process's): a test server's address
+// may be another's, closed earlier in the run, whose records the
+// process's ledger would still hold.
 func (s *storeServer) client(t *testing.T, pol ReconcilePolicy, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(testSid, testToken, append([]Option{WithBaseURL(s.URL),
-		WithRetryPolicy(RetryPolicy{MaxRetries: 0}), WithReconcilePolicy(pol)}, opts...)...)
+		WithRetryPolicy(RetryPolicy{MaxRetries: 0}), WithReconcilePolicy(pol), WithLedger(NewMemoryLedger())}, opts...)...)
 	require.NoError(t, err)
 	return c
 }

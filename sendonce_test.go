@@ -102,10 +102,13 @@ func (s *onceServer) requests(method string) []onceRequest {
 // header's own second.
 var fastReconcile = ReconcilePolicy{SettleTime: time.Millisecond, MaxRounds: 3, ClockSkew: time.Nanosecond}
 
+// newOnceClient is a Client of srv with a ledger of its own (opts may give
+// another): a test server's address may be another's, closed earlier in
+// the run, whose records the process's ledger would still hold.
 func newOnceClient(t *testing.T, srv *onceServer, pol ReconcilePolicy, opts ...Option) *Client {
 	t.Helper()
 	all := append([]Option{WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}),
-		WithReconcilePolicy(pol)}, opts...)
+		WithReconcilePolicy(pol), WithLedger(NewMemoryLedger())}, opts...)
 	c, err := NewClient(testSid, testToken, all...)
 	require.NoError(t, err)
 	return c
