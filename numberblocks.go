@@ -455,8 +455,7 @@ func (r *blockResult) decodeBody(b []byte) error {
 	for _, k := range []string{"NumberBlock", "Data"} {
 		if node, ok := member(m, k); ok {
 			if _, isObj := node.(map[string]any); isObj {
-				r.res.Block = new(NumberBlock)
-				if err := assign(node, reflect.ValueOf(r.res.Block).Elem()); err != nil {
+				if r.res.Block, err = blockOf(node); err != nil {
 					return err
 				}
 				break
@@ -464,8 +463,7 @@ func (r *blockResult) decodeBody(b []byte) error {
 		}
 	}
 	if r.res.Block == nil && r.res.NumberBlockSid != "" && bareBlock(m) {
-		r.res.Block = new(NumberBlock)
-		if err := assign(m, reflect.ValueOf(r.res.Block).Elem()); err != nil {
+		if r.res.Block, err = blockOf(m); err != nil {
 			return err
 		}
 	}
@@ -476,6 +474,15 @@ func (r *blockResult) decodeBody(b []byte) error {
 		return refusedInTree(m)
 	}
 	return nil
+}
+
+// blockOf reads one block as the searches do, and fails where they fail.
+func blockOf(node any) (*NumberBlock, error) {
+	var nb NumberBlock
+	if err := assign(node, reflect.ValueOf(&nb).Elem()); err != nil {
+		return nil, err
+	}
+	return &nb, nil
 }
 
 // bareBlock reports whether an answer naming a NumberBlockSid is the block
