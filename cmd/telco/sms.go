@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/boltledger"
 )
 
 // smsCmd is "telco sms", over the SDK's Messages service; batch sending

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/boltledger"
 )
 
 func TestFindPagesAndWindows(t *testing.T) {

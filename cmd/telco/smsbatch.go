@@ -18,8 +18,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/boltledger"
 	"github.com/telcosdk/telco/cmd/telco/internal/batch"
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
 	"github.com/telcosdk/telco/internal/smswire"
 )
 

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/boltledger"
 )
 
 // JournalSuffix names the default journal, beside the input.
