@@ -1,54 +1,69 @@
-// Package boltledger keeps the telco SDK's send ledger (telco.Ledger) in
-// one bbolt file, for the telco CLI: the journal of sms batch and the
-// ledger of sms send --external-id.
+// Package boltledger keeps a telco send ledger (a telco.Ledger) in one
+// bbolt file on disk, so that Messages.SendOnce and SendBatchOnce send an
+// ExternalId once across runs of a program: a job run twice by cron, a
+// program restarted after a crash, the telco CLI's sms send and sms batch.
+//
+// # What "once" means
+//
+// Once per ledger file. A Client given the ledger (telco.WithLedger)
+// records every attempt of an ExternalId in the file before its request,
+// and its outcome after. Any later send of that ExternalId in the same
+// project through the same file, by this process or another, is answered
+// from the record (sent: no request; in doubt: looked up at the service
+// first; the same ExternalId with another message: refused with
+// telco.ErrExternalIDReused). A file knows only what was sent through it:
+// another file, a memory ledger, or a plain Messages.Send share nothing
+// with it.
+//
+// # Sharing one
+//
+// Open the same path. One process holds the file at a time (an flock
+// taken by Open, released by Close): Open waits up to Options.Timeout
+// (DefaultTimeout, 5 s) for another process's hold, then fails with an
+// error matching ErrBusy, nothing sent. Hold a ledger while you send and
+// close it after, so that others wait only that long. The lock is a local
+// file lock: share a file between the processes of one machine, not over
+// a network file system. Processes on several machines share a ledger in
+// a database instead, such as contrib/riversend's Postgres ledger.
+//
+// The telco CLI keeps one such file per service and account in the
+// user's state directory ($XDG_STATE_HOME/telco/ledgers); a program that
+// opens that file shares the CLI's records.
+//
+// # Damage
 //
 // bbolt keeps no checksums on its data pages and trusts every page it
-// maps, so a damaged file could make a sent message read as never sent,
-// or crash the process. Three things stand between a damaged file and a
-// second send:
+// maps. So that a damaged file can never make a sent message read as
+// never sent, every record is sealed with a CRC-32C, and the file's
+// structure is checked from its bytes before bbolt maps it. A record that
+// fails its checksum, cannot be decoded or has a state this version does
+// not know is handed to the SDK in doubt: it is looked up at the service
+// before anything is sent. Damage that may have lost records without a
+// trace (a header page that fails its checksum, which makes bbolt read the
+// commit before; a page hiding elements; a records bucket gone) casts
+// doubt on the whole ledger: every key it does not record as sent is
+// looked up first, from the ledger's creation (Doubt reports it). A file
+// that cannot be read at all is refused with a *DamagedError; Recover
+// moves it aside and starts a new ledger that looks up, from a time you
+// give, everything it does not know.
 //
-//   - every record is stored with a CRC-32C over its key and value; a
-//     record that fails it, cannot be decoded or has a state this version
-//     does not know is handed to the SDK in doubt, so that it is looked
-//     up before anything is sent;
-//   - before bbolt maps the file, Open checks its structure from the
-//     bytes on disk (both header pages, every page reachable once, the
-//     free list disjoint from the tree, keys in order): a file that fails
-//     is refused with a *DamagedError rather than trusted;
-//   - damage that may have lost a record without a trace (a record whose
-//     key cannot be trusted, a header page that fails its checksum, which
-//     makes bbolt fall back to the commit before, a missing records
-//     bucket) casts doubt on the whole ledger: every record written
-//     before, and every key without a record, reads as in doubt unless
-//     it says sent.
-//
-// bbolt runs on goroutines that turn memory faults into panics
-// (debug.SetPanicOnFault) and recover them: a fault or a panic inside
-// bbolt becomes a *DamagedError and the ledger refuses any further use.
-//
-// The file is opened exclusively (an flock, waited for up to a timeout):
-// while it is open no other process uses it, so a record left sending by
-// an earlier process is read as in doubt, its attempt ended by the time
-// the file was opened.
+// A record left sending by a process that is gone (killed mid-send) reads
+// as in doubt: the lock proves its maker no longer holds it.
 package boltledger
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io/fs"
-	"os"
-	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/boltfile"
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // formatName marks a ledger file of this package in its header record.
@@ -60,71 +75,44 @@ var (
 	keyMeta       = []byte("meta")
 )
 
-// DefaultTimeout is how long Open waits for another process's lock.
-const DefaultTimeout = 5 * time.Second
+// DefaultTimeout is how long Open waits for another process's hold on
+// the file.
+const DefaultTimeout = boltfile.DefaultTimeout
 
 // ErrBusy is matched by the error of Open when another process holds the
-// file past the timeout.
-var ErrBusy = errors.New("in use by another telco process")
+// file past the timeout: nothing was read or sent.
+var ErrBusy = boltfile.ErrBusy
 
 // ErrUnreadable is matched by a *DamagedError.
-var ErrUnreadable = errors.New("cannot be read")
+var ErrUnreadable = boltfile.ErrUnreadable
 
 // DamagedError says that a ledger file cannot be read at all: what it
-// holds is unknown, and messages it recorded may have been sent.
-type DamagedError struct {
-	Path   string
-	Reason string
-	Err    error // the underlying failure, if any
-}
-
-func (e *DamagedError) Error() string {
-	s := "ledger " + e.Path + " is damaged: " + e.Reason
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-func (e *DamagedError) Unwrap() error { return e.Err }
-
-// Is makes a *DamagedError match ErrUnreadable.
-func (e *DamagedError) Is(target error) bool { return target == ErrUnreadable }
+// holds is unknown, and messages it recorded may have been sent. Its
+// Reason says what is wrong; Recover replaces the file.
+type DamagedError = boltfile.DamagedError
 
 // FormatError says that the file is a bbolt file but not a ledger of this
-// version (an sms batch journal of an earlier telco, say).
+// version: the telco CLI's batch journal, say, or another program's file.
 type FormatError struct {
 	Path string
-	// Old is the header of an earlier journal, as it was written, when
-	// the file is one: its BatchID and Created say how to recover it.
-	Old json.RawMessage
 }
 
-func (e *FormatError) Error() string {
-	if e.Old != nil {
-		return "ledger " + e.Path + " was written by an earlier version of telco"
-	}
-	return "ledger " + e.Path + " is not a telco ledger"
-}
+func (e *FormatError) Error() string { return "ledger " + e.Path + " is not a telco ledger" }
 
-// Options configure Open.
+// Options configure OpenWith.
 type Options struct {
-	// Timeout bounds the wait for another process's lock: DefaultTimeout
-	// when 0.
+	// Timeout bounds the wait for another process's hold on the file:
+	// DefaultTimeout when 0.
 	Timeout time.Duration
-	// ReadOnly opens an existing file for reading only (a shared lock):
-	// Update fails, and a missing file is an error matching
+	// ReadOnly opens an existing file for reading only (Records), under a
+	// shared lock: Update fails, and a missing file is an error matching
 	// fs.ErrNotExist.
 	ReadOnly bool
-	// App is what the program keeps beside the records (see SetApp) in a
-	// ledger Open creates, written with its header, so that no ledger is
-	// ever without it, however the process ends.
-	App any
 }
 
 // header is the ledger's own record, in the meta bucket.
 type header struct {
-	Format  string // formatName, first so that Salvage can find it
+	Format  string // formatName, first so that Recover can find it in a damaged file
 	Created time.Time
 	// Epoch stamps every record written; it grows each time doubt is
 	// cast, so that records written since are trusted again.
@@ -133,13 +121,11 @@ type header struct {
 	// no record, read as in doubt unless sent. 0 when no doubt was cast.
 	DoubtBefore int `json:",omitempty"`
 	// DoubtFrom is the lower bound of the first attempt of a message in
-	// doubt by DoubtBefore (the ledger's creation, or --since).
+	// doubt by DoubtBefore (the ledger's creation, or Recover's since).
 	DoubtFrom time.Time
 	// Damage lists the damaged entries already accounted for (hashes of
 	// their bytes), so that finding them again casts no new doubt.
 	Damage []string `json:",omitempty"`
-	// App is what the program keeps beside the records.
-	App json.RawMessage `json:",omitempty"`
 }
 
 // stored is a record as written: the epoch it was written in and the
@@ -149,101 +135,84 @@ type stored struct {
 	R telco.LedgerRecord
 }
 
-// Ledger is a telco.Ledger in a bbolt file. Its methods are safe for
-// concurrent use.
+// Ledger is a telco.Ledger in a bbolt file, from Open. Its methods are
+// safe for concurrent use; the file stays held by this process until
+// Close.
 type Ledger struct {
-	path     string
-	db       *bolt.DB
-	readOnly bool
-	// opened is when the file was opened: any attempt of an earlier
-	// process had ended by then.
+	f      *boltfile.File
 	opened time.Time
 
-	mu     sync.Mutex
-	head   header
-	fresh  bool
-	found  string          // the damage Open found, for Doubt
-	mine   map[string]bool // keys this process claimed (LedgerSending)
-	broken error           // a fault or panic inside bbolt: nothing more is trusted
+	mu    sync.Mutex
+	head  header
+	fresh bool
+	found string          // the damage Open found, for Doubt
+	mine  map[string]bool // keys this process claimed (LedgerSending)
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var _ telco.Ledger = (*Ledger)(nil)
 
-// Open opens the ledger at path, creating it (and not its directory)
-// unless o.ReadOnly. It fails with an error matching ErrBusy when another
-// process holds it past o.Timeout, a *DamagedError when the file cannot
-// be read, and a *FormatError when it is not a ledger of this version.
-func Open(path string, o Options) (*Ledger, error) {
-	timeout := o.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	var check *fileCheck
-	opts := &bolt.Options{Timeout: timeout, ReadOnly: o.ReadOnly,
-		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, mode)
-			if err != nil {
-				return nil, err
-			}
-			if err := lockFile(f, !o.ReadOnly, timeout); err != nil {
-				f.Close()
-				return nil, err
-			}
-			// Checked under the lock, before bbolt reads a page.
-			err = protect(func() error {
-				var err error
-				check, err = verifyFile(f)
-				return err
-			})
-			if err != nil {
-				f.Close()
-				return nil, err
-			}
-			return f, nil
-		}}
-	var db *bolt.DB
-	err := protect(func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, opts)
-		return err
-	})
-	var de *DamagedError
-	switch {
-	case err == nil:
-	case errors.Is(err, bolterrors.ErrTimeout), errors.Is(err, ErrBusy):
-		return nil, fmt.Errorf("ledger %s: %w", path, ErrBusy)
-	case errors.As(err, &de):
-		de.Path = path
-		return nil, de
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+// Open opens the ledger file at path, creating it (mode 0600; not its
+// directory) when there is none, and holds it until Close. It waits up to
+// DefaultTimeout for another process that holds it, then fails with an
+// error matching ErrBusy. A file that cannot be read is a *DamagedError,
+// one that is not a ledger a *FormatError.
+func Open(path string) (*Ledger, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with options: another wait for the lock, or a
+// read-only ledger.
+func OpenWith(path string, o Options) (*Ledger, error) {
+	f, err := boltfile.Open(path, boltfile.Options{What: "ledger", Timeout: o.Timeout, ReadOnly: o.ReadOnly})
+	if err != nil {
 		return nil, err
-	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
-		return nil, &DamagedError{Path: path, Reason: "not a valid bbolt file", Err: err}
-	default:
-		return nil, &DamagedError{Path: path, Reason: "opening it failed", Err: err}
 	}
-	l := &Ledger{path: path, db: db, readOnly: o.ReadOnly, opened: time.Now(), mine: map[string]bool{}}
-	var app json.RawMessage
-	if o.App != nil {
-		if app, err = json.Marshal(o.App); err != nil {
-			_ = l.protect(db.Close)
-			return nil, err
-		}
-	}
-	if err := l.protect(func() error { return l.load(check, app) }); err != nil {
-		_ = l.protect(db.Close)
+	l := &Ledger{f: f, opened: time.Now(), mine: map[string]bool{}}
+	if err := l.load(); err != nil {
+		_ = f.Close()
 		var fe *FormatError
+		var de *DamagedError
 		if errors.As(err, &fe) || errors.As(err, &de) {
 			return nil, err
 		}
-		return nil, &DamagedError{Path: path, Reason: "reading its header failed", Err: err}
+		return nil, f.Damaged("reading its header failed", err)
 	}
 	return l, nil
 }
 
+// Recover replaces a ledger file that cannot be read (a *DamagedError,
+// or a *FormatError) with a new one: the file is moved aside to
+// path.damaged-<UTC time>, kept for inspection, and in the new ledger
+// every ExternalId is in doubt, looked up at the service from since (when
+// the ledger was first used, at the latest) before it is sent. movedTo
+// names where the old file went. A ledger that opens is returned as Open
+// returns it, untouched, with movedTo "".
+func Recover(path string, since time.Time, o Options) (l *Ledger, movedTo string, err error) {
+	o.ReadOnly = false
+	l, err = OpenWith(path, o)
+	var fe *FormatError
+	switch {
+	case err == nil:
+		return l, "", nil
+	case errors.Is(err, ErrUnreadable), errors.As(err, &fe):
+	default:
+		return nil, "", err
+	}
+	if movedTo, err = boltfile.MoveAside(path, time.Now()); err != nil {
+		return nil, "", fmt.Errorf("moving ledger %s aside: %w", path, err)
+	}
+	if l, err = OpenWith(path, o); err != nil {
+		return nil, movedTo, err
+	}
+	if err := l.writeHeader(func(*header) { l.castDoubt(since, nil) }); err != nil {
+		_ = l.Close()
+		return nil, movedTo, err
+	}
+	return l, movedTo, nil
+}
+
 // load reads the header (writing a new one for a new file) and casts
 // doubt for the damage the file check found or the header shows.
-func (l *Ledger) load(check *fileCheck, app json.RawMessage) error {
+func (l *Ledger) load() error {
+	check := l.f.Check()
 	read := func(tx *bolt.Tx) (bool, error) {
 		mb := tx.Bucket(bucketMeta)
 		if mb == nil {
@@ -251,67 +220,67 @@ func (l *Ledger) load(check *fileCheck, app json.RawMessage) error {
 			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
 			if !empty {
 				if tx.Bucket(bucketRecords) != nil {
-					return false, &DamagedError{Path: l.path, Reason: "its header is missing"}
+					return false, l.f.Damaged("its header is missing", nil)
 				}
-				return false, &FormatError{Path: l.path}
+				return false, &FormatError{Path: l.f.Path()}
 			}
 			return false, nil
 		}
 		v := mb.Get(keyMeta)
-		payload, ok := unseal(keyMeta, v)
+		payload, ok := boltfile.Unseal(keyMeta, v)
 		var old struct{ Version int }
-		if !ok && json.Unmarshal(v, &old) == nil && old.Version > 0 {
-			// An sms batch journal of an earlier telco: plain JSON.
-			return false, &FormatError{Path: l.path, Old: append(json.RawMessage(nil), v...)}
+		switch {
+		case !ok && json.Unmarshal(v, &old) == nil && old.Version > 0:
+			return false, &FormatError{Path: l.f.Path()} // an early batch journal of the CLI: plain JSON
+		case !ok:
+			return false, l.f.Damaged("its header record fails its checksum", nil)
 		}
-		if !ok || json.Unmarshal(payload, &l.head) != nil {
-			return false, &DamagedError{Path: l.path, Reason: "its header record fails its checksum"}
+		var h header
+		if json.Unmarshal(payload, &h) != nil || h.Format != formatName {
+			// Another file of sealed records: the CLI's batch journal.
+			return false, &FormatError{Path: l.f.Path()}
 		}
-		if l.head.Format != formatName {
-			return false, &FormatError{Path: l.path}
-		}
+		l.head = h
 		return true, nil
 	}
 	var reasons []string
 	doubt := func(tx *bolt.Tx) {
-		if check != nil && check.rolledBack {
+		if check.RolledBack {
 			reasons = append(reasons, "a header page failed its checksum (the last change may be lost)")
 		}
 		if tx.Bucket(bucketRecords) == nil && !l.fresh {
 			reasons = append(reasons, "its records are missing")
 		}
-		if check != nil {
-			known := map[string]bool{}
-			for _, d := range l.head.Damage {
-				known[d] = true
-			}
-			news := func(ids []string) int {
-				n := 0
-				for _, d := range ids {
-					if !known[d] {
-						known[d] = true
-						n++
-						l.head.Damage = append(l.head.Damage, d)
-					}
+		known := map[string]bool{}
+		for _, d := range l.head.Damage {
+			known[d] = true
+		}
+		news := func(ids []string) int {
+			n := 0
+			for _, d := range ids {
+				if !known[d] {
+					known[d] = true
+					n++
+					l.head.Damage = append(l.head.Damage, d)
 				}
-				return n
 			}
-			if n := news(check.damaged); n > 0 {
-				reasons = append(reasons, fmt.Sprintf("%d records fail their checksum", n))
-			}
-			if n := news(check.hidden); n > 0 {
-				reasons = append(reasons, fmt.Sprintf("%d pages hold more than their elements say (records may be hidden)", n))
-			}
+			return n
+		}
+		if n := news(check.Damaged[string(bucketRecords)]); n > 0 {
+			reasons = append(reasons, fmt.Sprintf("%d records fail their checksum", n))
+		}
+		if n := news(check.Hidden); n > 0 {
+			reasons = append(reasons, fmt.Sprintf("%d pages hold more than their elements say (records may be hidden)", n))
 		}
 	}
-	if l.readOnly {
-		return l.db.View(func(tx *bolt.Tx) error {
+	if l.f.ReadOnly() {
+		return l.f.View(func(tx *bolt.Tx) error {
 			ok, err := read(tx)
 			if err != nil {
 				return err
 			}
 			if !ok {
-				return &FormatError{Path: l.path}
+				return &FormatError{Path: l.f.Path()}
 			}
 			doubt(tx)
 			if len(reasons) > 0 {
@@ -320,14 +289,14 @@ func (l *Ledger) load(check *fileCheck, app json.RawMessage) error {
 			return nil
 		})
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.f.Update(func(tx *bolt.Tx) error {
 		ok, err := read(tx)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			l.fresh = true
-			l.head = header{Format: formatName, Created: time.Now().UTC(), Epoch: 1, App: app}
+			l.head = header{Format: formatName, Created: time.Now().UTC(), Epoch: 1}
 		}
 		doubt(tx)
 		if len(reasons) > 0 {
@@ -352,22 +321,11 @@ func (l *Ledger) castDoubt(from time.Time, reasons []string) {
 	if l.found != "" {
 		reasons = append([]string{l.found}, reasons...)
 	}
-	l.found = joinReasons(reasons)
-	if l.readOnly {
+	l.found = strings.Join(reasons, "; ")
+	if l.f.ReadOnly() {
 		// Nothing is written in this epoch: every record is of an earlier one.
 		l.head.DoubtBefore = l.head.Epoch + 1
 	}
-}
-
-func joinReasons(rs []string) string {
-	var b bytes.Buffer
-	for i, r := range rs {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(r)
-	}
-	return b.String()
 }
 
 func (l *Ledger) putHeader(tx *bolt.Tx) error {
@@ -379,189 +337,109 @@ func (l *Ledger) putHeader(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(keyMeta, seal(keyMeta, payload))
+	return b.Put(keyMeta, boltfile.Seal(keyMeta, payload))
+}
+
+// writeHeader changes the header with fn and writes it.
+func (l *Ledger) writeHeader(fn func(*header)) error {
+	return l.f.Update(func(tx *bolt.Tx) error {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		fn(&l.head)
+		return l.putHeader(tx)
+	})
 }
 
 // Path is the file's path.
-func (l *Ledger) Path() string { return l.path }
+func (l *Ledger) Path() string { return l.f.Path() }
 
-// Fresh reports whether Open created the ledger.
-func (l *Ledger) Fresh() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.fresh
-}
-
-// Created is when the ledger was created, or last Reset.
-func (l *Ledger) Created() time.Time {
+// created is when the ledger was created.
+func (l *Ledger) created() time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.head.Created
 }
 
-// Doubt reports whether doubt is cast on the ledger: every message it
-// does not record as sent is looked up, from the time returned, before it
-// is sent. found says what damage this Open found ("" for none: the doubt
-// was cast before, or by CastDoubt).
+// Doubt reports whether doubt is cast on the whole ledger, after damage
+// or Recover: every ExternalId it does not record as sent is looked up at
+// the service, from the time returned, before it is sent. found says what
+// damage this Open found ("" for none: the doubt was cast before).
 func (l *Ledger) Doubt() (from time.Time, found string, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.head.DoubtFrom, l.found, l.head.DoubtBefore > 0
 }
 
-// App decodes what the program keeps beside the records into v; false
-// when nothing is kept.
-func (l *Ledger) App(v any) (bool, error) {
-	l.mu.Lock()
-	raw := l.head.App
-	l.mu.Unlock()
-	if len(raw) == 0 {
-		return false, nil
-	}
-	return true, json.Unmarshal(raw, v)
-}
-
-// SetApp keeps v (as JSON) beside the records.
-func (l *Ledger) SetApp(v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return l.writeHeader(func(h *header) { h.App = raw })
-}
-
-// CastDoubt makes every message the ledger does not record as sent (and
-// every one it has no record of) in doubt, looked up from from before it
-// is sent: for a ledger that replaces a damaged one.
-func (l *Ledger) CastDoubt(from time.Time) error {
-	return l.writeHeader(func(*header) { l.castDoubt(from, nil) })
-}
-
-// Reset forgets every record and any doubt: for a batch sent again as a
-// new one (sms batch --force), whose messages have new ExternalIds.
-func (l *Ledger) Reset() error {
-	if err := l.writable(); err != nil {
-		return err
-	}
-	return l.protect(func() error {
-		return l.db.Update(func(tx *bolt.Tx) error {
-			if tx.Bucket(bucketRecords) != nil {
-				if err := tx.DeleteBucket(bucketRecords); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.CreateBucket(bucketRecords); err != nil {
-				return err
-			}
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			l.head.Created = time.Now().UTC()
-			l.head.Epoch++
-			l.head.DoubtBefore, l.head.DoubtFrom, l.head.Damage, l.found = 0, time.Time{}, nil, ""
-			l.mine = map[string]bool{}
-			return l.putHeader(tx)
-		})
-	})
-}
-
-// writeHeader changes the header with fn and writes it.
-func (l *Ledger) writeHeader(fn func(*header)) error {
-	if err := l.writable(); err != nil {
-		return err
-	}
-	return l.protect(func() error {
-		return l.db.Update(func(tx *bolt.Tx) error {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			fn(&l.head)
-			return l.putHeader(tx)
-		})
-	})
-}
-
-var errReadOnly = errors.New("opened read-only")
-
-func (l *Ledger) writable() error {
-	if l.readOnly {
-		return fmt.Errorf("ledger %s: %w", l.path, errReadOnly)
-	}
-	return nil
-}
-
 // Update is telco.Ledger's: fn runs on the records of propertySid's
-// externalIDs in one bbolt transaction, which stores what it leaves.
+// externalIDs in one bbolt transaction, which stores what it leaves and
+// is synced to disk before Update returns.
 func (l *Ledger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func(recs []telco.LedgerRecord) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := l.writable(); err != nil {
-		return err
-	}
-	return l.protect(func() error {
-		return l.db.Update(func(tx *bolt.Tx) error {
-			b, err := tx.CreateBucketIfNotExists(bucketRecords)
+	return l.f.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketRecords)
+		if err != nil {
+			return err
+		}
+		keys := make([][]byte, len(externalIDs))
+		had := make([]bool, len(externalIDs))
+		recs := make([]telco.LedgerRecord, len(externalIDs))
+		for i, id := range externalIDs {
+			keys[i] = recordKey(propertySid, id)
+			v := b.Get(keys[i])
+			had[i] = v != nil
+			recs[i] = l.decode(keys[i], v, propertySid, id)
+		}
+		if err := fn(recs); err != nil {
+			return err
+		}
+		l.mu.Lock()
+		epoch := l.head.Epoch
+		l.mu.Unlock()
+		for i, id := range externalIDs {
+			r := recs[i]
+			r.PropertySid, r.ExternalID = propertySid, id
+			if !had[i] && r.State == telco.LedgerNew && r.Attempts == 0 {
+				continue // nothing to remember
+			}
+			payload, err := json.Marshal(stored{E: epoch, R: r})
 			if err != nil {
 				return err
 			}
-			keys := make([][]byte, len(externalIDs))
-			had := make([]bool, len(externalIDs))
-			recs := make([]telco.LedgerRecord, len(externalIDs))
-			for i, id := range externalIDs {
-				keys[i] = recordKey(propertySid, id)
-				v := b.Get(keys[i])
-				had[i] = v != nil
-				recs[i] = l.decode(keys[i], v, propertySid, id)
-			}
-			if err := fn(recs); err != nil {
+			if err := b.Put(keys[i], boltfile.Seal(keys[i], payload)); err != nil {
 				return err
 			}
-			l.mu.Lock()
-			epoch := l.head.Epoch
-			l.mu.Unlock()
-			for i, id := range externalIDs {
-				r := recs[i]
-				r.PropertySid, r.ExternalID = propertySid, id
-				if !had[i] && r.State == telco.LedgerNew && r.Attempts == 0 {
-					continue // nothing to remember
-				}
-				payload, err := json.Marshal(stored{E: epoch, R: r})
-				if err != nil {
-					return err
-				}
-				if err := b.Put(keys[i], seal(keys[i], payload)); err != nil {
-					return err
-				}
-				if r.State == telco.LedgerSending {
-					l.mu.Lock()
-					l.mine[string(keys[i])] = true
-					l.mu.Unlock()
-				}
+			if r.State == telco.LedgerSending {
+				l.mu.Lock()
+				l.mine[string(keys[i])] = true
+				l.mu.Unlock()
 			}
-			return nil
-		})
+		}
+		return nil
 	})
 }
 
-// Records returns the records of propertySid's externalIDs as Update
-// would hand them to the SDK, without changing them.
+// Records returns the records of propertySid's externalIDs, in the order
+// given, as Update would hand them to the SDK (a record never written is
+// a zero LedgerRecord with its key set), without changing them: what the
+// ledger knows of each message.
 func (l *Ledger) Records(ctx context.Context, propertySid string, externalIDs []string) ([]telco.LedgerRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	recs := make([]telco.LedgerRecord, len(externalIDs))
-	err := l.protect(func() error {
-		return l.db.View(func(tx *bolt.Tx) error {
-			b := tx.Bucket(bucketRecords)
-			for i, id := range externalIDs {
-				k := recordKey(propertySid, id)
-				var v []byte
-				if b != nil {
-					v = b.Get(k)
-				}
-				recs[i] = l.decode(k, v, propertySid, id)
+	err := l.f.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRecords)
+		for i, id := range externalIDs {
+			k := recordKey(propertySid, id)
+			var v []byte
+			if b != nil {
+				v = b.Get(k)
 			}
-			return nil
-		})
+			recs[i] = l.decode(k, v, propertySid, id)
+		}
+		return nil
 	})
 	return recs, err
 }
@@ -582,7 +460,7 @@ func (l *Ledger) decode(key, v []byte, prop, id string) telco.LedgerRecord {
 		}
 		return telco.LedgerRecord{PropertySid: prop, ExternalID: id}
 	}
-	payload, ok := unseal(key, v)
+	payload, ok := boltfile.Unseal(key, v)
 	if !ok {
 		return inDoubt
 	}
@@ -623,67 +501,11 @@ func recordKey(prop, id string) []byte {
 	return append(k, id...)
 }
 
-// seal prefixes payload with the CRC-32C of key and payload.
-func seal(key, payload []byte) []byte {
-	sum := crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, payload)
-	out := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), sum)
-	return append(out, payload...)
-}
-
-// unseal returns the payload of a sealed value whose checksum holds.
-func unseal(key, v []byte) ([]byte, bool) {
-	if len(v) < 5 {
-		return nil, false
-	}
-	sum := crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, v[4:])
-	return v[4:], sum == binary.BigEndian.Uint32(v)
-}
-
-// Close closes the file and releases its lock.
+// Close writes nothing more, closes the file and releases it to other
+// processes.
 func (l *Ledger) Close() error {
 	if l == nil {
 		return nil
 	}
-	return protect(l.db.Close)
-}
-
-// protect runs fn as the ledger's bbolt access: a fault or panic in it
-// breaks the ledger for good.
-func (l *Ledger) protect(fn func() error) error {
-	l.mu.Lock()
-	broken := l.broken
-	l.mu.Unlock()
-	if broken != nil {
-		return broken
-	}
-	err := protect(fn)
-	var de *DamagedError
-	if errors.As(err, &de) && de.Reason == faultReason {
-		de.Path = l.path
-		l.mu.Lock()
-		l.broken = de
-		l.mu.Unlock()
-	}
-	return err
-}
-
-const faultReason = "reading it faulted"
-
-// protect runs fn on a goroutine of its own whose memory faults (bbolt
-// reading a page past the end of a truncated file, say) are panics, and
-// turns a panic into a *DamagedError.
-func protect(fn func() error) (err error) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		debug.SetPanicOnFault(true)
-		defer func() {
-			if r := recover(); r != nil {
-				err = &DamagedError{Reason: faultReason, Err: fmt.Errorf("%v", r)}
-			}
-		}()
-		err = fn()
-	}()
-	<-done
-	return err
+	return l.f.Close()
 }

@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/boltledger"
+	"github.com/telcosdk/telco/cmd/telco/internal/batch"
 )
 
 // smsCmd is "telco sms", over the SDK's Messages service; batch sending
@@ -28,7 +25,7 @@ func (a *app) smsSendCmd() *cobra.Command {
 	var p telco.SendMessageParams
 	var prop, schedule string
 	var noReceipt bool
-	var lo sendLedgerOpts
+	var lo ledgerOpts
 	c := &cobra.Command{
 		Use:         "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
 		Annotations: ops("Messages.Send", "Messages.Find"),
@@ -288,46 +285,42 @@ var messageFields = append(append([]column[telco.Message]{}, messageCols...),
 	column[telco.Message]{name: "ERROR CODE", get: func(m *telco.Message) string { return m.ErrorCode }},
 )
 
-// sendLedgerOpts are the ledger flags of sms send.
-type sendLedgerOpts struct {
-	path, since string
-	recover     bool
-}
-
-// sendLedgerName is the default ledger's file, in the state directory.
-const sendLedgerName = "sms-send.ledger"
-
-// sendLedgerApp marks a ledger of sms send (a batch's journal is not
-// one).
-type sendLedgerApp struct{ Kind string }
-
-const sendLedgerKind = "sms-send"
-
-// sendOnce sends p at most once with SendOnce over the ledger, which it
-// holds for the send and closes after, so that other sends wait only that
-// long.
-func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o sendLedgerOpts) error {
+// sendOnce sends p at most once with SendOnce over the account's send
+// ledger, which it holds for the send and closes after, so that other
+// commands wait only that long.
+func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o ledgerOpts) error {
 	ctx := cmd.Context()
-	path := o.path
-	if path == "" {
-		dir, err := a.stateDir()
-		if err != nil {
+	if o.recover != (o.since != "") {
+		return usagef("--recover and --since go together")
+	}
+	var since time.Time
+	if o.recover {
+		var err error
+		if since, err = a.parseTime("since", o.since, time.Now()); err != nil {
 			return err
 		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("the state directory: %w", err)
-		}
-		path = filepath.Join(dir, sendLedgerName)
 	}
-	l, err := a.openSendLedger(path, p.ExternalID, o)
+	path, err := a.ledgerPath(o.path)
+	if err != nil {
+		return err
+	}
+	l, recovered, err := a.openLedger(path, o.recover, since)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
+	if o.recover && !recovered {
+		return usagef("ledger %s can be read: --recover is only for one that cannot; run without it", path)
+	}
 	ids := []string{p.ExternalID}
 	before, err := l.Records(ctx, prop, ids)
 	if err != nil {
-		return sendLedgerError(path, p.ExternalID, err)
+		return ledgerError(path, err)
+	}
+	// A refused send left nothing at the service: the same ExternalId may
+	// carry a corrected message.
+	if err := batch.ForgetRefusals(ctx, l, prop, ids); err != nil {
+		return ledgerError(path, err)
 	}
 	c, err := a.newClient(telco.WithLedger(l))
 	if err != nil {
@@ -362,78 +355,4 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 		fmt.Fprintf(a.stderr, "telco: an earlier attempt reached the service: found as %s by its ExternalId, not sent again\n", m.MessageSid)
 	}
 	return printOne(a, m, messageFields)
-}
-
-// openSendLedger opens the ledger of sms send at path, or with --recover
-// replaces one that cannot be read with one in which every ExternalId is
-// looked up from --since before it is sent.
-func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Ledger, error) {
-	if o.recover != (o.since != "") {
-		return nil, usagef("--recover and --since go together")
-	}
-	if o.recover {
-		since, err := a.parseTime("since", o.since, time.Now())
-		if err != nil {
-			return nil, err
-		}
-		l, err := boltledger.Open(path, boltledger.Options{})
-		var fe *boltledger.FormatError
-		switch {
-		case err == nil:
-			l.Close()
-			return nil, usagef("ledger %s can be read: --recover is only for one that cannot; run without it", path)
-		case errors.Is(err, boltledger.ErrUnreadable), errors.As(err, &fe):
-		default:
-			return nil, sendLedgerError(path, id, err)
-		}
-		moved, err := boltledger.MoveAside(path, time.Now())
-		if err != nil {
-			return nil, fmt.Errorf("moving ledger %s aside: %w", path, err)
-		}
-		if l, err = boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}}); err != nil {
-			return nil, sendLedgerError(path, id, err)
-		}
-		if err = l.CastDoubt(since); err != nil {
-			l.Close()
-			return nil, sendLedgerError(path, id, err)
-		}
-		fmt.Fprintf(a.stderr, "telco: ledger %s moved aside to %s; every ExternalId the new one does not know is looked up from %s before it is sent\n",
-			path, moved, a.formatTime(since))
-		return l, nil
-	}
-	l, err := boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}})
-	if err != nil {
-		return nil, sendLedgerError(path, id, err)
-	}
-	var app sendLedgerApp
-	if ok, aerr := l.App(&app); aerr != nil || !ok || app.Kind != sendLedgerKind {
-		l.Close()
-		return nil, usagef("%s is not a ledger of sms send (is it the journal of a batch?): give another --ledger", path)
-	}
-	if from, found, _ := l.Doubt(); found != "" {
-		fmt.Fprintf(a.stderr, "telco: ledger %s is damaged (%s): every ExternalId it does not record as sent is looked up, from %s, before it is sent\n",
-			path, found, a.formatTime(from))
-	}
-	return l, nil
-}
-
-// sendLedgerError says what a failure of the ledger means for the send.
-func sendLedgerError(path, id string, err error) error {
-	var (
-		fe *boltledger.FormatError
-		de *boltledger.DamagedError
-	)
-	switch {
-	case errors.Is(err, boltledger.ErrBusy):
-		return &exitError{code: exitService, msg: fmt.Sprintf("ledger %s: in use by another telco process (another sms send?): nothing sent; try again", path)}
-	case errors.As(err, &fe):
-		return usagef("%s is not a ledger of sms send (is it a batch's journal?): give another --ledger", path)
-	case errors.As(err, &de):
-		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("ledger %s cannot be read (%s): nothing sent, but a message with ExternalId %s may have been sent before; "+
-			"run the same command with --recover --since TIME (its first use at the latest) to move the ledger aside and look the ExternalId up before sending",
-			path, strings.TrimPrefix(de.Error(), "ledger "+path+" is "), shellQuote(id))}
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
-		return usagef("ledger %s: %v", path, err)
-	}
-	return fmt.Errorf("ledger %s: %w", path, err)
 }

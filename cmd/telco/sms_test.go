@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func sendArgs(id, text string, extra ...string) []string {
 
 // sms send --external-id sends once: the same command again sends
 // nothing and says when and as what the message was sent. The ledger is
-// in the state directory.
+// the account's, in the state directory.
 func TestSendWithExternalIDSendsOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -64,9 +65,27 @@ func TestSendWithExternalIDSendsOnce(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &again))
 	assert.Equal(t, first.MessageSid, again.MessageSid, "the message as it was sent")
 	assert.Equal(t, "Shipped", again.Text)
-	assert.Regexp(t, `already sent as `+first.MessageSid+` at \d{4}-\d\d-\d\dT\S+ \(ledger .*sms-send\.ledger\): nothing sent`, r.stderr)
+	path := filepath.Join(h.env["XDG_STATE_HOME"], "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL))
+	assert.Contains(t, r.stderr, "(ledger "+path+"): nothing sent")
+	assert.Regexp(t, `already sent as `+first.MessageSid+` at \d{4}-\d\d-\d\dT\S+ \(ledger `, r.stderr)
 	assert.Equal(t, map[string]int{"order-1": 1}, storedIDs(h.srv), "one message stored")
-	assert.FileExists(t, filepath.Join(h.env["XDG_STATE_HOME"], "telco", "sms-send.ledger"))
+	assert.FileExists(t, path)
+	assert.Regexp(t, `^`+h.srv.AccountSid+`@127\.0\.0\.1_\d+-[0-9a-f]{8}\.ledger$`, filepath.Base(path))
+}
+
+// Each service and account has a ledger of its own, however the
+// credentials are given.
+func TestLedgerName(t *testing.T) {
+	t.Parallel()
+	const sid = "AC0000000000000000000000000000AA"
+	def := ledgerName(sid, "")
+	assert.Equal(t, def, ledgerName(sid, telco.DefaultBaseURL+"/"), "the default service, however it is written")
+	assert.Equal(t, def, ledgerName(sid, "HTTPS://API.fonedynamics.com"))
+	assert.True(t, strings.HasPrefix(def, sid+"@api.fonedynamics.com-"), def)
+	assert.NotEqual(t, def, ledgerName("AC0000000000000000000000000000BB", ""), "another account")
+	assert.NotEqual(t, ledgerName(sid, "http://127.0.0.1:8080"), ledgerName(sid, "http://127.0.0.1:8081"), "another service")
+	assert.NotEqual(t, ledgerName(sid, "https://gw.example/a"), ledgerName(sid, "https://gw.example/b"), "another prefix")
+	assert.Equal(t, sid+"@127.0.0.1_8080-", ledgerName(sid, "http://127.0.0.1:8080")[:len(sid)+16])
 }
 
 // The same ExternalId with another message is refused: nothing sent,
@@ -98,7 +117,7 @@ func TestSendLedgerPlaces(t *testing.T) {
 	h.env["HOME"] = home
 	h.ok(sendArgs("order-4", "hi")...)
 	if runtime.GOOS == "linux" {
-		assert.FileExists(t, filepath.Join(home, ".local", "state", "telco", "sms-send.ledger"))
+		assert.FileExists(t, filepath.Join(home, ".local", "state", "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL)))
 	}
 	plain := newHarness(t)
 	plain.ok("sms", "send", "--to", "+61400000001", "--text", "no id")
@@ -126,7 +145,7 @@ func TestSendLedgerInUse(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	path := filepath.Join(t.TempDir(), "l")
-	l, err := boltledger.Open(path, boltledger.Options{})
+	l, err := boltledger.Open(path)
 	require.NoError(t, err)
 	defer l.Close()
 	start := time.Now()
@@ -194,7 +213,7 @@ func TestFindByExternalIDShowsDuplicates(t *testing.T) {
 	assert.NotContains(t, r.stderr, "single-1")
 }
 
-// A batch's journal is not a ledger of sms send, nor the other way round.
+// A batch's journal is not a send ledger, nor the other way round.
 func TestLedgerAndJournalAreNotMixedUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -203,7 +222,7 @@ func TestLedgerAndJournalAreNotMixedUp(t *testing.T) {
 	h.ok("sms", "batch", file, "--journal", journal)
 	r := h.run(sendArgs("order-1", "hi", "--ledger", journal)...)
 	assert.Equal(t, 2, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "is not a ledger of sms send")
+	assert.Contains(t, r.stderr, "is not a send ledger")
 	ledger := filepath.Join(t.TempDir(), "l")
 	h.ok(sendArgs("order-1", "hi", "--ledger", ledger)...)
 	r = h.run("sms", "batch", file, "--journal", ledger)

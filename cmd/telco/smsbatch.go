@@ -20,14 +20,15 @@ import (
 	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/boltledger"
 	"github.com/telcosdk/telco/cmd/telco/internal/batch"
+	"github.com/telcosdk/telco/internal/boltfile"
 	"github.com/telcosdk/telco/internal/smswire"
 )
 
 // batchOpts are the flags of sms batch.
 type batchOpts struct {
-	prop, format, journal, since, batchID string
-	chunk, parallel                       int
-	noJournal, force, dryRun, recover     bool
+	prop, format, journal, ledger, since, batchID string
+	chunk, parallel                               int
+	noJournal, force, dryRun, recover             bool
 }
 
 // journalSuffix names the default journal, beside the input.
@@ -104,6 +105,7 @@ unresolved, or the journal cannot be read: run the same command again.`,
 	fs.IntVar(&o.chunk, "chunk-size", 100, "messages per request")
 	fs.IntVar(&o.parallel, "parallel", 1, fmt.Sprintf("chunks in flight at once, 1 to %d; results stay in input order", maxParallel))
 	fs.StringVar(&o.journal, "journal", "", "journal file (default FILE"+journalSuffix+"; none for standard input)")
+	fs.StringVar(&o.ledger, "ledger", "", ledgerHelp)
 	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: an interrupted batch cannot be resumed")
 	fs.BoolVar(&o.force, "force", false, "send a batch the journal says is finished again, as a new batch")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check every line and print what would be sent; send nothing")
@@ -157,13 +159,19 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 		return usagef("--parallel must be from 1 to %d (not %d)", maxParallel, o.parallel)
 	case o.noJournal && o.journal != "":
 		return usagef("give --journal or --no-journal, not both")
-	case o.recover && (o.noJournal || o.dryRun):
-		return usagef("--recover replaces a journal: not with --no-journal or --dry-run")
+	case o.recover && o.dryRun:
+		return usagef("--recover replaces a journal or a ledger: not with --dry-run")
 	case !o.recover && (o.since != "" || o.batchID != ""):
 		return usagef("--since and --batch-id go with --recover")
 	}
 	if o.format, err = enum("format", o.format, "csv", "jsonl"); err != nil {
 		return err
+	}
+	var since time.Time
+	if o.since != "" {
+		if since, err = a.parseTime("since", o.since, time.Now()); err != nil {
+			return err
+		}
 	}
 	name := "-"
 	var raw []byte
@@ -177,8 +185,7 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	}
 	lines, err := batch.Read(bytes.NewReader(raw), o.format, name, a.location())
 	if err == nil {
-		// Before a journal is bound to this input: a corrected file is
-		// another input.
+		// Before the journal makes up ExternalIds for the other lines.
 		err = batch.CheckIDs(lines)
 	}
 	if err != nil {
@@ -190,7 +197,9 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	case o.noJournal:
 		path = ""
 	case path == "" && name == "-":
-		fmt.Fprintln(a.stderr, "telco: reading standard input: no journal; give --journal PATH to make this batch resumable")
+		if batch.NeedsBatchID(lines) {
+			fmt.Fprintln(a.stderr, "telco: reading standard input without --journal: lines without an ExternalId of their own get new ones on every run; give --journal PATH to keep them")
+		}
 	case path == "":
 		// One file reached by two names has one journal.
 		if path, err = batch.DefaultJournalPath(name); err != nil {
@@ -199,27 +208,68 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	}
 	ctx := cmd.Context()
 	var j *batch.Journal
+	var rec *batch.Recovery
 	if path != "" {
-		if j, err = a.openJournal(path, prop, batch.InputSum(raw), lines, o); err != nil {
+		if j, rec, err = a.openJournal(path, prop, lines, o, since); err != nil {
 			return err
 		}
 		defer j.Close()
 	}
-	job, err := batch.Prepare(ctx, prop, lines, j)
+	// Every ExternalId the batch makes up is in the journal before a
+	// request carries it.
+	ids, err := batchIDs(j, lines, !o.dryRun)
+	if err != nil {
+		return journalError(path, err)
+	}
+
+	ledgerPath, ledger, recovered, err := a.batchLedger(o, since)
+	if err != nil {
+		return err
+	}
+	if ledger != nil {
+		defer ledger.Close()
+	}
+	if o.recover && rec == nil && !recovered {
+		return usagef("the journal and the ledger can be read: --recover is only for a journal or a ledger that cannot; run without it")
+	}
+	var l telco.Ledger
+	if ledger != nil {
+		l = ledger
+	}
+	if rec != nil {
+		// The journal that was lost, or an earlier telco's, may have sent
+		// lines the ledger does not know of.
+		if err := batch.LookUpFirst(ctx, l, prop, ids, rec.Since); err != nil {
+			return ledgerError(ledgerPath, err)
+		}
+	}
+	job, err := batch.Prepare(ctx, prop, lines, ids, l)
 	if err != nil {
 		return inputError(err)
 	}
 	complete := job.Complete()
 	if complete && o.force {
-		if err := job.Restart(ctx, o.dryRun); err != nil {
-			return journalError(path, err)
+		if job.MadeUp() == 0 {
+			fmt.Fprintln(a.stderr, "telco: --force sends again only lines without an ExternalId of their own; every line here has one, and an ExternalId you give is sent once per ledger")
+		} else {
+			if j != nil && !o.dryRun {
+				if err := j.Restart(); err != nil {
+					return journalError(path, err)
+				}
+			}
+			if ids, err = batchIDs(j, lines, !o.dryRun); err != nil {
+				return journalError(path, err)
+			}
+			if job, err = batch.Prepare(ctx, prop, lines, ids, l); err != nil {
+				return inputError(err)
+			}
+			complete = false
 		}
-		complete = false
 	}
 	if o.dryRun {
 		return a.batchDryRun(job, complete)
 	}
-	c, err := a.newClient(telco.WithLedger(job.Ledger()))
+	c, err := a.newClient(telco.WithLedger(l))
 	if err != nil {
 		return err
 	}
@@ -233,69 +283,94 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	res := job.Run(ctx, c, batch.Options{ChunkSize: o.chunk, Parallel: o.parallel, Rows: out.rows, Stopping: a.intr.stopping})
 	out.finish()
 	if complete {
-		fmt.Fprintf(a.stderr, "telco: batch already complete (journal %s): nothing sent; --force sends every line again\n", j.Path())
+		more := ""
+		if job.MadeUp() > 0 {
+			more = "; --force sends the lines without an ExternalId of their own again, as a new batch"
+		}
+		fmt.Fprintf(a.stderr, "telco: every line was sent before (ledger %s): nothing sent%s\n", ledgerPath, more)
 	}
-	return a.batchStatus(res, j)
+	return a.batchStatus(res, batchRerun{args: args, o: o, prop: prop, journal: path, ledger: ledgerPath})
+}
+
+// batchIDs gives the lines their ExternalIds: from the journal j, which
+// keeps those it makes up (written first, with write), or made up afresh
+// without one.
+func batchIDs(j *batch.Journal, lines []batch.Line, write bool) ([]string, error) {
+	if j == nil {
+		ids, _ := batch.AssignIDs(lines, batch.NewBatchID(), nil)
+		return ids, nil
+	}
+	return j.IDs(lines, write)
+}
+
+// batchLedger opens the send ledger of a batch: --ledger, else the
+// account's. A dry run only reads it, and without credentials reads none
+// (nil); with --recover and --since, a ledger that cannot be read is
+// replaced (recovered).
+func (a *app) batchLedger(o batchOpts, since time.Time) (path string, l *boltledger.Ledger, recovered bool, err error) {
+	path, err = a.ledgerPath(o.ledger)
+	if err != nil {
+		if o.dryRun && o.ledger == "" {
+			fmt.Fprintf(a.stderr, "telco: dry run: the account's ledger is not read (%v): lines sent before are shown as sends\n", err)
+			return "", nil, false, nil
+		}
+		return "", nil, false, err
+	}
+	if o.dryRun {
+		l, err = readLedger(path)
+		return path, l, false, err
+	}
+	l, recovered, err = a.openLedger(path, o.recover && o.since != "", since)
+	return path, l, recovered, err
 }
 
 // openJournal opens the journal at path for this batch, or with
 // --recover replaces one that cannot be read. A journal that cannot be
-// read stops the batch with exit status 3: earlier runs may have sent
-// lines, and nothing is known of which.
-func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpts) (*batch.Journal, error) {
-	jo := batch.JournalOptions{Input: sum, Property: prop, ReadOnly: o.dryRun}
-	if !o.recover {
-		j, err := batch.OpenJournal(path, jo)
+// read stops the batch with exit status 3 unless --recover: it may hold
+// ExternalIds that lines were sent under.
+func (a *app) openJournal(path, prop string, lines []batch.Line, o batchOpts, since time.Time) (*batch.Journal, *batch.Recovery, error) {
+	jo := batch.JournalOptions{Property: prop, ReadOnly: o.dryRun}
+	j, err := batch.OpenJournal(path, jo)
+	var ee *batch.EarlierError
+	if err == nil || !o.recover || !(errors.Is(err, boltfile.ErrUnreadable) || errors.As(err, &ee)) {
 		if err != nil {
-			return nil, journalError(path, err)
+			return nil, nil, journalError(path, err)
 		}
-		if j != nil {
-			if from, found, _ := j.Ledger.Doubt(); found != "" {
-				fmt.Fprintf(a.stderr, "telco: journal %s is damaged (%s): every line it does not record as sent is looked up by its ExternalId, from %s, before it is sent\n",
-					path, found, a.formatTime(from))
-			}
-		}
-		return j, nil
+		return j, nil, nil
 	}
-	r := batch.RecoverOptions{BatchID: o.batchID, NeedBatchID: batch.NeedsBatchID(lines)}
-	if o.since != "" {
-		var err error
-		if r.Since, err = a.parseTime("since", o.since, time.Now()); err != nil {
-			return nil, err
-		}
-	}
+	r := batch.RecoverOptions{Since: since, BatchID: o.batchID, NeedBatchID: batch.NeedsBatchID(lines)}
 	j, rec, err := batch.RecoverJournal(path, jo, r)
 	if err != nil {
-		return nil, journalError(path, err)
+		return nil, nil, journalError(path, err)
 	}
 	how := "given"
 	if rec.Salvaged {
 		how = "read from the damaged journal"
 	}
-	fmt.Fprintf(a.stderr, "telco: journal %s moved aside to %s; a new journal (batch %s, %s) looks every line up by its ExternalId, from %s, before sending it\n",
+	fmt.Fprintf(a.stderr, "telco: journal %s moved aside to %s; a new journal (batch %s, %s) has every line the ledger does not know looked up by its ExternalId, from %s, before it is sent\n",
 		path, rec.MovedTo, rec.BatchID, how, a.formatTime(rec.Since))
-	return j, nil
+	return j, rec, nil
 }
 
 // journalError says what a journal's failure means for the batch.
 func journalError(path string, err error) error {
 	var (
 		me *batch.MismatchError
-		fe *boltledger.FormatError
-		de *boltledger.DamagedError
+		ee *batch.EarlierError
+		de *boltfile.DamagedError
 	)
 	switch {
 	case errors.As(err, &me):
 		return &usageError{err}
-	case errors.Is(err, boltledger.ErrBusy):
+	case errors.Is(err, boltfile.ErrBusy):
 		return &exitError{code: exitService, msg: fmt.Sprintf("journal %s: in use by another telco process (is the batch still running?): nothing sent", path)}
-	case errors.As(err, &fe):
+	case errors.As(err, &ee):
 		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("journal %s was written by an earlier version of telco: nothing sent; finish the batch with that version, "+
 			"or run the same command with --recover to move the journal aside and look every line up by its ExternalId before sending it", path)}
 	case errors.As(err, &de):
-		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("journal %s cannot be read (%s): nothing sent, but earlier runs may have sent lines; "+
+		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("journal %s cannot be read (%s): nothing sent, but earlier runs may have sent lines under ExternalIds it made up; "+
 			"run the same command with --recover to move it aside and look every line up by its ExternalId before sending it "+
-			"(with --since TIME, when the batch was first run, if the journal does not say)", path, strings.TrimPrefix(de.Error(), "ledger "+path+" is "))}
+			"(with --since TIME, when the batch was first run, if the journal does not say)", path, strings.TrimPrefix(de.Error(), "journal "+path+" is "))}
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
 		return &usageError{fmt.Errorf("journal %s: %w", path, err)}
 	}
@@ -318,7 +393,7 @@ type batchRow struct {
 	// State is sent, refused or uncertain (the send may have reached the
 	// service: re-run the command, or run Resolve).
 	State   string
-	Earlier bool           `json:",omitempty"` // settled by an earlier run, as the journal says
+	Earlier bool           `json:",omitempty"` // sent before (by an earlier run, batch or sms send), as the ledger says
 	Found   bool           `json:",omitempty"` // was uncertain, found sent by its ExternalId
 	Message *telco.Message `json:",omitempty"`
 	Err     *rowError      `json:",omitempty"`
@@ -341,14 +416,24 @@ func rowErr(e *telco.APIError) *rowError {
 	return &rowError{Code: e.Code, Message: e.Message, Fields: e.Fields}
 }
 
+// batchRerun is what batchStatus needs to say how to go on: the
+// command's input and flags, the journal's path ("" for none) and the
+// ledger's.
+type batchRerun struct {
+	args            []string
+	o               batchOpts
+	prop            string
+	journal, ledger string
+}
+
 // batchStatus is the batch's summary on standard error and its exit
 // status: 3 when a line may have been sent and is unresolved, whatever
 // else happened.
-func (a *app) batchStatus(res *batch.Result, j *batch.Journal) error {
+func (a *app) batchStatus(res *batch.Result, rr batchRerun) error {
 	summary := res.Summary()
-	resume := ""
-	if j != nil {
-		resume = fmt.Sprintf("; re-run the same command to resume (journal %s)", j.Path())
+	resume := fmt.Sprintf("; re-run the same command to resume (ledger %s)", rr.ledger)
+	if rr.journal != "" {
+		resume = fmt.Sprintf("; re-run the same command to resume (journal %s)", rr.journal)
 	}
 	switch {
 	case res.Interrupted:
@@ -359,7 +444,7 @@ func (a *app) batchStatus(res *batch.Result, j *batch.Journal) error {
 		if res.Uncertain > 0 {
 			code = exitMaybeSent
 		}
-		return &exitError{code: code, msg: fmt.Sprintf("writing the results: %v: %s; the journal holds them%s", res.OutputErr, summary, resume)}
+		return &exitError{code: code, msg: fmt.Sprintf("writing the results: %v: %s; the ledger holds them%s", res.OutputErr, summary, resume)}
 	case res.Failed != nil:
 		err := fmt.Errorf("%s: %w%s", summary, res.Failed, resume)
 		if res.Uncertain > 0 {
@@ -416,10 +501,10 @@ func (a *app) batchDryRun(job *batch.Job, complete bool) error {
 		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", counts["look-up"])
 	}
 	if counts["done"] > 0 {
-		summary += fmt.Sprintf(", %d settled by an earlier run", counts["done"])
+		summary += fmt.Sprintf(", %d sent before", counts["done"])
 	}
-	if complete {
-		summary += " (the batch is complete: --force would send it again)"
+	if complete && job.MadeUp() > 0 {
+		summary += " (every line was sent before: --force would send the lines without an ExternalId of their own again)"
 	}
 	if counts["refuse"] > 0 {
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("%s, %d refused", summary, counts["refuse"])}
@@ -545,7 +630,7 @@ func (o *batchOutput) rows(in []batch.Row) error {
 			res = "accepted (found by ExternalId)"
 		}
 		if r.Earlier {
-			res += " (earlier run)"
+			res += " (sent before)"
 		}
 		s.WriteString(o.line([]string{itoa(r.Line), firstNonEmpty(messageTo(r.Message), r.to), sid, r.ExternalID, res}))
 	}

@@ -26,7 +26,7 @@ type Result struct {
 	Total                                                  int
 	Sent, Earlier, Found, Refused, LocalRefused, Uncertain int
 	// Failed is the first failure in input order: a chunk the service
-	// refused as a whole, a look-up that kept failing, the journal.
+	// refused as a whole, a look-up that kept failing, the ledger.
 	Failed error
 	// Interrupted says that a signal came, or that OutputErr left chunks
 	// unstarted.
@@ -62,7 +62,7 @@ func (r *Result) Summary() string {
 }
 
 // chunk is one request of a batch: its lines, what came back, and what
-// the journal says of each line after it.
+// the ledger says of each line after it.
 type chunk struct {
 	k     int   // its place among the chunks
 	part  []int // indexes in the input
@@ -70,9 +70,9 @@ type chunk struct {
 	msgs  []telco.SendMessageParams
 	at    map[int]int // index in msgs of each line sent
 	res   []telco.BatchResult
-	err   error // SendBatchOnce's, or the journal's before it
+	err   error // SendBatchOnce's, or the ledger's before it
 	recs  []telco.LedgerRecord
-	rerr  error // reading the journal after it
+	rerr  error // reading the ledger after it
 	done  bool
 
 	rows   []Row
@@ -80,11 +80,11 @@ type chunk struct {
 	since  time.Time // the earliest first attempt of the unsure lines
 }
 
-// Run sends the lines no earlier run settled with c (made with
-// telco.WithLedger(job.Ledger())), in chunks of o.ChunkSize, up to
-// o.Parallel in flight. Chunks start in input order and their results are
-// handed to o.Rows in input order, after the rows of lines an earlier run
-// settled, whatever the order the answers come in. At most o.Parallel
+// Run sends the lines the ledger does not hold as sent with c (made with
+// telco.WithLedger of the ledger given to Prepare), in chunks of
+// o.ChunkSize, up to o.Parallel in flight. Chunks start in input order
+// and their results are handed to o.Rows in input order, after the rows
+// of lines sent before, whatever the order the answers come in. At most o.Parallel
 // chunks are started but not yet handed out, so a slow chunk holds back
 // new ones rather than letting finished ones pile up. A failed chunk, a
 // signal or an output failure starts nothing more; the chunks in flight
@@ -99,14 +99,10 @@ func (job *Job) Run(ctx context.Context, c *telco.Client, o Options) *Result {
 		case sentBefore:
 			r := job.recs[i]
 			m := *r.Message
-			m.Text = l.Params.Text // a journal keeps no text
+			m.Text = l.Params.Text // a ledger on disk keeps no text
 			earlier = append(earlier, Row{Index: i, Line: l.Num, ExternalID: job.ids[i], State: StateSent, Earlier: true,
 				Found: r.Found, Message: &m, To: l.Params.To})
 			res.Earlier++
-		case refusedBefore:
-			earlier = append(earlier, Row{Index: i, Line: l.Num, ExternalID: job.ids[i], State: StateRefused, Earlier: true,
-				Err: job.recs[i].Err, To: l.Params.To})
-			res.Refused++
 		default:
 			todo = append(todo, i)
 		}
@@ -175,28 +171,22 @@ func (job *Job) start(part []int) *chunk {
 	return r
 }
 
-// send records the chunk's refusals before sending, sends the rest with
-// SendBatchOnce, and reads what the journal then says of every line.
+// send sends the chunk's valid lines with SendBatchOnce (lines the
+// service refused before may go again, corrected or not: ForgetRefusals),
+// and reads what the ledger then says of every line. Lines that break
+// the SDK's rules are not sent, nor recorded: they never reached the
+// service.
 func (job *Job) send(ctx context.Context, c *telco.Client, r *chunk) {
-	var refused []int
-	for _, i := range r.part {
-		if job.local[i] != nil {
-			refused = append(refused, i)
+	if len(r.msgs) > 0 {
+		ids := make([]string, len(r.msgs))
+		for k := range r.msgs {
+			ids[k] = r.msgs[k].ExternalID
 		}
-	}
-	if len(refused) > 0 {
-		r.err = job.ledger.Update(ctx, job.prop, job.idsOf(refused), func(recs []telco.LedgerRecord) error {
-			for k, i := range refused {
-				recs[k] = telco.LedgerRecord{State: telco.LedgerRefused, Err: job.local[i], Ended: time.Now()}
-			}
-			return nil
-		})
-		if r.err != nil {
-			r.err = fmt.Errorf("journal: %w", r.err)
+		if r.err = ForgetRefusals(ctx, job.ledger, job.prop, ids); r.err != nil {
+			r.err = fmt.Errorf("ledger: %w", r.err)
+		} else {
+			r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
 		}
-	}
-	if r.err == nil && len(r.msgs) > 0 {
-		r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
 	}
 	r.recs, r.rerr = readRecords(context.WithoutCancel(ctx), job.ledger, job.prop, job.idsOf(r.part))
 }
@@ -329,26 +319,6 @@ func (e *ChunkError) Error() string {
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }
-
-// readRecords reads the records of ids from l without changing them.
-func readRecords(ctx context.Context, l telco.Ledger, prop string, ids []string) ([]telco.LedgerRecord, error) {
-	if r, ok := l.(interface {
-		Records(context.Context, string, []string) ([]telco.LedgerRecord, error)
-	}); ok {
-		return r.Records(ctx, prop, ids)
-	}
-	var out []telco.LedgerRecord
-	err := l.Update(ctx, prop, ids, func(recs []telco.LedgerRecord) error {
-		out = append(out, recs...)
-		return errUnchanged
-	})
-	if errors.Is(err, errUnchanged) {
-		err = nil
-	}
-	return out, err
-}
-
-var errUnchanged = errors.New("read only")
 
 // orderer hands rows out in input order: a row waits until every line
 // before it is handed out or known to have none in this run (put, pass),

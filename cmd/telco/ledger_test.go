@@ -1,0 +1,172 @@
+package main
+
+// Issue 34, "Once per account": sms send and sms batch share one send
+// ledger per service and account, so an ExternalId goes out once whatever
+// the command, journal, file or flags that send it.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// customers is the issue's CSV: four customers with ExternalIds of their
+// own, the last two with numbers the SDK refuses before sending.
+const (
+	customersBad = "To,Text,ExternalId\n" +
+		"+61400000001,Your order shipped,b1\n" +
+		"+61400000002,Your order shipped,b2\n" +
+		"0400000003,Your order shipped,b3\n" +
+		"0400000004,Your order shipped,b4\n"
+	customersFixed = "To,Text,ExternalId\n" +
+		"+61400000001,Your order shipped,b1\n" +
+		"+61400000002,Your order shipped,b2\n" +
+		"+61400000003,Your order shipped,b3\n" +
+		"+61400000004,Your order shipped,b4\n"
+)
+
+// storedTo counts the fake's stored messages by recipient.
+func storedTo(h *harness) map[string]int {
+	out := map[string]int{}
+	for _, m := range h.srv.Messages(h.srv.PropertySid) {
+		out[m.To]++
+	}
+	return out
+}
+
+var fourCustomersOnce = map[string]int{"+61400000001": 1, "+61400000002": 1, "+61400000003": 1, "+61400000004": 1}
+
+// Issue 34, reproduction 1: two lines refused for bad numbers, two sent;
+// the user fixes the two lines and runs the same command (refused: the
+// journal "belongs to another input"), or follows the hint and gives a
+// new --journal (all four sent: two customers texted twice). Either way,
+// each customer gets exactly one SMS.
+func TestBatchFixAndResendSendsEachCustomerOnce(t *testing.T) {
+	t.Parallel()
+	for _, newJournal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("new journal %v", newJournal), func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			file := filepath.Join(t.TempDir(), "customers.csv")
+			require.NoError(t, os.WriteFile(file, []byte(customersBad), 0o644))
+			r := h.run("sms", "batch", file, "-o", "json")
+			require.Equal(t, 1, r.code, r.stderr)
+			assert.Equal(t, map[string]int{"+61400000001": 1, "+61400000002": 1}, storedTo(h))
+
+			require.NoError(t, os.WriteFile(file, []byte(customersFixed), 0o644))
+			args := []string{"sms", "batch", file, "-o", "json"}
+			if newJournal {
+				args = append(args, "--journal", filepath.Join(t.TempDir(), "new.journal"))
+			}
+			r = h.run(args...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.NotContains(t, r.stderr, "another input")
+			assert.Equal(t, fourCustomersOnce, storedTo(h), "each customer texted once")
+			rows := decodeRows(t, r.stdout)
+			require.Len(t, rows, 4)
+			for _, row := range rows[:2] {
+				assert.True(t, row.Earlier, "line %d: sent before, not again", row.Line)
+				require.NotNil(t, row.Message)
+				assert.NotEmpty(t, row.Message.MessageSid, "sent before, with its MessageSid")
+			}
+			for _, row := range rows[2:] {
+				assert.Equal(t, "sent", row.State, "line %d", row.Line)
+				assert.False(t, row.Earlier, "line %d: sent now", row.Line)
+			}
+
+			// The same command once more: nothing left to send.
+			r = h.run(args...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, fourCustomersOnce, storedTo(h))
+		})
+	}
+}
+
+// The same, with lines the service refuses (a From of another project)
+// rather than the SDK: the ledger holds their refusal, and the corrected
+// lines, under the same ExternalIds, are sent.
+func TestBatchFixAndResendAfterTheServiceRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	other, ok := h.srv.AddProperty(h.srv.AccountSid, "Other")
+	require.True(t, ok)
+	h.srv.AddNumber(other.PropertySid, "+61299990000")
+	bad := "From,To,Text,ExternalId\n" +
+		"Acme,+61400000001,Your order shipped,b1\n" +
+		"Acme,+61400000002,Your order shipped,b2\n" +
+		"+61299990000,+61400000003,Your order shipped,b3\n" +
+		"+61299990000,+61400000004,Your order shipped,b4\n"
+	file := filepath.Join(t.TempDir(), "customers.csv")
+	require.NoError(t, os.WriteFile(file, []byte(bad), 0o644))
+	r := h.run("sms", "batch", file, "-o", "json")
+	require.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "NUMBER_BELONGS_TO_DIFFERENT_PROPERTY")
+	assert.Equal(t, map[string]int{"+61400000001": 1, "+61400000002": 1}, storedTo(h))
+
+	fixed := strings.ReplaceAll(bad, "+61299990000,", "Acme,")
+	require.NoError(t, os.WriteFile(file, []byte(fixed), 0o644))
+	r = h.run("sms", "batch", file, "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, fourCustomersOnce, storedTo(h), "each customer texted once")
+}
+
+// Issue 34, reproduction 2: sms send then sms batch with one ExternalId
+// stored it twice, and so did batch then send.
+func TestSendAndBatchShareTheLedger(t *testing.T) {
+	t.Parallel()
+	line := "From,To,Text,ExternalId\nAcme,+61400000001,hi,order-1\n"
+	t.Run("send then batch", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t)
+		h.ok(sendArgs("order-1", "hi")...)
+		r := h.runIn(line, "sms", "batch", "-o", "json")
+		require.Equal(t, 0, r.code, r.stderr)
+		rows := decodeRows(t, r.stdout)
+		require.Len(t, rows, 1)
+		assert.True(t, rows[0].Earlier, "sent before by sms send")
+		assert.Equal(t, map[string]int{"order-1": 1}, storedIDs(h.srv))
+	})
+	t.Run("batch then send", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t)
+		r := h.runIn(line, "sms", "batch")
+		require.Equal(t, 0, r.code, r.stderr)
+		r = h.run(sendArgs("order-1", "hi")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "already sent as")
+		assert.Equal(t, map[string]int{"order-1": 1}, storedIDs(h.srv))
+	})
+}
+
+// Issue 34, reproduction 3: a batch with its own ExternalIds run again
+// with another --journal, --force, --no-journal or from standard input
+// sent every line again. The account's ledger holds them: none is.
+func TestOwnExternalIDIsNeverSentTwice(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 3, true)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	h.ok("sms", "batch", file)
+	once := map[string]int{"own-0": 1, "own-1": 1, "own-2": 1}
+	require.Equal(t, once, storedIDs(h.srv))
+	for _, args := range [][]string{
+		{"sms", "batch", file, "--journal", filepath.Join(t.TempDir(), "other.journal")},
+		{"sms", "batch", file, "--force"},
+		{"sms", "batch", file, "--no-journal"},
+		{"sms", "batch", "-"},
+		{"sms", "batch", "-", "--force"},
+	} {
+		r := h.runIn(string(raw), append(args, "-o", "json")...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		for _, row := range decodeRows(t, r.stdout) {
+			assert.True(t, row.Earlier, "%v: line %d reported as sent before", args, row.Line)
+		}
+		assert.Equal(t, once, storedIDs(h.srv), "%v", args)
+	}
+}
