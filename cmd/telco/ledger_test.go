@@ -5,6 +5,7 @@ package main
 // the command, journal, file or flags that send it.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco/telcotest"
 )
 
 // customers is the issue's CSV: four customers with ExternalIds of their
@@ -168,5 +170,55 @@ func TestOwnExternalIDIsNeverSentTwice(t *testing.T) {
 			assert.True(t, row.Earlier, "%v: line %d reported as sent before", args, row.Line)
 		}
 		assert.Equal(t, once, storedIDs(h.srv), "%v", args)
+	}
+}
+
+// Issue 34, reproduction 4: a batch of 150 lines that ended in doubt
+// printed 3 KB of ExternalIds and flags on one line. It ends, exit 3,
+// with the count, the command to run and the command that lists the
+// lines, in a few lines, in a table or in JSON.
+func TestBatchManyInDoubtSaidBriefly(t *testing.T) {
+	t.Parallel()
+	for _, format := range []string{"table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.env["TELCO_TEST_SETTLE_TIME"] = "10ms"
+			file := writeBatch(t, 150, true)
+			// The batch is stored but its answer lost, and no look-up can
+			// settle it.
+			h.srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropAfterRead, Op: "Messages.SendBatch"})
+			h.srv.Inject(1000, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.Find"})
+			r := h.run("sms", "batch", file, "--chunk-size", "150", "-o", format)
+			require.Equal(t, 3, r.code, r.stderr)
+			t.Logf("standard error:\n%s", r.stderr)
+			lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+			assert.LessOrEqual(t, len(lines), 30, "%s", r.stderr)
+			assert.LessOrEqual(t, len(r.stderr), 3000, "%s", r.stderr)
+			assert.NotContains(t, r.stderr, "own-149", "no ExternalId one by one")
+			assert.Contains(t, r.stderr, "150 uncertain")
+			assert.Contains(t, r.stderr, "run the same command")
+			assert.Contains(t, r.stderr, "telco sms batch "+file+" --dry-run")
+			if format == "json" {
+				var e struct{ Error errorReport }
+				require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &e), r.stderr)
+				assert.Equal(t, 3, e.Error.ExitCode)
+				assert.True(t, e.Error.MaybeSent)
+				assert.Contains(t, e.Error.Resolve, "--dry-run")
+			}
+
+			// The command it names lists them; the same command again,
+			// once the look-ups work, settles them without a resend.
+			r = h.run("sms", "batch", file, "--dry-run", "-o", "json")
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, 150, strings.Count(r.stdout, `"Action":"look-up"`))
+			h.srv.ClearFaults()
+			r = h.run("sms", "batch", file, "-o", "json")
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Len(t, storedIDs(h.srv), 150)
+			for id, n := range storedIDs(h.srv) {
+				assert.Equal(t, 1, n, id)
+			}
+		})
 	}
 }

@@ -445,14 +445,10 @@ func (a *app) batchStatus(res *batch.Result, rr batchRerun) error {
 			code = exitMaybeSent
 		}
 		return &exitError{code: code, msg: fmt.Sprintf("writing the results: %v: %s; the ledger holds them%s", res.OutputErr, summary, resume)}
-	case res.Failed != nil:
-		err := fmt.Errorf("%s: %w%s", summary, res.Failed, resume)
-		if res.Uncertain > 0 {
-			return &statusError{code: exitMaybeSent, err: err}
-		}
-		return err
 	case res.Uncertain > 0:
-		return &exitError{code: exitMaybeSent, msg: summary + resume}
+		return a.batchDoubt(res, rr)
+	case res.Failed != nil:
+		return fmt.Errorf("%s: %w%s", summary, res.Failed, resume)
 	case res.Refused > 0 && res.Refused == res.LocalRefused && res.LocalRefused == res.Total:
 		// Nothing was sent: as with one invalid sms send, a validation error.
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", res.Refused, res.Total)}
@@ -461,6 +457,94 @@ func (a *app) batchStatus(res *batch.Result, rr batchRerun) error {
 	}
 	fmt.Fprintf(a.stderr, "telco: %s\n", summary)
 	return nil
+}
+
+// fewInDoubt is how many lines in doubt the end of a batch names, each
+// with a flag of the look-up that settles it; past that it names the
+// command that lists them.
+const fewInDoubt = 5
+
+// batchDoubt is the end of a batch that left lines in doubt (exit 3), in
+// a few lines however many: how many, the command to run (the same
+// again, which looks them up before anything is resent), and what lists
+// them.
+func (a *app) batchDoubt(res *batch.Result, rr batchRerun) error {
+	msg := res.Summary()
+	if res.Failed != nil {
+		msg += ": " + firstLine(userText(res.Failed.Error())) // a chunk's failure names its lines, not each ExternalId
+	}
+	where := "ledger " + rr.ledger
+	if rr.journal != "" {
+		where = "journal " + rr.journal
+	}
+	e := &doubtError{msg: msg, rerun: fmt.Sprintf("run the same command again (%s): it looks the %d lines in doubt up by ExternalId and resends only those not found", where, res.Uncertain)}
+	since := res.UncertainSince.Add(-time.Minute).In(a.location())
+	switch {
+	case len(res.UncertainIDs) <= fewInDoubt:
+		e.list = findCommand(rr.prop, since, res.UncertainIDs)
+	case rr.journal == "" && res.MadeUpUncertain:
+		e.list = "the lines marked uncertain on standard output (their ExternalIds were made up for this run only)"
+		e.listIsText = true
+	default:
+		e.list = a.dryRunCommand(rr) + "  # their Action is look-up"
+	}
+	return e
+}
+
+// dryRunCommand is the command line that prints a batch's plan, in which
+// lines in doubt are look-ups: the input and the flags that choose the
+// journal, the ledger and the project, never a credential.
+func (a *app) dryRunCommand(rr batchRerun) string {
+	in := "-"
+	if len(rr.args) == 1 {
+		in = rr.args[0]
+	}
+	parts := []string{"telco sms batch", shellQuote(in), "--dry-run", "--property", shellQuote(rr.prop)}
+	if rr.o.format != "" {
+		parts = append(parts, "--format", rr.o.format)
+	}
+	if rr.o.journal != "" {
+		parts = append(parts, "--journal", shellQuote(rr.o.journal))
+	}
+	if rr.o.ledger != "" {
+		parts = append(parts, "--ledger", shellQuote(rr.o.ledger))
+	}
+	cmd := strings.Join(parts, " ")
+	if in == "-" {
+		cmd += " < the same input"
+	}
+	return cmd
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// doubtError ends a batch that left lines in doubt: it matches
+// telco.ErrMaybeSent (exit 3), and its Resolve is what lists them.
+type doubtError struct {
+	msg, rerun, list string
+	listIsText       bool
+}
+
+func (e *doubtError) Error() string        { return e.msg }
+func (e *doubtError) Is(target error) bool { return target == telco.ErrMaybeSent }
+
+// Resolve is the command (or the place) that lists the lines in doubt.
+func (e *doubtError) Resolve() string { return e.list }
+
+// Details are the lines said after the message: what to run, and what
+// lists the lines.
+func (e *doubtError) Details() []string {
+	how := "to list them: "
+	if e.listIsText {
+		how = "they are "
+	}
+	return []string{e.rerun, how + e.list}
 }
 
 // batchDryRun prints what a run would do with every line, and sends

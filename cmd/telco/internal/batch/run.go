@@ -28,6 +28,13 @@ type Result struct {
 	// Failed is the first failure in input order: a chunk the service
 	// refused as a whole, a look-up that kept failing, the ledger.
 	Failed error
+	// UncertainIDs are the ExternalIds of the lines left uncertain, in
+	// input order; UncertainSince is the earliest of their first
+	// attempts, which a look-up searches from; MadeUpUncertain says that
+	// some of them were made up by the batch.
+	UncertainIDs    []string
+	UncertainSince  time.Time
+	MadeUpUncertain bool
 	// Interrupted says that a signal came, or that OutputErr left chunks
 	// unstarted.
 	Interrupted bool
@@ -245,6 +252,11 @@ func (job *Job) settle(r *chunk, res *Result) {
 				row.Since = rec.First
 			}
 			res.Uncertain++
+			res.UncertainIDs = append(res.UncertainIDs, row.ExternalID)
+			res.MadeUpUncertain = res.MadeUpUncertain || l.Params.ExternalID == ""
+			if res.UncertainSince.IsZero() || row.Since.Before(res.UncertainSince) {
+				res.UncertainSince = row.Since
+			}
 			r.unsure = append(r.unsure, row.ExternalID)
 			if r.since.IsZero() || row.Since.Before(r.since) {
 				r.since = row.Since
@@ -284,7 +296,10 @@ func (job *Job) report(r *chunk, final *chunk, all bool, out *orderer) error {
 	// Chunks already in flight when r failed were finished, and their
 	// lines handed out: only the lines of chunks never started are unsent.
 	later, and := "; later lines were not sent", " and later"
-	if r != final {
+	switch {
+	case r == final && all:
+		later, and = "", "" // no line comes after it
+	case r != final:
 		finalEnd := job.lines[final.part[len(final.part)-1]].Num
 		later, and = fmt.Sprintf("; lines after %d were not sent", finalEnd), fmt.Sprintf(", and the lines after %d,", finalEnd)
 		if all {
@@ -310,10 +325,17 @@ type ChunkError struct {
 // search from.
 func (e *ChunkError) LookupSince() time.Time { return e.Since }
 
+// Error names the lines, not each ExternalId: an unresolved send's own
+// text lists them all, and a chunk may hold hundreds.
 func (e *ChunkError) Error() string {
 	if len(e.Unsure) > 0 {
+		cause := e.Err
+		var ue *telco.UnresolvedError
+		if errors.As(cause, &ue) && ue.Err != nil {
+			cause = ue.Err
+		}
 		return fmt.Sprintf("lines %d to %d: %d may have been sent (re-run the same command to look them up)%s: %v",
-			e.First, e.End, len(e.Unsure), e.Later, e.Err)
+			e.First, e.End, len(e.Unsure), e.Later, cause)
 	}
 	return fmt.Sprintf("lines %d to %d%s were not sent: %v", e.First, e.End, e.Later, e.Err)
 }
