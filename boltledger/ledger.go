@@ -27,8 +27,11 @@
 // a database instead, such as contrib/riversend's Postgres ledger.
 //
 // The telco CLI keeps one such file per service and account in the
-// user's state directory ($XDG_STATE_HOME/telco/ledgers); a program that
-// opens that file shares the CLI's records.
+// user's state directory ($XDG_STATE_HOME/telco/ledgers/, named after the
+// account SID and the service's host) and holds it while a command sends
+// (all of a batch); a program that opens that file shares the CLI's
+// records, and its Open waits for the CLI as the CLI's commands wait for
+// each other.
 //
 // # Damage
 //
