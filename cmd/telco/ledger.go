@@ -25,8 +25,32 @@ import (
 // ledgerDir holds the accounts' ledgers, in the state directory.
 const ledgerDir = "ledgers"
 
-// ledgerHelp says where the ledger is, for the flags' help.
-const ledgerHelp = "the send ledger (default: the account's, in the state directory)"
+// ledgerHelp is --ledger's help on the commands that send.
+const ledgerHelp = "the send ledger file: an ExternalId is sent at most once per ledger (default: the account's, STATE/telco/ledgers/ACCOUNT@HOST-HASH.ledger)"
+
+// onceHelp says what "once" means, for the help of the commands that
+// send (wrapped there): the same words in sms send's and sms batch's.
+const onceHelp = "An ExternalId is sent at most once per send ledger: each attempt is " +
+	"recorded in the ledger before its request, and the same ExternalId " +
+	"sent again through the same ledger is answered from it (sent: " +
+	"nothing is sent; may have been sent: looked up by its ExternalId " +
+	"first). The ledger is the account's unless --ledger PATH names " +
+	"another: one file per service and account in the state directory " +
+	"(STATE/telco/ledgers/ACCOUNT@HOST-HASH.ledger, STATE being " +
+	"$XDG_STATE_HOME, else ~/.local/state; ~/Library/Application Support " +
+	"on macOS, %LocalAppData% on Windows), shared by sms send and sms " +
+	"batch. A command waits a few seconds for the ledger while another " +
+	"holds it (a batch holds it while it runs), then stops, nothing sent." +
+	" Another ledger knows nothing of what this one sent: share one file " +
+	"(--ledger PATH, or a Go program's boltledger.Open(PATH)) between " +
+	"everything that sends for the account on this machine." +
+	freshLedgerHelp
+
+// freshLedgerHelp is how a fresh ledger learns what was sent before it.
+const freshLedgerHelp = " A fresh ledger (a new machine or container) knows nothing sent " +
+	"before it: telco ledger sync --since TIME records what the service " +
+	"shows as sent in a window, and --look-up-first looks an ExternalId " +
+	"the ledger has never seen up at the service before its first send."
 
 // ledgerPath is the ledger a sending command uses: flag when given, else
 // the account's: ledgers/ACCOUNT@HOST-HASH.ledger in the state directory,

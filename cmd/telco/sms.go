@@ -34,16 +34,14 @@ func (a *app) smsSendCmd() *cobra.Command {
 ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
 apply to responses). --text - reads the text from standard input.
 
-With --external-id the message is sent at most once: a ledger file (in
-$XDG_STATE_HOME/telco, else ~/.local/state/telco; ~/Library/Application
-Support/telco on macOS, %LocalAppData%\telco on Windows; or --ledger PATH)
-records the send before its request. Running the same command again sends
-nothing and says when and as what the message was sent; a send that may
-have reached the service is looked up by its ExternalId before it is sent
-again; the same ExternalId with another message (To, From, Text or
-Schedule) is refused, nothing sent. A second sms send waits a few seconds
-for the ledger, then fails. Without --external-id the message is sent as
-asked, with no ledger.
+` + wrap("With --external-id the message is sent at most once. "+onceHelp, "", 76) + `
+
+Running the same command again sends nothing and says when and as what the
+message was sent; a send that may have reached the service is looked up by
+its ExternalId before it is sent again; the same ExternalId with another
+message (To, From, Text or Schedule) is refused, nothing sent, unless the
+service refused its earlier send (a corrected message may then go). Without
+--external-id the message is sent as asked, with no ledger.
 
 A ledger that cannot be read sends nothing (exit 3): --recover --since TIME
 moves it aside and looks the ExternalId up from TIME before sending.
@@ -95,8 +93,8 @@ been sent and unresolved: run the same command again to look it up.`,
 	fs.BoolVar(&noReceipt, "no-receipt", false, "ask for no delivery receipt (the service default is a receipt)")
 	fs.StringVar(&p.DeliveryReceiptWebhookURI, "receipt-webhook-url", "", "URL called on the delivery receipt")
 	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "POST (default) or GET")
-	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sends it at most once (see --ledger)")
-	fs.StringVar(&lo.path, "ledger", "", "with --external-id: the ledger file (default in the state directory)")
+	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sent at most once per send ledger (see --ledger)")
+	fs.StringVar(&lo.path, "ledger", "", "with --external-id: "+ledgerHelp)
 	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside and look the ExternalId up from --since first")
 	fs.StringVar(&lo.since, "since", "", "with --recover: the look-up searches from then (the ExternalId's first use at the latest)")
 	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")

@@ -1,10 +1,10 @@
 package main
 
-// telco sms batch: the command, its flags, the journal's opening and
-// recovery, and the printing of results and exit status. The engine (the
-// input's readers, ExternalIds, the chunks in flight over SendBatchOnce,
-// the order of the results) is in internal/batch; the journal's file in
-// internal/boltledger.
+// telco sms batch: the command, its flags, the opening and recovery of
+// the journal and the account's ledger (ledger.go), and the printing of
+// results and exit status. The engine (the input's readers, ExternalIds,
+// the journal, the chunks in flight over SendBatchOnce, the order of the
+// results) is in internal/batch; the ledger's file is boltledger's.
 
 import (
 	"bytes"
@@ -59,37 +59,45 @@ The format is taken from --format, else the file's extension, else the
 first character (a '{' means JSON lines, a '[' a JSON array). FILE - or no
 FILE reads standard input.
 
-Every message is sent at most once. Each line has an ExternalId: its own
-column (no leading or trailing blank), else one made from the batch and
-the line number. A journal (FILE` + journalSuffix + ` beside the file FILE
-resolves to, or --journal PATH; none for standard input unless --journal
-is given) records every attempt before its request. Run the same command
-again after an interruption: sent lines are skipped, lines that may have
-been sent are looked up by ExternalId before anything is resent, the rest
-is sent. A finished batch sends nothing again unless --force. --dry-run
+` + wrap("Every line is sent at most once. "+onceHelp, "", 76) + `
+
+Each line has an ExternalId: its own column (no leading or trailing blank),
+else one the batch makes up from its ID and the line number, kept in a
+journal (FILE` + journalSuffix + ` beside the file FILE resolves to, or
+--journal PATH; none for standard input unless --journal is given) under
+the line's content, so that a line keeps it when the file is edited. Run
+the same command again, after an interruption or on the file edited (a bad
+number fixed, say): lines the ledger holds as sent are reported as sent
+before, with their MessageSid, and not sent; lines that may have been sent
+are looked up by ExternalId before anything is resent; the rest is sent.
+--force sends the lines without an ExternalId of their own again, as a new
+batch, once every line was sent; never an ExternalId in the file. --dry-run
 checks every line and prints what would be sent.
 
-Every record of the journal carries a checksum. A record that fails it
-is in doubt: its line is looked up before it is sent. A journal that
-cannot be read at all (truncated, damaged) sends nothing and exits 3:
-run again with --recover, which moves it aside and looks every line up,
-from when the batch began (--since, when the damaged journal does not
-say), before sending it.
+A journal that cannot be read (truncated, damaged, or an earlier telco's)
+sends nothing and exits 3: run again with --recover, which moves it aside,
+makes the same ExternalIds again from the batch's ID, and looks every line
+the ledger does not know up, from when the batch began (--since, and
+--batch-id, when the damaged journal does not say), before sending it. A
+ledger that cannot be read also exits 3: --recover --since TIME replaces
+it.
 
 Messages go in chunks of --chunk-size, up to --parallel chunks in flight
 at once (default 1, at most 16). Results are printed chunk by chunk in the
 order of the input (table rows, or one JSON object per line with -o json),
 a chunk that finishes early waiting for those before it, with the lines
-settled by an earlier run marked so. SIGHUP, SIGINT and SIGTERM finish the
-chunks in flight, write the journal and the output, and exit 129, 130 or
-143; a second signal stops at once (the journal still says which lines may
-have been sent). A progress bar is drawn on standard error when it is a
+sent before marked so. SIGHUP, SIGINT and SIGTERM finish the chunks in
+flight, write the ledger and the output, and exit 129, 130 or 143; a second
+signal stops at once (the ledger still says which lines may have been
+sent). A progress bar is drawn on standard error when it is a
 terminal.
 
 Exit status: 0 every line sent; 1 some line refused, or a failure that
 sent nothing (the rest is not sent); 2 a usage error, or every line refused
 before sending (nothing sent); 3 some line may have been sent and is
-unresolved, or the journal cannot be read: run the same command again.`,
+unresolved, or the journal or ledger cannot be read: run the same command
+again. Many lines in doubt are counted, not listed: --dry-run shows them
+as look-ups.`,
 		Example: `  printf 'To,Text,ExternalId\n+61499999999,Hello,c-1\n' | telco sms batch --property PR... -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -104,13 +112,13 @@ unresolved, or the journal cannot be read: run the same command again.`,
 	fs.StringVar(&o.format, "format", "", "csv or jsonl (default: from the extension or the content)")
 	fs.IntVar(&o.chunk, "chunk-size", 100, "messages per request")
 	fs.IntVar(&o.parallel, "parallel", 1, fmt.Sprintf("chunks in flight at once, 1 to %d; results stay in input order", maxParallel))
-	fs.StringVar(&o.journal, "journal", "", "journal file (default FILE"+journalSuffix+"; none for standard input)")
+	fs.StringVar(&o.journal, "journal", "", "journal file: the ExternalIds the batch makes up for lines without one (default FILE"+journalSuffix+"; none for standard input); what was sent is in the ledger")
 	fs.StringVar(&o.ledger, "ledger", "", ledgerHelp)
-	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: an interrupted batch cannot be resumed")
-	fs.BoolVar(&o.force, "force", false, "send a batch the journal says is finished again, as a new batch")
+	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: lines without an ExternalId of their own get new ones on every run (lines with one are still sent once per ledger)")
+	fs.BoolVar(&o.force, "force", false, "once every line was sent, send the lines without an ExternalId of their own again, as a new batch (never an ExternalId in the file)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check every line and print what would be sent; send nothing")
-	fs.BoolVar(&o.recover, "recover", false, "move a journal that cannot be read aside and look every line up before sending it")
-	fs.StringVar(&o.since, "since", "", "with --recover: when the batch was first run, the look-ups search from then (default: the damaged journal's own, when it can be read)")
+	fs.BoolVar(&o.recover, "recover", false, "replace a journal (or, with --since, a ledger) that cannot be read, and look every line the ledger does not know up before sending it")
+	fs.StringVar(&o.since, "since", "", "with --recover: when the batch (or the ledger) was first used: the look-ups search from then (default: the damaged journal's own, when it can be read)")
 	fs.StringVar(&o.batchID, "batch-id", "", "with --recover: the damaged journal's batch ID (tb...), for lines without an ExternalId, when it cannot be read")
 	completeEnum(c, "format", "csv", "jsonl")
 	return c
