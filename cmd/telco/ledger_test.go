@@ -222,3 +222,25 @@ func TestBatchManyInDoubtSaidBriefly(t *testing.T) {
 		})
 	}
 }
+
+// A send the service refused left nothing at the service: the same
+// command with the message corrected sends it under the same ExternalId,
+// once.
+func TestSendFixAndResendAfterTheServiceRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	other, ok := h.srv.AddProperty(h.srv.AccountSid, "Other")
+	require.True(t, ok)
+	h.srv.AddNumber(other.PropertySid, "+61299990000")
+	args := []string{"sms", "send", "--to", "+61400000001", "--text", "hi", "--external-id", "fix-1"}
+	r := h.run(append(args, "--from", "+61299990000")...)
+	require.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "NUMBER_BELONGS_TO_DIFFERENT_PROPERTY")
+	h.ok(append(args, "--from", "Acme")...)
+	r = h.run(append(args, "--from", "Acme")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "already sent as")
+	r = h.run(append(args, "--from", "Other")...)
+	assert.Equal(t, 1, r.code, "sent: the ExternalId is bound to its message now")
+	assert.Equal(t, map[string]int{"fix-1": 1}, storedIDs(h.srv))
+}

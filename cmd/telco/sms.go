@@ -315,10 +315,12 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 	if err != nil {
 		return ledgerError(path, err)
 	}
-	// A refused send left nothing at the service: the same ExternalId may
-	// carry a corrected message.
-	if err := batch.ForgetRefusals(ctx, l, prop, ids); err != nil {
-		return ledgerError(path, err)
+	if before[0].State == telco.LedgerRefused {
+		// A refused send left nothing at the service: the same ExternalId
+		// may carry a corrected message.
+		if err := batch.ForgetRefusals(ctx, l, prop, ids); err != nil {
+			return ledgerError(path, err)
+		}
 	}
 	c, err := a.newClient(telco.WithLedger(l))
 	if err != nil {

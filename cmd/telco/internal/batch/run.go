@@ -184,16 +184,19 @@ func (job *Job) start(part []int) *chunk {
 // the SDK's rules are not sent, nor recorded: they never reached the
 // service.
 func (job *Job) send(ctx context.Context, c *telco.Client, r *chunk) {
-	if len(r.msgs) > 0 {
-		ids := make([]string, len(r.msgs))
-		for k := range r.msgs {
-			ids[k] = r.msgs[k].ExternalID
+	var refused []string // as Prepare read them: nobody else writes the ledger this run holds
+	for _, i := range r.part {
+		if _, ok := r.at[i]; ok && job.recs[i].State == telco.LedgerRefused {
+			refused = append(refused, job.ids[i])
 		}
-		if r.err = ForgetRefusals(ctx, job.ledger, job.prop, ids); r.err != nil {
-			r.err = fmt.Errorf("ledger: %w", r.err)
-		} else {
-			r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
+	}
+	if len(refused) > 0 {
+		if err := ForgetRefusals(ctx, job.ledger, job.prop, refused); err != nil {
+			r.err = fmt.Errorf("ledger: %w", err)
 		}
+	}
+	if r.err == nil && len(r.msgs) > 0 {
+		r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
 	}
 	r.recs, r.rerr = readRecords(context.WithoutCancel(ctx), job.ledger, job.prop, job.idsOf(r.part))
 }
