@@ -100,6 +100,7 @@ type FormatError struct {
 	Path string
 }
 
+// Error names the file.
 func (e *FormatError) Error() string { return "ledger " + e.Path + " is not a telco ledger" }
 
 // Options configure OpenWith.

@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco/boltledger"
 	"github.com/telcosdk/telco/telcotest"
 )
 
@@ -243,4 +245,24 @@ func TestSendFixAndResendAfterTheServiceRefused(t *testing.T) {
 	r = h.run(append(args, "--from", "Other")...)
 	assert.Equal(t, 1, r.code, "sent: the ExternalId is bound to its message now")
 	assert.Equal(t, map[string]int{"fix-1": 1}, storedIDs(h.srv))
+}
+
+// Two commands at once share the account's ledger by turns: a batch finds
+// it held (by sms send, or a program) and waits, then stops with a clear
+// error, nothing sent.
+func TestBatchWaitsForTheLedger(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	path := filepath.Join(h.env["XDG_STATE_HOME"], "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL))
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	l, err := boltledger.Open(path)
+	require.NoError(t, err)
+	defer l.Close()
+	start := time.Now()
+	r := h.run("sms", "batch", writeBatch(t, 2, true))
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.GreaterOrEqual(t, time.Since(start), 2*time.Second, "it waited")
+	assert.Contains(t, r.stderr, "ledger "+path+": in use by another telco process")
+	assert.Contains(t, r.stderr, "nothing sent")
+	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
 }

@@ -60,6 +60,7 @@ type DamagedError struct {
 	Err    error // the underlying failure, if any
 }
 
+// Error names the file and says what is wrong with it.
 func (e *DamagedError) Error() string {
 	s := e.What + " " + e.Path + " is damaged: " + e.Reason
 	if e.What == "" {

@@ -91,6 +91,7 @@ type JournalOptions struct {
 // or not a journal): nothing was sent.
 type MismatchError struct{ msg string }
 
+// Error says which batch the journal is not.
 func (e *MismatchError) Error() string { return e.msg }
 
 // EarlierError is a journal written by an earlier telco, which kept the
@@ -104,6 +105,7 @@ type EarlierError struct {
 	Property string
 }
 
+// Error names the journal.
 func (e *EarlierError) Error() string {
 	return "journal " + e.Path + " was written by an earlier version of telco"
 }
