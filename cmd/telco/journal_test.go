@@ -82,6 +82,11 @@ func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
 	}
 	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 7, "nothing sent again")
 
+	r = h.run("sms", "batch", file, "--force", "--dry-run", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 7, strings.Count(r.stdout, `"Action":"send"`), "a dry run shows the new batch")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 7, "and sends nothing")
+
 	r = h.run("sms", "batch", file, "--force", "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
 	forced := decodeRows(t, r.stdout)

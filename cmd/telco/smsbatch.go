@@ -264,8 +264,12 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 				if err := j.Restart(); err != nil {
 					return journalError(path, err)
 				}
+				ids, err = j.IDs(lines, true)
+			} else {
+				// A dry run writes nothing: the new batch's IDs as they would be.
+				ids, err = batchIDs(nil, lines, false)
 			}
-			if ids, err = batchIDs(j, lines, !o.dryRun); err != nil {
+			if err != nil {
 				return journalError(path, err)
 			}
 			if job, err = batch.Prepare(ctx, prop, lines, ids, l); err != nil {

@@ -123,7 +123,7 @@ func TestRunInOrderAndResume(t *testing.T) {
 	rows = nil
 	res = job.Run(ctx, srv.Client(telco.WithLedger(ledger)), Options{ChunkSize: 3,
 		Rows: func(r []Row) error { rows = append(rows, r...); return nil }})
-	assert.Equal(t, "29 of 30 lines sent (29 by an earlier run), 1 refused", res.Summary())
+	assert.Equal(t, "29 of 30 lines sent (29 sent before), 1 refused", res.Summary())
 	require.Len(t, rows, 30)
 	assert.False(t, rows[0].Earlier, "refused again, not as before")
 	assert.True(t, rows[1].Earlier)

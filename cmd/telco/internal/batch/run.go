@@ -51,7 +51,7 @@ func (r *Result) Summary() string {
 	sent := r.Sent + r.Earlier + r.Found
 	s := fmt.Sprintf("%d of %d lines sent", sent, r.Total)
 	if r.Earlier > 0 {
-		s += fmt.Sprintf(" (%d by an earlier run)", r.Earlier)
+		s += fmt.Sprintf(" (%d sent before)", r.Earlier)
 	}
 	if r.Found > 0 {
 		s += fmt.Sprintf(" (%d found by ExternalId)", r.Found)
