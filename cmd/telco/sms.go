@@ -44,7 +44,8 @@ service refused its earlier send (a corrected message may then go). Without
 --external-id the message is sent as asked, with no ledger.
 
 A ledger that cannot be read sends nothing (exit 3): --recover --since TIME
-moves it aside and looks the ExternalId up from TIME before sending.
+moves it aside, and every ExternalId the new one does not know is looked up
+from TIME before it is sent.
 
 Exit status: 0 sent (or sent before); 1 refused, or failed before reaching
 the service: not sent; 2 a usage or validation error: not sent; 3 may have
@@ -95,8 +96,8 @@ been sent and unresolved: run the same command again to look it up.`,
 	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "POST (default) or GET")
 	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sent at most once per send ledger (see --ledger)")
 	fs.StringVar(&lo.path, "ledger", "", "with --external-id: "+ledgerHelp)
-	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside and look the ExternalId up from --since first")
-	fs.StringVar(&lo.since, "since", "", "with --recover: the look-up searches from then (the ExternalId's first use at the latest)")
+	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside; every ExternalId the new one does not know is looked up from --since before it is sent")
+	fs.StringVar(&lo.since, "since", "", "with --recover: the look-ups search from then (the ledger's first use at the latest)")
 	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")
 	fs.StringVar(&p.ForwardFromSms, "forward-from-sms", "", "lease: sender of the forward")
 	fs.StringVar(&p.ForwardToEmail, "forward-to-email", "", "lease: forward responses to this address")
