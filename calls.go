@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,7 +114,13 @@ type Call struct {
 
 // UnmarshalJSON decodes tolerantly: see Call.
 func (c *Call) UnmarshalJSON(b []byte) error {
-	extra, err := decodeInferred(b, c)
+	extra, err := unmarshalInferred(b, c)
+	c.Extra = extra
+	return err
+}
+
+func (c *Call) decodeTree(node any) error {
+	extra, err := decodeInferred(node, c)
 	c.Extra = extra
 	return err
 }
@@ -232,22 +239,25 @@ var callShape = resourceOf[Call]("CallSid", "Call")
 type callsAnswer struct{ page CallPage }
 
 func (a *callsAnswer) decodeBody(b []byte) error {
-	var calls []Call
-	if json.Unmarshal(b, &calls) == nil {
-		a.page.Calls = calls
-		return nil
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	calls := reflect.ValueOf(&a.page.Calls).Elem()
+	if _, isArr := tree.([]any); isArr {
+		return assign(tree, calls)
+	}
+	m, err := objectOrNull(tree)
+	if err != nil {
 		return err
 	}
 	found := false
 	for _, k := range []string{"Calls", "Data"} {
 		key, ok := memberKey(m, k)
-		if !ok || isNull(m[key]) {
+		if !ok || m[key] == nil {
 			continue
 		}
-		if err := json.Unmarshal(m[key], &a.page.Calls); err != nil {
+		if err := assign(m[key], calls); err != nil {
 			return err
 		}
 		delete(m, key)
@@ -256,22 +266,23 @@ func (a *callsAnswer) decodeBody(b []byte) error {
 	}
 	for _, k := range []string{"Token", "NextToken", "NextPageToken"} {
 		if key, ok := memberKey(m, k); ok {
-			var s looseString
-			_ = json.Unmarshal(m[key], &s)
-			if s != "" {
-				a.page.Token = string(s)
+			if s, _ := m[key].(string); s != "" {
+				a.page.Token = s
 				delete(m, key)
 				break
 			}
 		}
 	}
 	if !found {
-		if err := refusedIn(b); err != nil {
+		if err := refusedInTree(m); err != nil {
 			return err
 		}
 	}
-	if len(m) > 0 {
-		a.page.Extra = m
+	for k, node := range m {
+		if a.page.Extra == nil {
+			a.page.Extra = map[string]json.RawMessage{}
+		}
+		a.page.Extra[k] = marshalNode(node)
 	}
 	return nil
 }

@@ -59,35 +59,30 @@ type Client struct {
 	// It is a closure so that not even reflection-based printing of a Client
 	// held in an unexported field (which bypasses Format) can reach the
 	// credentials: fmt shows a func as an address.
-	auth      func() []string
-	userAgent []string // the User-Agent header's shared value
+	auth      func() string
+	userAgent string
 	logger    *slog.Logger
 	validate  bool
 	retry     RetryPolicy
 	maxBody   int64 // cap on a success body
 	// lookupInFlight bounds the requests of one Lookup.NumberDetails call.
 	lookupInFlight int
+	parallelPages  int // page requests in flight when reading message history
 	rc             *retryablehttp.Client
-	pool           *http.Client // whose transport holds the connections (CloseIdleConnections)
-	once           *onceState   // SendOnce: reconcile policy, the service's clock, shared scans (sendonce.go)
-	ledger         Ledger       // SendOnce's records (ledger.go)
+	pool           *http.Client    // whose transport holds the connections (CloseIdleConnections)
+	reconcile      ReconcilePolicy // SendOnce's (sendonce.go)
+	scans          *scanner        // look-ups by ExternalId (externalid.go)
+	ledger         Ledger          // SendOnce's records (ledger.go)
 	attemptTimeout time.Duration
 	limiter        RateLimiter // WithRateLimiter; nil for none (retry.go)
 }
 
 // basicAuth returns the Authorization header for the credentials, held
-// only by the closure: the value, and the header's one-element slice that
-// every request shares (see headerValue).
-func basicAuth(accountSid, token string) func() []string {
-	header := headerValue("Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token)))
-	return func() []string { return header }
+// only by the closure.
+func basicAuth(accountSid, token string) func() string {
+	header := "Basic " + base64.StdEncoding.EncodeToString([]byte(accountSid+":"+token))
+	return func() string { return header }
 }
-
-// headerValue is a header's value as a slice that requests can share: its
-// capacity is its length, so a Header.Add on it copies rather than writes
-// into it, and nothing in net/http writes a header's slice in place.
-// Setting shared slices spares every request an allocation per header.
-func headerValue(v string) []string { return []string{v}[:1:1] }
 
 // service is the value every service type is a conversion of, as in
 // go-github: each holds the one Client and has no HTTP code of its own.
@@ -104,12 +99,6 @@ type clientConfig struct {
 	logger         *slog.Logger
 	validate       bool
 	attemptTimeout time.Duration
-	// defaultAttempt is the per-attempt bound without WithAttemptTimeout:
-	// DefaultAttemptTimeout, shortened by tests.
-	defaultAttempt time.Duration
-	// headerWait bounds the wait for an answer's header on the SDK's own
-	// transport (defaultHeaderWait; shortened by tests).
-	headerWait     time.Duration
 	maxBody        int64
 	reconcile      ReconcilePolicy
 	ledger         Ledger // WithLedger; nil for a memory ledger of the Client's own
@@ -117,6 +106,7 @@ type clientConfig struct {
 	wrapTransport  func(http.RoundTripper) http.RoundTripper // WithTransport (transport.go)
 	insecureHTTP   bool                                      // WithInsecureHTTP (transport.go)
 	lookupInFlight int
+	parallelPages  int // WithParallelPages (paging.go)
 }
 
 // WithBaseURL sets the service address, scheme://host[:port][/prefix]; each
@@ -166,10 +156,9 @@ func WithAttemptTimeout(d time.Duration) Option {
 // sends by default takes a second or two on a slow link.
 const DefaultAttemptTimeout = 60 * time.Second
 
-// defaultHeaderWait bounds the wait for an answer's header when the Client
-// sends through the SDK's own transport, as ResponseHeaderTimeout would:
-// a service that accepts a request and never answers is given up on
-// sooner than a slow body.
+// defaultHeaderWait is the ResponseHeaderTimeout of the transport a Client
+// sends through without WithHTTPClient: a service that accepts a request
+// and never answers is given up on sooner than a slow body.
 const defaultHeaderWait = 30 * time.Second
 
 // WithMaxResponseBytes caps the size of a success body the Client reads
@@ -204,7 +193,7 @@ func Ptr[T any](v T) *T { return &v }
 // not loopback (unless WithInsecureHTTP).
 func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	cfg := clientConfig{baseURL: DefaultBaseURL, retry: DefaultRetryPolicy(), validate: true,
-		maxBody: DefaultMaxResponseBytes, defaultAttempt: DefaultAttemptTimeout, headerWait: defaultHeaderWait, lookupInFlight: DefaultLookupConcurrency}
+		maxBody: DefaultMaxResponseBytes, lookupInFlight: DefaultLookupConcurrency}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -228,7 +217,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		return nil, errors.New("telco: NewClient: negative attempt timeout")
 	}
 	if cfg.attemptTimeout == 0 {
-		cfg.attemptTimeout = cfg.defaultAttempt
+		cfg.attemptTimeout = DefaultAttemptTimeout
 	}
 	if cfg.maxBody <= 0 {
 		return nil, errors.New("telco: NewClient: WithMaxResponseBytes needs a positive size")
@@ -236,7 +225,13 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 	if cfg.lookupInFlight < 1 {
 		return nil, errors.New("telco: NewClient: WithLookupConcurrency needs at least 1")
 	}
-	once, err := newOnceState(cfg.reconcile)
+	if cfg.parallelPages == 0 {
+		cfg.parallelPages = 1
+	}
+	if cfg.parallelPages < 1 || cfg.parallelPages > MaxParallelPages {
+		return nil, fmt.Errorf("telco: NewClient: WithParallelPages needs 1 to %d", MaxParallelPages)
+	}
+	reconcile, err := cfg.reconcile.normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -254,26 +249,24 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		baseURL:        base,
 		accountSid:     accountSid,
 		auth:           basicAuth(accountSid, token),
-		userAgent:      headerValue(ua),
+		userAgent:      ua,
 		logger:         cfg.logger,
 		validate:       cfg.validate,
 		retry:          rp,
 		maxBody:        cfg.maxBody,
 		lookupInFlight: cfg.lookupInFlight,
-		once:           once,
+		parallelPages:  cfg.parallelPages,
+		reconcile:      reconcile,
+		scans:          newScanner(),
 		ledger:         cfg.ledger,
 		attemptTimeout: cfg.attemptTimeout,
 		pool:           pool,
 		limiter:        cfg.limiter,
 	}
 	if c.ledger == nil {
-		c.ledger = NewMemoryLedger()
+		c.ledger = scopedLedger{processLedger(), ledgerScope(base, accountSid)}
 	}
-	headerWait := cfg.headerWait
-	if cfg.httpClient != nil {
-		headerWait = 0 // the caller's transport has its own, or none on purpose
-	}
-	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout, headerWait))
+	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c
 	c.NumberBlocks = (*NumberBlocksService)(&c.common)
 	c.Numbers = (*NumbersService)(&c.common)

@@ -95,11 +95,11 @@ func TestWithHTTPClientIsUsedAsGiven(t *testing.T) {
 
 // attemptLayer returns the attempt-timeout layer of the transport c hands
 // go-retryablehttp, under the layer that hides CloseIdleConnections.
-func attemptLayer(t *testing.T, c *Client) *attemptTimeoutTransport {
+func attemptLayer(t *testing.T, c *Client) attemptTimeoutTransport {
 	t.Helper()
 	k, ok := c.rc.HTTPClient.Transport.(keepIdleTransport)
 	require.True(t, ok, "%T", c.rc.HTTPClient.Transport)
-	at, ok := k.rt.(*attemptTimeoutTransport)
+	at, ok := k.rt.(attemptTimeoutTransport)
 	require.True(t, ok, "%T", k.rt)
 	return at
 }

@@ -18,7 +18,7 @@ package telco
 //   - Integers. Every integer field of every resource is read from a JSON
 //     number or from a string holding one (" 12 ", "+61299999999"); ""
 //     and null are 0. Anything else fails the answer: an identifier must
-//     not silently become 0. intOf is the rule, for every integer.
+//     not silently become 0. intOfText is the rule, for every integer.
 //   - Fields match their JSON names exactly, then in any case, as
 //     encoding/json matches them; unknown members are ignored; null
 //     leaves a field zero. Resources whose fields are guessed (inferred.go)
@@ -28,25 +28,20 @@ package telco
 //     "/Date(ms+hhmm)/", Timestamp's seconds or dates, capabilities and
 //     scopes as a string or an array.
 //
-// Passes apply the policy at the cost of one in the common case. The
-// core names no resource and no key: each service declares the shape of
-// its answers beside its types (resourceOf, listOf), that is the keys, in
-// order of preference, and for a resource the field only the bare object
-// has. For a resource whose fields are all strings, booleans, integers
-// and types that decode themselves (a Message, a Property), a scanner
-// (flatjson.go) reads the documented envelope first, several times faster
-// than encoding/json; it gives up, to the passes below, on anything it
-// would read differently from them.
-// Declaring a shape builds, once, a struct type with one field per key
-// plus listMeta (reflect.StructOf), so the documented answer costs one
-// json.Unmarshal that fills the right field directly. Whenever that pass
-// finds nothing or meets a value of another type (an unexpected shape, a
-// key the shape does not declare, an integer sent as a string), the
-// tolerant pass reads the body as a map, looks for the envelope again and
-// decodes the resource with decodeLoose: encoding/json first, then, where
-// that fails on a type, field by field (decodeObject), with intOf for
-// integers. A key the fast pass does not know costs speed, never an empty
-// page.
+// The policy costs at most two passes over a body, both encoding/json's:
+//
+//  1. the typed pass: json.Unmarshal into the answer's envelope, a struct
+//     built once per shape (reflect.StructOf) with a field per documented
+//     key; the documented answer ends here;
+//  2. the tolerant pass, when the first found nothing or met a value of
+//     another type: the body is parsed once into a tree (parseTree, numbers
+//     kept as written), and the envelope, the fields and the integers are
+//     read from the tree by assign, the policy's one field walk.
+//
+// Each service declares the shape of its answers beside its types
+// (resourceOf, listOf): the keys, in order of preference, and for a
+// resource the field only the bare object has. A service does not write a
+// tolerant decoder of its own.
 //
 // A 2xx answer may still be a refusal: the service's documents show a
 // whole-request failure as {"ResponseStatus": {"ErrorCode": ..., "Message":
@@ -55,23 +50,17 @@ package telco
 // returns a *refusal, and request.go turns it into the *APIError the
 // service meant, with the answer's status; the same check runs for calls
 // that expect no body.
-//
-// Decoders are handed the body itself (bodyDecoder) rather than going
-// through json.Unmarshal, which would validate the body once more before
-// calling UnmarshalJSON. The body's buffer is reused once decoding ends,
-// so nothing a decoder keeps may alias it: encoding/json copies strings and
-// json.RawMessage values.
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 // bodyDecoder reads a 2xx body.
@@ -104,69 +93,60 @@ func refusedIn(b []byte) error {
 	return nil
 }
 
+// refusedInTree is refusedIn for a body already parsed.
+func refusedInTree(tree any) error {
+	m, ok := tree.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var w wireError
+	if assignObject(m, reflect.ValueOf(&w).Elem()) != nil {
+		return nil
+	}
+	if w.ResponseStatus != nil && w.ResponseStatus.ErrorCode != "" {
+		return &refusal{*w.ResponseStatus}
+	}
+	if w.ErrorCode != "" {
+		return &refusal{w.wireStatus}
+	}
+	return nil
+}
+
 // resourceShape is where a resource of type T travels: under one of keys,
 // in order of preference, or bare, recognised by id.
 type resourceShape[T any] struct {
 	keys []string
 	id   string       // a field only the bare resource has, e.g. "MessageSid"
-	fast reflect.Type // struct { K0 *T `json:"keys[0]"`; ... }
-	flat *flatType    // T's fields for the scanner (flatjson.go); nil: none
-	// envs holds zeroed envelopes (pointers to fast) between answers:
-	// the envelope is scaffolding, only the *T it finds is kept.
-	envs sync.Pool
+	env  reflect.Type // struct { K0 *T `json:"keys[0]"`; ... }
 }
 
 // resourceOf declares the shape of a resource answer.
 func resourceOf[T any](id string, keys ...string) *resourceShape[T] {
-	return &resourceShape[T]{keys: keys, id: id, fast: envelopeType(reflect.TypeFor[*T](), keys, false),
-		flat: flatShape[T](keys, nil)}
+	return &resourceShape[T]{keys: keys, id: id, env: envelopeType(reflect.TypeFor[*T](), keys, false)}
 }
 
 // listShape is where a listing of T travels: its array under one of keys,
 // or a bare array.
 type listShape[T any] struct {
 	keys []string
-	fast reflect.Type // struct { K0 []T `json:"keys[0]"`; ...; listMeta }
-	flat *flatType    // T's fields for the scanner (flatjson.go); nil: none
+	env  reflect.Type // struct { K0 []T `json:"keys[0]"`; ...; listMeta }
 }
 
 // listOf declares the shape of a listing answer.
 func listOf[T any](keys ...string) *listShape[T] {
-	return &listShape[T]{keys: keys, fast: envelopeType(reflect.TypeFor[[]T](), keys, true),
-		flat: flatShape[T](keys, listMetaNames)}
-}
-
-// flatShape returns T's field table for the scanner, or nil when T is not
-// flat or the envelope's keys are more than it reads (four), or two of
-// them, or one of them and a metadata member, are equal in any case.
-func flatShape[T any](keys, meta []string) *flatType {
-	if len(keys) > 4 {
-		return nil
-	}
-	names := append(append([]string(nil), keys...), meta...)
-	for i, a := range names {
-		for _, b := range names[i+1:] {
-			if foldEqual(a, b) {
-				return nil
-			}
-		}
-	}
-	return flatTypeOf(reflect.TypeFor[T]())
+	return &listShape[T]{keys: keys, env: envelopeType(reflect.TypeFor[[]T](), keys, true)}
 }
 
 // listMeta is what a listing carries beside its array, each field read by
-// the policy for listing metadata: it never fails. The last two are only
-// seen when the service refused the request.
+// the policy for listing metadata: it never fails.
 type listMeta struct {
 	TotalCount    looseCount  `json:"TotalCount"`
 	NextPageToken looseString `json:"NextPageToken"`
 	// The number-block searches page by index and say how they sorted.
-	PageIndex      looseCount      `json:"PageIndex"`
-	PageSize       looseCount      `json:"PageSize"`
-	SortBy         looseString     `json:"SortBy"`
-	SortDir        looseString     `json:"SortDir"`
-	ResponseStatus json.RawMessage `json:"ResponseStatus"`
-	ErrorCode      json.RawMessage `json:"ErrorCode"`
+	PageIndex looseCount  `json:"PageIndex"`
+	PageSize  looseCount  `json:"PageSize"`
+	SortBy    looseString `json:"SortBy"`
+	SortDir   looseString `json:"SortDir"`
 }
 
 // envelopeType builds a struct with a field of type t for each key, then,
@@ -183,47 +163,35 @@ func envelopeType(t reflect.Type, keys []string, meta bool) reflect.Type {
 	return reflect.StructOf(fields)
 }
 
-// one decodes a single resource. val is the value encoding/json allocated
-// for the envelope's field, handed to the caller as it is: copying it out
-// would cost a copy of the resource and a second allocation.
-type one[T any] struct {
+// oneAnswer decodes a single resource.
+type oneAnswer[T any] struct {
 	shape *resourceShape[T]
 	val   *T // non-nil when ok
 	ok    bool
 }
 
-func (o *one[T]) decodeBody(b []byte) error {
-	if o.shape.flat != nil {
-		if v, ok := flatOne(b, o.shape); ok {
-			o.val, o.ok = v, true
-			return nil
-		}
-	}
-	if o.decodeFast(b) {
+func (o *oneAnswer[T]) decodeBody(b []byte) error {
+	if o.typed(b) {
 		return nil
 	}
-	return o.decodeSlow(b)
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
+	}
+	return o.tolerant(tree)
 }
 
-// decodeFast reports whether the one-pass envelope found the resource. A
-// type error means some key held another shape (a bare number
+// typed is the first pass: it reports whether the envelope held the
+// resource. A type error means some key held another shape (a bare number
 // configuration has a string named Number) or a field another type (an
 // integer as a string): the tolerant pass sorts it out.
-func (o *one[T]) decodeFast(b []byte) bool {
-	p := o.shape.envs.Get()
-	if p == nil {
-		p = reflect.New(o.shape.fast).Interface()
-	}
-	e := reflect.ValueOf(p).Elem()
-	defer func() {
-		e.SetZero() // the envelope keeps no pointer to the answer
-		o.shape.envs.Put(p)
-	}()
-	if json.Unmarshal(b, p) != nil {
+func (o *oneAnswer[T]) typed(b []byte) bool {
+	env := reflect.New(o.shape.env)
+	if json.Unmarshal(b, env.Interface()) != nil {
 		return false
 	}
 	for i := range o.shape.keys {
-		if v, _ := e.Field(i).Interface().(*T); v != nil {
+		if v := env.Elem().Field(i).Interface().(*T); v != nil {
 			o.val, o.ok = v, true
 			return true
 		}
@@ -231,24 +199,30 @@ func (o *one[T]) decodeFast(b []byte) bool {
 	return false
 }
 
-func (o *one[T]) decodeSlow(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+// tolerant is the second pass, over the parsed body.
+func (o *oneAnswer[T]) tolerant(tree any) error {
+	m, err := objectOrNull(tree)
+	if err != nil {
 		return err
 	}
 	for _, k := range o.shape.keys {
 		// Only an object is an envelope: a bare number configuration has a
 		// string field named Number, its own envelope key.
-		if raw, ok := field(m, k); ok && isObject(raw) {
-			o.val, o.ok = new(T), true
-			return decodeLoose(raw, o.val)
+		if node, ok := member(m, k); ok {
+			if inner, isObj := node.(map[string]any); isObj {
+				return o.take(inner)
+			}
 		}
 	}
-	if raw, ok := field(m, o.shape.id); o.shape.id != "" && ok && !isNull(raw) {
-		o.val, o.ok = new(T), true
-		return decodeLoose(b, o.val)
+	if node, ok := member(m, o.shape.id); o.shape.id != "" && ok && node != nil {
+		return o.take(m)
 	}
-	return refusedIn(b)
+	return refusedInTree(m)
+}
+
+func (o *oneAnswer[T]) take(node any) error {
+	o.val, o.ok = new(T), true
+	return assign(node, reflect.ValueOf(o.val).Elem())
 }
 
 // idAnswer reads an answer that only names the resource acted on, such as
@@ -259,130 +233,382 @@ type idAnswer struct {
 }
 
 func (a *idAnswer) decodeBody(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	tree, err := parseTree(b)
+	if err != nil {
 		return err
 	}
-	if raw, ok := field(m, a.key); ok {
-		return json.Unmarshal(raw, &a.id)
+	m, err := objectOrNull(tree)
+	if err != nil {
+		return err
 	}
-	return refusedIn(b)
+	if node, ok := member(m, a.key); ok {
+		return assign(node, reflect.ValueOf(&a.id).Elem())
+	}
+	return refusedInTree(m)
 }
 
-// list decodes a listing {"Key": [...], "TotalCount": n, "NextPageToken": s}
+// listAnswer decodes a listing {"Key": [...], "TotalCount": n, "NextPageToken": s}
 // or a bare array.
-type list[T any] struct {
+type listAnswer[T any] struct {
 	shape *listShape[T]
 	items []T
 	meta  listMeta
 	ok    bool
 }
 
-func (l *list[T]) decodeBody(b []byte) error {
-	b = trimJSONSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		l.ok = true
-		if l.shape.flat != nil {
-			if items, ok := flatBare[T](b, l.shape.flat); ok {
-				l.items = items
-				return nil
-			}
-		}
-		return decodeLoose(b, &l.items)
+func (l *listAnswer[T]) decodeBody(b []byte) error {
+	if l.typed(b) {
+		return nil
 	}
-	if l.shape.flat != nil {
-		if items, meta, ok := flatList(b, l.shape); ok {
-			l.items, l.meta, l.ok = items, meta, true
-			return nil
-		}
-	}
-	found, err := l.decodeFast(b)
-	if found || err != nil {
+	tree, err := parseTree(b)
+	if err != nil {
 		return err
 	}
-	// Nothing under a key the fast pass knows: look again, tolerantly,
-	// before calling the listing empty.
-	return l.decodeSlow(b)
+	return l.tolerant(tree)
 }
 
-// decodeFast reads the listing in one pass. It reports whether it found
-// the array, or returns the refusal the body holds instead.
-func (l *list[T]) decodeFast(b []byte) (found bool, err error) {
-	env := reflect.New(l.shape.fast)
-	if json.Unmarshal(b, env.Interface()) != nil {
-		return false, nil // an unexpected shape: the slow path finds the array by hand
+// typed is the first pass: it reports whether it found the array.
+func (l *listAnswer[T]) typed(b []byte) bool {
+	if b = trimJSONSpace(b); len(b) > 0 && b[0] == '[' {
+		var items []T
+		if json.Unmarshal(b, &items) != nil {
+			return false
+		}
+		l.items, l.ok = items, true
+		return true
 	}
-	e := env.Elem()
-	n := len(l.shape.keys)
-	for i := 0; i < n; i++ {
-		if items := *e.Field(i).Addr().Interface().(*[]T); items != nil {
+	env := reflect.New(l.shape.env).Elem()
+	if json.Unmarshal(b, env.Addr().Interface()) != nil {
+		return false
+	}
+	for i := range l.shape.keys {
+		if items := env.Field(i).Interface().([]T); items != nil {
 			l.items, l.ok = items, true
-			break
+			l.meta = env.Field(len(l.shape.keys)).Interface().(listMeta)
+			return true
 		}
 	}
-	// Through a pointer: boxing the struct itself would allocate a copy.
-	meta := e.Field(n).Addr().Interface().(*listMeta)
-	if !l.ok {
-		if len(meta.ResponseStatus) > 0 || len(meta.ErrorCode) > 0 {
-			if err := refusedIn(b); err != nil {
-				return false, err
-			}
-		}
-		return false, nil
-	}
-	l.meta = *meta
-	return true, nil
+	return false
 }
 
-func (l *list[T]) decodeSlow(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+// tolerant is the second pass, over the parsed body.
+func (l *listAnswer[T]) tolerant(tree any) error {
+	items := reflect.ValueOf(&l.items).Elem()
+	if _, isArr := tree.([]any); isArr {
+		l.ok = true
+		return assign(tree, items)
+	}
+	m, err := objectOrNull(tree)
+	if err != nil {
 		return err
 	}
+	_ = assignObject(m, reflect.ValueOf(&l.meta).Elem()) // listMeta's fields never fail
 	for _, k := range l.shape.keys {
-		// null is no array, as on the fast path.
-		if raw, ok := field(m, k); ok && !isNull(raw) {
+		// null is no array, as on the first pass.
+		if node, ok := member(m, k); ok && node != nil {
 			l.ok = true
-			if err := decodeLoose(raw, &l.items); err != nil {
-				return err
-			}
-			break
+			return assign(node, items)
 		}
 	}
-	_ = json.Unmarshal(b, &l.meta) // an object, and listMeta's fields never fail
-	if !l.ok {
-		return refusedIn(b)
-	}
-	return nil
+	return refusedInTree(m)
 }
 
-func (l *list[T]) page() *Page[T] {
+func (l *listAnswer[T]) page() *Page[T] {
 	return &Page[T]{Items: l.items, TotalCount: int(l.meta.TotalCount), NextPageToken: string(l.meta.NextPageToken)}
 }
 
-// intOf reads an integer by the policy: a JSON number, or a string
-// holding one, spaces around it and a leading + allowed; "" and null are
-// 0. The common forms are read without allocating.
-func intOf(b []byte) (int64, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		if b = bytes.TrimSpace(b[1 : len(b)-1]); len(b) == 0 {
-			return 0, nil
+// decodeLoose decodes the JSON value b into what v points to by the
+// policy, in at most the two passes: encoding/json, and where it fails
+// on anything but the syntax, the tree.
+func decodeLoose(b []byte, v any) error {
+	err := json.Unmarshal(b, v)
+	var se *json.SyntaxError
+	if err == nil || errors.As(err, &se) {
+		return err
+	}
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
+	}
+	return assign(tree, reflect.ValueOf(v).Elem())
+}
+
+// parseTree parses b, one JSON value, into maps, slices, strings, bools,
+// nil and json.Numbers (numbers as written, so that no integer is
+// rounded through a float).
+func parseTree(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON: data after the top-level value")
+	}
+	return tree, nil
+}
+
+// objectOrNull returns the object tree is; null is an empty one, an answer
+// that holds nothing.
+func objectOrNull(tree any) (map[string]any, error) {
+	switch m := tree.(type) {
+	case map[string]any:
+		return m, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("want a JSON object, got %s", nodeKind(tree))
+}
+
+// treeDecoder is a type that reads itself from a parsed body (the
+// resources of inferred.go), sparing assign a round trip through bytes.
+type treeDecoder interface {
+	decodeTree(node any) error
+}
+
+var (
+	treeDecoderType = reflect.TypeFor[treeDecoder]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+)
+
+// assign sets v, which is addressable, from node by the policy: the one
+// field walk of the tolerant pass. A type that decodes itself gets its
+// value as JSON.
+func assign(node any, v reflect.Value) error {
+	switch pt := v.Addr().Type(); {
+	case pt.Implements(treeDecoderType):
+		return v.Addr().Interface().(treeDecoder).decodeTree(node)
+	case pt.Implements(unmarshalerType):
+		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(marshalNode(node))
+	}
+	if node == nil {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
 		}
-	} else if string(b) == "null" {
+		return nil // null leaves any other field as it is
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		if err := assign(node, p.Elem()); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	case reflect.Struct:
+		if m, ok := node.(map[string]any); ok {
+			return assignObject(m, v)
+		}
+	case reflect.Slice:
+		if arr, ok := node.([]any); ok {
+			s := reflect.MakeSlice(v.Type(), len(arr), len(arr))
+			for i, e := range arr {
+				if err := assign(e, s.Index(i)); err != nil {
+					return err
+				}
+			}
+			v.Set(s)
+			return nil
+		}
+	case reflect.Map:
+		if m, ok := node.(map[string]any); ok && v.Type().Key().Kind() == reflect.String {
+			out := reflect.MakeMapWithSize(v.Type(), len(m))
+			for k, e := range m {
+				ev := reflect.New(v.Type().Elem()).Elem()
+				if err := assign(e, ev); err != nil {
+					return err
+				}
+				out.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), ev)
+			}
+			v.Set(out)
+			return nil
+		}
+	case reflect.String:
+		if s, ok := node.(string); ok {
+			v.SetString(s)
+			return nil
+		}
+	case reflect.Bool:
+		if b, ok := node.(bool); ok {
+			v.SetBool(b)
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := intOfNode(node)
+		if err != nil {
+			return err
+		}
+		if v.OverflowInt(n) {
+			return fmt.Errorf("integer %d out of range", n)
+		}
+		v.SetInt(n)
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, err := intOfNode(node)
+		if err != nil {
+			return err
+		}
+		if n < 0 || v.OverflowUint(uint64(n)) {
+			return fmt.Errorf("integer %d out of range", n)
+		}
+		v.SetUint(uint64(n))
+		return nil
+	case reflect.Float32, reflect.Float64:
+		if n, ok := node.(json.Number); ok {
+			f, err := strconv.ParseFloat(string(n), 64)
+			if err != nil || v.OverflowFloat(f) {
+				return fmt.Errorf("number %s out of range", n)
+			}
+			v.SetFloat(f)
+			return nil
+		}
+	case reflect.Interface:
+		if v.NumMethod() == 0 {
+			v.Set(reflect.ValueOf(node))
+			return nil
+		}
+	}
+	return fmt.Errorf("want %s, got %s", v.Type(), nodeKind(node))
+}
+
+// assignObject sets the struct rv from the object m, member by member.
+func assignObject(m map[string]any, rv reflect.Value) error {
+	_, err := assignFields(m, rv, false)
+	return err
+}
+
+// assignFields sets the struct rv's fields from the members of m, each
+// found by the field's JSON name, then its aliases, exactly, then in any
+// case, and returns the members no field took (with keep only). A member
+// a field cannot hold fails the decode, or, with keep (a resource whose
+// fields are guessed), leaves the field zero and is returned with the
+// others.
+func assignFields(m map[string]any, rv reflect.Value, keep bool) (map[string]json.RawMessage, error) {
+	rv.SetZero()
+	taken := make(map[string]bool, len(m))
+	for _, f := range wireFields(rv.Type()) {
+		for _, name := range f.names {
+			key, ok := memberKey(m, name)
+			if !ok || taken[key] {
+				continue
+			}
+			fv := rv.FieldByIndex(f.index)
+			if err := assign(m[key], fv); err != nil {
+				fv.SetZero()
+				if !keep {
+					return nil, inField(name, err)
+				}
+				continue // kept with the members no field took
+			}
+			taken[key] = true
+			break
+		}
+	}
+	if !keep {
+		return nil, nil
+	}
+	var rest map[string]json.RawMessage
+	for k, node := range m {
+		if !taken[k] {
+			if rest == nil {
+				rest = map[string]json.RawMessage{}
+			}
+			rest[k] = marshalNode(node)
+		}
+	}
+	return rest, nil
+}
+
+// marshalNode writes a parsed value back as JSON: the same value, written
+// compactly, without HTML escapes.
+func marshalNode(node any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(node) != nil {
+		return json.RawMessage("null") // a parsed tree always encodes
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// nodeKind names a parsed value's JSON type, for errors.
+func nodeKind(node any) string {
+	switch node.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", node)
+}
+
+// fieldError names the member a tolerant decode failed on, as a path of
+// JSON names ("AnalyticsDynamicNumbers.Id").
+type fieldError struct {
+	path string
+	err  error
+}
+
+func (e *fieldError) Error() string { return "telco: reading " + e.path + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
+// inField is err, met reading the member name, as a fieldError whose
+// path begins with name.
+func inField(name string, err error) *fieldError {
+	if fe, ok := err.(*fieldError); ok {
+		return &fieldError{path: name + "." + fe.path, err: fe.err}
+	}
+	return &fieldError{path: name, err: err}
+}
+
+// intOfText reads an integer by the policy from the text of a JSON number
+// or string: spaces around it and a leading + allowed; "" is 0.
+func intOfText(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
 		return 0, nil
 	}
-	if len(b) > 1 && b[0] == '+' && b[1] >= '0' && b[1] <= '9' {
-		b = b[1:]
+	if len(t) > 1 && t[0] == '+' && t[1] >= '0' && t[1] <= '9' {
+		t = t[1:]
 	}
-	if n, ok := fastInt(b); ok {
-		return n, nil
-	}
-	n, err := strconv.ParseInt(string(b), 10, 64) // 19 digits, or not a number
+	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("want an integer, got %.40s", b)
+		return 0, fmt.Errorf("want an integer, got %.40q", s)
 	}
 	return n, nil
+}
+
+// intOfNode reads an integer by the policy from a parsed value.
+func intOfNode(node any) (int64, error) {
+	switch n := node.(type) {
+	case nil:
+		return 0, nil
+	case json.Number:
+		return intOfText(string(n))
+	case string:
+		return intOfText(n)
+	}
+	return 0, fmt.Errorf("want an integer, got %s", nodeKind(node))
+}
+
+// intOf reads an integer by the policy from raw JSON: a number, a string
+// holding one, or null.
+func intOf(b []byte) (int64, error) {
+	tree, err := parseTree(b)
+	if err != nil {
+		return 0, err
+	}
+	return intOfNode(tree)
 }
 
 // looseCount is a count of listing metadata: an integer by intOf, and 0
@@ -398,14 +624,14 @@ func (c *looseCount) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// flexInt is an integer field of a wire type read by intOf on the fast
+// flexInt is an integer field of a wire type read by intOf on the typed
 // pass: for a field the service may send either way in every element of
-// a long answer (a lookup's e164), where a second, tolerant pass would
-// cost the whole answer. null leaves it as it was.
+// a long answer (a lookup's e164), where the tolerant pass would cost the
+// whole answer. null leaves it as it was.
 type flexInt int64
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
+	if string(trimJSONSpace(b)) == "null" {
 		return nil
 	}
 	v, err := intOf(b)
@@ -420,140 +646,11 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 type looseString string
 
 func (s *looseString) UnmarshalJSON(b []byte) error {
-	// A valid UTF-8 string without escapes, the common case, is read
-	// without encoding/json's second pass over it.
-	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
-		*s = looseString(b[1 : n-1])
-		return nil
-	}
 	var v string
 	if json.Unmarshal(b, &v) == nil {
 		*s = looseString(v)
 	}
 	return nil
-}
-
-// decodeLoose decodes the JSON value b into what v points to by the
-// policy: encoding/json first, and, where it fails on a value of another
-// type, the value again piece by piece, so that an integer sent as a
-// string is read and only what the policy refuses fails. Other errors (b
-// is not JSON, a type's own decoder refused its value) are returned as
-// they are.
-func decodeLoose(b []byte, v any) error {
-	return decodeValue(b, reflect.ValueOf(v).Elem())
-}
-
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-
-// decodeValue decodes raw into v, which is addressable, by the policy.
-func decodeValue(raw []byte, v reflect.Value) error {
-	err := json.Unmarshal(raw, v.Addr().Interface())
-	var te *json.UnmarshalTypeError
-	if err == nil || !errors.As(err, &te) || v.Addr().Type().Implements(unmarshalerType) {
-		return err // a type that decodes itself keeps its own rules
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		p := reflect.New(v.Type().Elem())
-		if err := decodeValue(raw, p.Elem()); err != nil {
-			return err
-		}
-		v.Set(p)
-		return nil
-	case reflect.Struct:
-		_, err := decodeObject(raw, v, false)
-		return err
-	case reflect.Slice:
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
-			return err
-		}
-		s := reflect.MakeSlice(v.Type(), len(elems), len(elems))
-		for i, e := range elems {
-			if err := decodeValue(e, s.Index(i)); err != nil {
-				return err
-			}
-		}
-		v.Set(s)
-		return nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, err := intOf(raw)
-		if err != nil {
-			return err
-		}
-		if v.OverflowInt(n) {
-			return fmt.Errorf("integer %d out of range", n)
-		}
-		v.SetInt(n)
-		return nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, err := intOf(raw)
-		if err != nil {
-			return err
-		}
-		if n < 0 || v.OverflowUint(uint64(n)) {
-			return fmt.Errorf("integer %d out of range", n)
-		}
-		v.SetUint(uint64(n))
-		return nil
-	}
-	return err
-}
-
-// fieldError names the member a tolerant decode failed on, as a path of
-// JSON names ("AnalyticsDynamicNumbers.Id").
-type fieldError struct {
-	path string
-	err  error
-}
-
-func (e *fieldError) Error() string { return "telco: reading " + e.path + ": " + e.err.Error() }
-func (e *fieldError) Unwrap() error { return e.err }
-
-// decodeObject decodes the JSON object b into the struct rv field by
-// field, each member by decodeValue, and returns the members no field
-// took, nil when there are none. A member a field cannot hold fails the
-// decode, or, with keep (a resource whose fields are guessed), leaves the
-// field zero and is returned with the others. It fails when b is not a
-// JSON object.
-func decodeObject(b []byte, rv reflect.Value, keep bool) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	rv.SetZero()
-	taken := make(map[string]bool, len(m))
-	for _, f := range wireFields(rv.Type()) {
-		for _, name := range f.names {
-			key, ok := memberKey(m, name)
-			if !ok || taken[key] {
-				continue
-			}
-			fv := rv.FieldByIndex(f.index)
-			if err := decodeValue(m[key], fv); err != nil {
-				fv.SetZero()
-				if !keep {
-					if fe, ok := err.(*fieldError); ok {
-						return nil, &fieldError{path: name + "." + fe.path, err: fe.err}
-					}
-					return nil, &fieldError{path: name, err: err}
-				}
-				continue // kept with the members no field took
-			}
-			taken[key] = true
-			break
-		}
-	}
-	var rest map[string]json.RawMessage
-	for k, raw := range m {
-		if !taken[k] {
-			if rest == nil {
-				rest = map[string]json.RawMessage{}
-			}
-			rest[k] = raw
-		}
-	}
-	return rest, nil
 }
 
 // wireField is one field of a wire struct: its JSON names (the tag's
@@ -603,9 +700,9 @@ func wireFields(t reflect.Type) []wireField {
 	return out
 }
 
-// field finds a member exactly, then in any case.
-func field(m map[string]json.RawMessage, k string) (json.RawMessage, bool) {
-	if key, ok := memberKey(m, k); ok {
+// member finds the member named name exactly, else in any case.
+func member(m map[string]any, name string) (any, bool) {
+	if key, ok := memberKey(m, name); ok {
 		return m[key], true
 	}
 	return nil, false
@@ -614,7 +711,7 @@ func field(m map[string]json.RawMessage, k string) (json.RawMessage, bool) {
 // memberKey finds the member named name exactly, else in any case, and
 // returns its key as sent. Of several members spelt in other cases it
 // takes the least, so that the same body always reads the same.
-func memberKey(m map[string]json.RawMessage, name string) (string, bool) {
+func memberKey[V any](m map[string]V, name string) (string, bool) {
 	if _, ok := m[name]; ok {
 		return name, true
 	}
@@ -625,13 +722,6 @@ func memberKey(m map[string]json.RawMessage, name string) (string, bool) {
 		}
 	}
 	return best, found
-}
-
-func isNull(raw []byte) bool { return string(trimJSONSpace(raw)) == "null" }
-
-func isObject(raw json.RawMessage) bool {
-	raw = trimJSONSpace(raw)
-	return len(raw) > 0 && raw[0] == '{'
 }
 
 // trimJSONSpace trims the whitespace JSON allows around a value (space,

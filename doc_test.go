@@ -118,11 +118,12 @@ func receiverType(e ast.Expr) string {
 }
 
 // TestExportedNamesAreDocumented holds the house rule that every exported
-// name has a doc comment starting with the name, in this package and in
-// telcotest, so that pkg.go.dev has something to show for each.
+// name has a doc comment starting with the name, in this package, in
+// telcotest and in boltledger, so that pkg.go.dev has something to show
+// for each.
 func TestExportedNamesAreDocumented(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{".", "telcotest"} {
+	for _, dir := range []string{".", "telcotest", "boltledger"} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Fatalf("package directory %s: %v", dir, err)
 		}
@@ -310,4 +311,112 @@ func TestChangelogHasVersion(t *testing.T) {
 	assert.Regexp(t, `\n## \[`+regexp.QuoteMeta(Version)+`\] - \d{4}-\d{2}-\d{2}\n`, log,
 		"CHANGELOG.md has no dated section for Version %s", Version)
 	assert.Contains(t, log, "\n["+Version+"]: ", "a link for the version's section")
+}
+
+// operationNumber matches a reference to the interface document's
+// numbering ("operation 8", "(op 2)", "ops 1, 2"), across a line break.
+var operationNumber = regexp.MustCompile(`(?i)\b(operations?|ops?)\s+\d`)
+
+// operationNumbers parses the non-test Go files of dir and returns every
+// doc comment that go doc shows (the package's, and those of exported
+// names, struct fields and interface methods included) that names an
+// operation by its number, as "file:line: text".
+func operationNumbers(t *testing.T, dir string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	var found []string
+	check := func(cg *ast.CommentGroup) {
+		if cg == nil {
+			return
+		}
+		text := strings.Join(strings.Fields(cg.Text()), " ")
+		if m := operationNumber.FindString(text); m != "" {
+			p := fset.Position(cg.Pos())
+			found = append(found, filepath.ToSlash(filepath.Join(dir, filepath.Base(p.Filename)))+":"+strconv.Itoa(p.Line)+": "+m)
+		}
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		require.NoError(t, err)
+		check(f.Doc)
+		ast.FileExports(f) // what go doc shows: exported names and their exported parts
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				return false // a function's body is not documentation
+			case *ast.FuncDecl:
+				check(n.Doc)
+			case *ast.GenDecl:
+				check(n.Doc)
+			case *ast.TypeSpec:
+				check(n.Doc)
+				check(n.Comment)
+			case *ast.ValueSpec:
+				check(n.Doc)
+				check(n.Comment)
+			case *ast.Field:
+				check(n.Doc)
+				check(n.Comment)
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// go doc names operations by what they do, never by their number in the
+// interface document, which a user of the SDK has not read (issue 36:
+// "(operation 8)" on Messages.Find).
+func TestDocNamesNoOperationNumbers(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []string{".", "telcotest", "boltledger"} {
+		assert.Empty(t, operationNumbers(t, dir), "doc comments in %s that name an operation by its number", dir)
+	}
+}
+
+// TestOperationNumbersFindsThem keeps the checker honest: a number split
+// from its word by a line break, in a field or in the package doc, is
+// found; a number in an unexported name's comment or a body is not.
+func TestOperationNumbersFindsThem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `// Package x is about operation
+// 8.
+package x
+
+// Find finds (operation
+// 8).
+func Find() {}
+
+// T holds.
+type T struct {
+	// F is set by op 2.
+	F int
+	// g is op 3, but unexported.
+	g int
+}
+
+// hidden is operation 4, but unexported.
+func hidden() {
+	// operation 5, in a body.
+	_ = 0
+}
+
+// Five operations are fine: no number follows the word.
+const Five = 5
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o600))
+	found := operationNumbers(t, dir)
+	var lines []string
+	for _, f := range found {
+		parts := strings.SplitN(f, ":", 3)
+		require.Len(t, parts, 3, f)
+		lines = append(lines, parts[1])
+	}
+	assert.ElementsMatch(t, []string{"1", "5", "11"}, lines, "%v", found)
 }

@@ -3,6 +3,7 @@ package telco
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 )
@@ -44,6 +45,9 @@ func newClientFromEnv(getenv func(string) string, opts ...Option) (*Client, erro
 	}
 	var env []Option
 	if u := strings.TrimSpace(getenv(EnvBaseURL)); u != "" {
+		if fix := schemeSuggestion(u); fix != "" {
+			return nil, fmt.Errorf("telco: NewClientFromEnv: %s %q has no scheme: did you mean %s=%s?", EnvBaseURL, u, EnvBaseURL, fix)
+		}
 		env = append(env, WithBaseURL(u))
 	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvAllowInsecureHTTP))); v {
@@ -64,4 +68,33 @@ func newClientFromEnv(getenv func(string) string, opts ...Option) (*Client, erro
 		return nil, errors.New(msg)
 	}
 	return c, nil
+}
+
+// schemeSuggestion returns the base URL raw most likely meant when it was
+// given without a scheme ("localhost:8080", "api.example.com/prefix"):
+// http:// before a loopback host, which the SDK reaches over plain http,
+// else https://. It returns "" when raw has a scheme, or does not start
+// with something that can be a host (a space, user info: the usual
+// message is clearer, and never quotes a password).
+func schemeSuggestion(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if strings.Contains(raw, "://") {
+		return ""
+	}
+	hostport, _, _ := strings.Cut(raw, "/")
+	if hostport == "" || strings.Trim(hostport, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]") != "" {
+		return ""
+	}
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return ""
+	}
+	if isLoopbackHost(host) {
+		return "http://" + raw
+	}
+	return "https://" + raw
 }

@@ -76,3 +76,44 @@ func TestNewClientFromEnvReadsTheProcessEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:1", c.BaseURL())
 }
+
+// Issue 36: a base URL without a scheme names TELCO_BASE_URL and the
+// scheme to add, instead of url.Parse's words ("first path segment in URL
+// cannot contain colon"); NewClient's WithBaseURL says the same in its
+// own terms.
+func TestBaseURLWithoutAScheme(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"localhost:8080":      "http://localhost:8080",
+		"127.0.0.1:8080":      "http://127.0.0.1:8080",
+		"[::1]:8080":          "http://[::1]:8080",
+		"api.example.com":     "https://api.example.com",
+		"api.example.com/v2/": "https://api.example.com/v2/",
+		"telco-mock:8443":     "https://telco-mock:8443",
+		" localhost:8080 ":    "http://localhost:8080",
+	} {
+		_, err := newClientFromEnv(envOf(map[string]string{EnvAccountSid: testSid, EnvToken: "s3cret-token-value", EnvBaseURL: raw}))
+		require.Error(t, err, raw)
+		msg := err.Error()
+		assert.Contains(t, msg, "telco: NewClientFromEnv: "+EnvBaseURL, raw)
+		assert.Contains(t, msg, "has no scheme", raw)
+		assert.Contains(t, msg, want, "%q suggests its scheme", raw)
+		assert.NotContains(t, msg, "first path segment", raw)
+		assert.NotContains(t, msg, "s3cret-token-value", raw)
+
+		_, err = NewClient(testSid, testToken, WithBaseURL(raw))
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), "telco: NewClient: base URL", raw)
+		assert.Contains(t, err.Error(), "has no scheme", raw)
+		assert.Contains(t, err.Error(), want, raw)
+	}
+	// Credentials in a base URL without a scheme are not echoed.
+	_, err := newClientFromEnv(envOf(map[string]string{EnvAccountSid: testSid, EnvToken: testToken, EnvBaseURL: "user:pa55word@api.example.com"}))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "pa55word")
+	assert.Contains(t, err.Error(), EnvBaseURL)
+	// What is not a host at all keeps the general message.
+	_, err = newClientFromEnv(envOf(map[string]string{EnvAccountSid: testSid, EnvToken: testToken, EnvBaseURL: "not a url"}))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "has no scheme")
+}

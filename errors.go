@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -340,3 +341,74 @@ type maybeSentError struct{ err error }
 
 func (e *maybeSentError) Error() string   { return e.err.Error() + " (" + ErrMaybeSent.Error() + ")" }
 func (e *maybeSentError) Unwrap() []error { return []error{e.err, ErrMaybeSent} }
+
+// UnresolvedError is returned by SendOnce and SendBatchOnce when they
+// could not tell whether messages were sent: the rounds of the
+// ReconcilePolicy ran out, a look-up kept failing, another caller's
+// attempt was still in flight, or the context ended while waiting. The
+// ledger keeps the messages in doubt, so that the next call for them
+// looks them up before sending. It matches ErrMaybeSent, and through
+// Unwrap the last failure (errors.Is(err, context.Canceled) holds after a
+// cancellation).
+type UnresolvedError struct {
+	Op          string   // "Messages.SendOnce" or "Messages.SendBatchOnce"
+	ExternalIDs []string // the messages whose fate is unknown, in input order
+	Rounds      int      // look-ups made
+	Err         error    // the last failure: of a send, a look-up or the context
+}
+
+// Error names the ExternalIds and the last failure.
+func (e *UnresolvedError) Error() string {
+	var b strings.Builder
+	b.WriteString("telco: " + e.Op + ": ")
+	if len(e.ExternalIDs) == 1 {
+		b.WriteString("ExternalId " + strconv.Quote(e.ExternalIDs[0]))
+	} else {
+		b.WriteString("ExternalIds " + quoteAll(e.ExternalIDs))
+	}
+	fmt.Fprintf(&b, " unresolved after %d look-ups", e.Rounds)
+	if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
+	if !errors.Is(e.Err, ErrMaybeSent) {
+		b.WriteString(" (" + ErrMaybeSent.Error() + ")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the last failure.
+func (e *UnresolvedError) Unwrap() error { return e.Err }
+
+// Is reports that an UnresolvedError always matches ErrMaybeSent.
+func (e *UnresolvedError) Is(target error) bool { return target == ErrMaybeSent }
+
+func quoteAll(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(id)
+	}
+	return strings.Join(q, ", ")
+}
+
+// reusedError is an ExternalId met with a message other than the one the
+// ledger holds for it.
+type reusedError struct {
+	op  string
+	ids []string
+}
+
+func (e *reusedError) Error() string {
+	return "telco: " + e.op + ": ExternalId " + quoteAll(e.ids) + ": " + ErrExternalIDReused.Error() +
+		" (another To, From, Text or Schedule); nothing sent"
+}
+
+func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
+
+// countOf is n and noun for an error's text, in the plural unless n is 1:
+// "1 result", "0 results".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -21,6 +21,8 @@ func newMockedClient() (*telco.Client, *httpmock.MockTransport) {
 	client, err := telco.NewClient("ACXQNPRSVWTQFBJKLHOAZQWESDFGHJKL", "token",
 		telco.WithBaseURL("https://api.telco.test"), // any host: nothing leaves the process
 		telco.WithHTTPClient(&http.Client{Transport: transport}),
+		// Retries off: an unmatched request fails at once instead of being
+		// retried for about 2 s, and each scripted answer is used once.
 		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0}),
 	)
 	if err != nil {

@@ -22,52 +22,52 @@ import (
 // oneDecoders decode a single-resource body as each service method does.
 var oneDecoders = []func(b []byte) (ok bool, err error){
 	func(b []byte) (bool, error) {
-		o := one[Message]{shape: messageShape}
+		o := oneAnswer[Message]{shape: messageShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Property]{shape: propertyShape}
+		o := oneAnswer[Property]{shape: propertyShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[OnlineLogin]{shape: onlineLoginShape}
+		o := oneAnswer[OnlineLogin]{shape: onlineLoginShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[PortingRequest]{shape: portingShape}
+		o := oneAnswer[PortingRequest]{shape: portingShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[SipTrunk]{shape: sipTrunkShape}
+		o := oneAnswer[SipTrunk]{shape: sipTrunkShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Address]{shape: addressShape}
+		o := oneAnswer[Address]{shape: addressShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[NumberConfig]{shape: numberShape}
+		o := oneAnswer[NumberConfig]{shape: numberShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Number]{shape: ownedNumberShape}
+		o := oneAnswer[Number]{shape: ownedNumberShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[NumberPurchase]{shape: purchaseShape}
+		o := oneAnswer[NumberPurchase]{shape: purchaseShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
 	func(b []byte) (bool, error) {
-		o := one[Call]{shape: callShape}
+		o := oneAnswer[Call]{shape: callShape}
 		err := o.decodeBody(b)
 		return o.ok, err
 	},
@@ -113,7 +113,7 @@ func FuzzOnlineLoginGetAnswer(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a := loginAnswer{one: one[OnlineLogin]{shape: onlineLoginShape}, list: list[OnlineLogin]{shape: onlineLoginsList}}
+		a := loginAnswer{one: oneAnswer[OnlineLogin]{shape: onlineLoginShape}, list: listAnswer[OnlineLogin]{shape: onlineLoginsList}}
 		if err := a.decodeBody(b); err != nil {
 			return
 		}
@@ -131,47 +131,47 @@ func FuzzOnlineLoginGetAnswer(f *testing.F) {
 // number of items.
 var listDecoders = []func(b []byte) (n int, err error){
 	func(b []byte) (int, error) {
-		l := list[Message]{shape: messagesList}
+		l := listAnswer[Message]{shape: messagesList}
 		err := l.decodeBody(b)
 		return len(l.page().Items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[OnlineLogin]{shape: onlineLoginsList}
+		l := listAnswer[OnlineLogin]{shape: onlineLoginsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[PortingRequest]{shape: portingList}
+		l := listAnswer[PortingRequest]{shape: portingList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[SipTrunk]{shape: sipTrunksList}
+		l := listAnswer[SipTrunk]{shape: sipTrunksList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[wireNumberDetail]{shape: numberDetailsList}
+		l := listAnswer[wireNumberDetail]{shape: numberDetailsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[json.RawMessage]{shape: batchRaw}
+		l := listAnswer[any]{shape: batchElements}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[Flow]{shape: flowsList}
+		l := listAnswer[Flow]{shape: flowsList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[Address]{shape: addressesList}
+		l := listAnswer[Address]{shape: addressesList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
 	func(b []byte) (int, error) {
-		l := list[Number]{shape: numbersList}
+		l := listAnswer[Number]{shape: numbersList}
 		err := l.decodeBody(b)
 		return len(l.items), err
 	},
@@ -209,7 +209,7 @@ func FuzzBatchResults(f *testing.F) {
 	f.Add(fixture(f, "send_batch_messages_error.json"))
 	f.Add([]byte(`[{"MessageSid":"MG1"},{"ErrorCode":"X"},{"Message":{"MessageSid":""}},"x",[]]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l := list[json.RawMessage]{shape: batchRaw}
+		l := listAnswer[any]{shape: batchElements}
 		if l.decodeBody(b) != nil {
 			return
 		}
@@ -308,9 +308,9 @@ func FuzzNumberDetail(f *testing.F) {
 // answer.
 func responseTargets() []bodyDecoder {
 	return []bodyDecoder{
-		&one[Message]{shape: messageShape},
-		&list[Property]{shape: propertiesList},
-		&list[json.RawMessage]{shape: batchRaw},
+		&oneAnswer[Message]{shape: messageShape},
+		&listAnswer[Property]{shape: propertiesList},
+		&listAnswer[any]{shape: batchElements},
 		&blockPage{},
 		&idAnswer{key: "SipTrunkSid"},
 		nil,
@@ -341,7 +341,11 @@ func FuzzDecodeResponse(f *testing.F) {
 		out := targets[int(kind)%len(targets)]
 		r := &call{op: "Op", idempotent: idempotent, emptyOK: kind%2 == 0}
 		resp := &http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body))}
-		err := c.decodeResponse(r, &attemptState{call: r, maybeSent: true}, resp, out)
+		st := &attemptState{client: c, call: r, maybeSent: true}
+		if err := st.readAnswer(resp); err != nil {
+			t.Fatalf("reading a whole body: %v", err)
+		}
+		err := c.decodeResponse(r, st, resp, out)
 		if status < 200 || status > 299 {
 			var ae *APIError
 			if !errors.As(err, &ae) || ae.StatusCode != status {

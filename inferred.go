@@ -8,7 +8,7 @@ package telco
 // shows). A wrong guess must not cost the user the data: these types are
 // decoded field by field (decodeInferred) rather than by json.Unmarshal
 // as a whole: by the policy at the top of decode.go, through its field
-// walk, with one difference: a member no field can hold is kept, not
+// walk (assign), with one difference: a member no field can hold is kept, not
 // refused. So
 //
 //   - a field is found under its JSON name, any of its aliases (an
@@ -25,15 +25,29 @@ package telco
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 )
 
-// decodeInferred decodes the JSON object b into the struct v points to,
-// field by field, by the policy at the top of decode.go, and returns the
-// members no typed field took, nil when there are none. It fails only
-// when b is not a JSON object.
-func decodeInferred(b []byte, v any) (map[string]json.RawMessage, error) {
-	return decodeObject(b, reflect.ValueOf(v).Elem(), true)
+// decodeInferred decodes the parsed JSON object node into the struct v
+// points to, field by field, by the policy at the top of decode.go, and
+// returns the members no typed field took, nil when there are none. It
+// fails only when node is not an object.
+func decodeInferred(node, v any) (map[string]json.RawMessage, error) {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want a JSON object, got %s", nodeKind(node))
+	}
+	return assignFields(m, reflect.ValueOf(v).Elem(), true)
+}
+
+// unmarshalInferred is decodeInferred of JSON text, for UnmarshalJSON.
+func unmarshalInferred(b []byte, v any) (map[string]json.RawMessage, error) {
+	tree, err := parseTree(b)
+	if err != nil {
+		return nil, err
+	}
+	return decodeInferred(tree, v)
 }
 
 // marshalInferred writes plain (a value of a method-less copy of an

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"math/rand"
 	"net/http"
-	"reflect"
+	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -291,15 +290,13 @@ func TestMemoryLedgerBounds(t *testing.T) {
 	assert.True(t, has("d"))
 	now = now.Add(61 * time.Minute)
 	assert.False(t, has("a"), "older than the age bound")
-	assert.Equal(t, 0, l.n, "every record expired; reading one records nothing")
+	assert.Equal(t, 0, l.len(), "every record expired; reading one records nothing")
 
 	// A record never written and left unwritten takes no room.
 	for i := range 10 {
 		ledgerRecord(t, l, "P", fmt.Sprint("read-", i))
 	}
-	assert.Equal(t, 0, l.n)
-	assert.Zero(t, l.index.n)
-	assert.Empty(t, l.long)
+	assert.Equal(t, 0, l.len())
 	// Keys are per project.
 	put("e")
 	assert.Equal(t, LedgerNew, ledgerRecord(t, l, "Q", "e").State)
@@ -372,38 +369,16 @@ func TestClientLedger(t *testing.T) {
 	assert.Same(t, l.(*memoryLedger), c.Ledger().(*memoryLedger))
 	d, err := NewClient(testSid, testToken)
 	require.NoError(t, err)
-	require.NotNil(t, d.Ledger(), "a memory ledger of its own")
 	e, err := NewClient(testSid, testToken)
 	require.NoError(t, err)
-	assert.NotSame(t, d.Ledger().(*memoryLedger), e.Ledger().(*memoryLedger), "not shared between Clients")
-}
-
-// packMessage keeps every field of Message but Text: a field added to
-// Message without a place in the packing fails here.
-func TestPackMessageKeepsEveryField(t *testing.T) {
-	t.Parallel()
-	var m Message
-	v := reflect.ValueOf(&m).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		switch f.Kind() {
-		case reflect.String:
-			f.SetString("v-" + v.Type().Field(i).Name)
-		case reflect.Int, reflect.Int64:
-			f.SetInt(int64(1_700_000_000 + i))
-		case reflect.Bool:
-			f.SetBool(true)
-		default:
-			t.Fatalf("Message.%s is a %s, which packMessage does not carry", v.Type().Field(i).Name, f.Kind())
-		}
-	}
-	want := m
-	want.Text = ""
-	assert.Equal(t, want, *unpackMessage(packMessage(&m)), "every field but Text, round trip")
-	assert.Equal(t, Message{}, *unpackMessage(packMessage(&Message{})))
-	neg := Message{NumSegments: -1, Created: -5}
-	assert.Equal(t, neg, *unpackMessage(packMessage(&neg)))
-	assert.NotPanics(t, func() { unpackMessage([]byte{0xff, 0xff, 0x01}) }, "a short or damaged packing reads as far as it goes")
+	assert.Equal(t, d.Ledger(), e.Ledger(), "the process's ledger, and the same part of it")
+	assert.Same(t, processLedger(), d.Ledger().(scopedLedger).m)
+	f, err := NewClient(testSid, testToken, WithBaseURL("https://api.example.com"))
+	require.NoError(t, err)
+	g, err := NewClient("AC2", testToken)
+	require.NoError(t, err)
+	assert.NotEqual(t, d.Ledger(), f.Ledger(), "another service, another part")
+	assert.NotEqual(t, d.Ledger(), g.Ledger(), "another account, another part")
 }
 
 // The memory ledger gives back what it was given, times to the nanosecond.
@@ -430,9 +405,9 @@ func TestMemoryLedgerKeepsRecords(t *testing.T) {
 }
 
 // The memory ledger against a model of it (a map and a list in order of
-// use): random updates of a few keys, some colliding in the index, some
-// too long for a slot's room, some refused, with the size and age bounds
-// at work. After every update the records and their order must agree.
+// use): random updates of a few keys, some refused, with the size and age
+// bounds at work. After every update the records and their order must
+// agree.
 func TestMemoryLedgerMatchesModel(t *testing.T) {
 	t.Parallel()
 	type key struct{ prop, id string }
@@ -441,16 +416,7 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 		now := time.Unix(1_800_000_000, 0)
 		l := NewMemoryLedgerSize(1+rnd.Intn(8), time.Duration(rnd.Intn(3))*time.Minute).(*memoryLedger)
 		l.now = func() time.Time { return now }
-		switch seed % 3 {
-		case 0:
-			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) % 3 } // collide a lot
-		case 1:
-			// One home place and tag for all, the hashes apart: the index
-			// compares whole hashes, and a deletion shifts long runs.
-			l.hashOf = func(prop, id string) uint64 { return uint64(len(prop)+len(id)) & 0xffff }
-		}
 		var order []key // least recently used first
-		hints := map[key]int32{}
 		recs := map[key]LedgerRecord{}
 		used := map[key]time.Time{}
 		drop := func(k key) {
@@ -479,24 +445,7 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			fail := rnd.Intn(10) == 0
 			var writes []LedgerRecord
-			update := l.Update
-			if len(batch) == 1 && rnd.Intn(2) == 0 {
-				// As SendOnce's run updates: with a hint of the record's
-				// slot, right, stale or wrong.
-				hint := hints[key{prop, batch[0]}]
-				switch rnd.Intn(4) {
-				case 0:
-					hint = int32(rnd.Intn(int(l.nslots) + 2))
-				case 1:
-					hint = 0
-				}
-				update = func(ctx context.Context, prop string, ids []string, fn func([]LedgerRecord) error) error {
-					err := l.update(ctx, prop, ids, &hint, time.Time{}, fn)
-					hints[key{prop, ids[0]}] = hint
-					return err
-				}
-			}
-			err := update(bg, prop, batch, func(got []LedgerRecord) error {
+			err := l.Update(bg, prop, batch, func(got []LedgerRecord) error {
 				writes = writes[:0]
 				read := slices.Clone(got)
 				for i, id := range batch {
@@ -557,99 +506,105 @@ func TestMemoryLedgerMatchesModel(t *testing.T) {
 			}
 			// The ledger's own list, read without touching it.
 			gotOrder := []key{}
-			for s := l.slot(0).next; s != 0; s = l.slot(s).next {
-				p, id, _ := l.keyOf(s)
-				k := key{string(p), string(id)}
+			for e := l.order.Front(); e != nil; e = e.Next() {
+				me := e.Value.(*memoryEntry)
+				k := key{me.key.prop, me.key.id}
 				gotOrder = append(gotOrder, k)
-				require.Equal(t, recs[k], l.read(s, k.prop, k.id), "seed %d step %d", seed, step)
+				require.Equal(t, recs[k], me.rec, "seed %d step %d", seed, step)
 			}
 			require.Equal(t, append([]key{}, order...), gotOrder, "seed %d step %d: records in order of use", seed, step)
-			require.Equal(t, len(order), l.n)
-			require.Equal(t, l.n, l.index.n, "seed %d step %d: index entries", seed, step)
-			for k := range recs { // each found through the index
-				s := l.find(l.hash(k.prop, k.id), k.prop, k.id)
-				require.NotZero(t, s, "seed %d step %d: %s/%q not in the index", seed, step, k.prop, k.id)
-			}
+			require.Len(t, l.byKey, len(order))
 		}
 	}
 }
 
-// TestSlotIndexUnderChurn holds the memory ledger's index to its records
-// through thousands of inserts and evictions with hashes crowded into a few
-// home places, so that searches cross long runs, deletions shift them back
-// across the table's end, and the table grows while crowded.
-func TestSlotIndexUnderChurn(t *testing.T) {
-	t.Parallel()
-	const bound = 300
-	l := NewMemoryLedgerSize(bound, 0).(*memoryLedger)
-	rnd := rand.New(rand.NewSource(7))
-	// Eight home places and eight tags, whatever the table's size; the
-	// low 32 bits keep the hashes apart.
-	l.hashOf = func(prop, id string) uint64 {
-		n, _ := strconv.Atoi(strings.TrimPrefix(id, "m-"))
-		return uint64(n%8)<<61 | uint64(uint32(uint64(n)*0x9E3779B97F4A7C15))
+// A Client made per call (a serverless handler, a test) sending once
+// reserved 3.4 MB for a ledger of its own at its first SendOnce. Through
+// the process's ledger it allocates about what Send does.
+func TestReproSendOnceOnAFreshClientAllocatesLittle(t *testing.T) {
+	body := fixture(t, "send_message.json")
+	perCall := func(once bool) uint64 {
+		const calls = 20
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range calls {
+			c, err := NewClient(testSid, testToken, WithBaseURL("https://fresh.telco.test"),
+				WithHTTPClient(&http.Client{Transport: cannedTransport{body}}))
+			require.NoError(t, err)
+			p := SendMessageParams{From: "Acme", To: "+61499999999", Text: "hi", ExternalID: fmt.Sprint("fresh-", once, "-", i)}
+			if once {
+				_, err = c.Messages.SendOnce(bg, testProp, &p)
+			} else {
+				_, err = c.Messages.Send(bg, testProp, &p)
+			}
+			require.NoError(t, err)
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / calls
 	}
-	held := map[string]bool{}
-	var order []string
-	for step := range 5000 {
-		id := "m-" + strconv.Itoa(rnd.Intn(2000))
-		require.NoError(t, l.Update(context.Background(), "P", []string{id}, func(recs []LedgerRecord) error {
-			recs[0].State, recs[0].Attempts = LedgerSending, recs[0].Attempts+1
-			return nil
-		}))
-		if held[id] {
-			order = slices.DeleteFunc(order, func(s string) bool { return s == id })
-		} else if len(order) == bound {
-			delete(held, order[0])
-			order = order[1:]
+	send, once := perCall(false), perCall(true)
+	t.Logf("per call on a fresh Client: Send %d KB, SendOnce %d KB", send>>10, once>>10)
+	assert.LessOrEqual(t, once, uint64(256<<10), "SendOnce on a fresh Client: %d KB a call", once>>10)
+}
+
+// Two Clients made in turn in one process, neither with WithLedger, sent
+// the same ExternalId twice (20 of 20): each had a ledger of its own.
+func TestReproTwoFreshClientsSendAnExternalIDOnce(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{})
+	for i := range 20 {
+		id := fmt.Sprint("fresh-pair-", i)
+		for range 2 {
+			c := srv.client(t, fastReconcile)
+			_, err := c.Messages.SendOnce(bg, testProp, onceParams(id))
+			require.NoError(t, err)
 		}
-		held[id] = true
-		order = append(order, id)
-		if step%97 == 0 || step == 4999 {
-			require.Equal(t, len(held), l.index.n, "step %d", step)
-			for h := range held {
-				require.NotZero(t, l.find(l.hash("P", h), "P", h), "step %d: %s not found", step, h)
-			}
-			for i := range 2000 {
-				if id := "m-" + strconv.Itoa(i); !held[id] {
-					require.Zero(t, l.find(l.hash("P", id), "P", id), "step %d: %s found, not held", step, id)
-				}
-			}
-		}
+		assert.Equal(t, 1, srv.stored()[id], "%s: two fresh Clients of one process", id)
 	}
 }
 
-// TestMemoryLedgerTakesItsMemoryInBlocks holds the memory ledger to its
-// allocation plan: nothing before the first record, then room for up to
-// DefaultLedgerSize records in one block, then blocks doubling up to the
-// bound, and every record still found.
-func TestMemoryLedgerTakesItsMemoryInBlocks(t *testing.T) {
+// The process's ledger is keyed by service and account: the same
+// ExternalId sent to two services, or by two accounts, is sent to each.
+func TestProcessLedgerKeepsServicesAndAccountsApart(t *testing.T) {
 	t.Parallel()
-	put := func(l *memoryLedger, id string) {
-		require.NoError(t, l.Update(context.Background(), "P", []string{id}, func(recs []LedgerRecord) error {
-			recs[0].State, recs[0].Attempts = LedgerSending, 1
-			return nil
-		}))
+	a, b := newStoreServer(t, &storeServer{}), newStoreServer(t, &storeServer{})
+	for _, srv := range []*storeServer{a, b, a} {
+		_, err := srv.client(t, fastReconcile).Messages.SendOnce(bg, testProp, onceParams("two-services"))
+		require.NoError(t, err)
 	}
-	small := NewMemoryLedgerSize(300, 0).(*memoryLedger)
-	assert.Nil(t, small.slots, "no memory before the first record")
-	put(small, "a")
-	assert.Len(t, small.slots, 3, "300 records and the sentinel: 3 chunks")
-	assert.Len(t, small.slab, 3)
+	assert.Equal(t, 1, a.stored()["two-services"])
+	assert.Equal(t, 1, b.stored()["two-services"])
 
-	const size = DefaultLedgerSize + 3*slabChunk
-	big := NewMemoryLedgerSize(size, 0).(*memoryLedger)
-	put(big, "first")
-	first := (DefaultLedgerSize + slabChunk) / slabChunk
-	assert.Len(t, big.slots, first)
-	for i := range size {
-		put(big, "m-"+strconv.Itoa(i))
-	}
-	limit := (size + slabChunk) / slabChunk
-	assert.Len(t, big.slots, limit, "grown to the bound, not past it")
-	assert.Len(t, big.slab, limit)
-	for _, i := range []int{0, DefaultLedgerSize, size - 1} {
-		id := "m-" + strconv.Itoa(i)
-		assert.Equal(t, LedgerSending, ledgerRecord(t, big, "P", id).State, id)
-	}
+	other, err := NewClient("AC2", testToken, WithBaseURL(a.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+	require.NoError(t, err)
+	_, err = other.Messages.SendOnce(bg, testProp, onceParams("two-services"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, a.stored()["two-services"], "another account's records are its own")
+}
+
+// A message the service refused (a bad number, say) may be corrected and
+// sent again under its ExternalId: nothing of it is at the service.
+func TestLedgerRefusedExternalIDTakesACorrectedMessage(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{send: func(n int) (bool, int, time.Duration) {
+		if n == 0 {
+			return false, http.StatusBadRequest, 0
+		}
+		return true, 0, 0
+	}})
+	c := srv.client(t, fastReconcile, WithLedger(NewMemoryLedger()))
+	bad := onceParams("fix-1")
+	bad.To = "+61400000000"
+	_, err := c.Messages.SendOnce(bg, testProp, bad)
+	require.Error(t, err)
+	require.False(t, errors.Is(err, ErrMaybeSent), "refused: %v", err)
+	m, err := c.Messages.SendOnce(bg, testProp, onceParams("fix-1"))
+	require.NoError(t, err, "the corrected message goes under the same ExternalId")
+	assert.Equal(t, onceParams("fix-1").To, m.To)
+	assert.Equal(t, 1, srv.stored()["fix-1"])
+	other := onceParams("fix-1")
+	other.Text = "another text"
+	_, err = c.Messages.SendOnce(bg, testProp, other)
+	assert.ErrorIs(t, err, ErrExternalIDReused, "once sent, it holds its message")
 }

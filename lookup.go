@@ -172,8 +172,8 @@ func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []st
 		// local number comes back in E.164), so a short answer would shift
 		// every later result onto the wrong number.
 		return &APIError{Op: op, StatusCode: http.StatusOK, Message: fmt.Sprintf(
-			"%d results for %d numbers in request %d of %d (numbers %s to %s)",
-			len(page.Items), len(numbers), i+1, n, numbers[0], numbers[len(numbers)-1])}
+			"%s for %s in request %d of %d (numbers %s to %s)",
+			countOf(len(page.Items), "result"), countOf(len(numbers), "number"), i+1, n, numbers[0], numbers[len(numbers)-1])}
 	}
 	for j := range page.Items {
 		out[j] = page.Items[j].detail()
@@ -184,24 +184,6 @@ func (s *LookupService) lookupChunk(ctx context.Context, op string, numbers []st
 // wireLookup is the query of a lookup, Numbers=a,b,c.
 type wireLookup struct {
 	Numbers commaList[string] `url:"Numbers"`
-}
-
-// appendQuery writes the lookup's query without reflection (see
-// encodeQueryTo), the numbers escaped one by one rather than joined first.
-func (q *wireLookup) appendQuery(b []byte) []byte {
-	start := len(b)
-	for i, n := range q.Numbers {
-		if i == 0 {
-			b = appendKey(b, start, "Numbers")
-		} else {
-			b = append(b, "%2C"...) // the comma, escaped
-		}
-		b = appendQueryEscape(b, n)
-	}
-	if len(b) == len("Numbers=")+start {
-		return b[:start] // every number empty: commaList sends nothing
-	}
-	return b
 }
 
 // Validation rules of this file's operations: each params type's Validate

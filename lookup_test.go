@@ -459,7 +459,7 @@ func TestLookupNumberDetailsWrongCount(t *testing.T) {
 	_, err := c.Lookup.NumberDetails(bg, "0299999999", "0412345678")
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
-	assert.Contains(t, ae.Message, "1 results for 2 numbers in request 1 of 1")
+	assert.Contains(t, ae.Message, "1 result for 2 numbers in request 1 of 1")
 }
 
 func TestWithLookupConcurrencyNeedsOne(t *testing.T) {

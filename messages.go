@@ -2,11 +2,11 @@ package telco
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -28,6 +28,8 @@ type MessagesAPI interface {
 	SendBatchOnce(ctx context.Context, propertySid string, msgs []SendMessageParams) ([]BatchResult, error)
 	FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error)
 	ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error)
+	FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error)
+	SendAll(ctx context.Context, propertySid string, msgs iter.Seq[SendMessageParams], opts *SendAllOptions) iter.Seq2[BatchResult, error]
 }
 
 var _ MessagesAPI = (*MessagesService)(nil)
@@ -246,7 +248,7 @@ func (s *MessagesService) sendBatch(ctx context.Context, propertySid string, msg
 	}
 	if len(out.results) != len(send) {
 		return nil, &APIError{Op: op, StatusCode: http.StatusOK, maybeSent: true,
-			Message: fmt.Sprintf("batch answered %d results for %d messages", len(out.results), len(send))}
+			Message: fmt.Sprintf("batch answered %s for %s", countOf(len(out.results), "result"), countOf(len(send), "message"))}
 	}
 	for j, res := range out.results {
 		if res.Err != nil {
@@ -259,28 +261,24 @@ func (s *MessagesService) sendBatch(ctx context.Context, propertySid string, msg
 	return results, nil
 }
 
-// decodeBatchElement reads one element of a batch answer: a message
-// resource (it has a MessageSid, possibly wrapped as {"Message": {...}}), or
-// an error element {ErrorCode, Message, Errors}.
-func decodeBatchElement(op string, raw json.RawMessage) BatchResult {
-	var probe struct {
-		MessageSid string          `json:"MessageSid"`
-		Message    json.RawMessage `json:"Message"`
-	}
-	if json.Unmarshal(raw, &probe) == nil {
-		if probe.MessageSid != "" {
-			var m Message
-			if decodeLoose(raw, &m) == nil {
-				return BatchResult{Message: &m}
-			}
-		} else if len(probe.Message) > 0 && probe.Message[0] == '{' {
-			var m Message
-			if decodeLoose(probe.Message, &m) == nil && m.MessageSid != "" {
-				return BatchResult{Message: &m}
+// decodeBatchElement reads one parsed element of a batch answer: a
+// message resource (it has a MessageSid, possibly wrapped as
+// {"Message": {...}}), or an error element {ErrorCode, Message, Errors}.
+func decodeBatchElement(op string, node any) BatchResult {
+	if m, ok := node.(map[string]any); ok {
+		sid, _ := member(m, "MessageSid")
+		inner, _ := member(m, "Message")
+		if s, _ := sid.(string); s != "" {
+			inner = m
+		}
+		if im, ok := inner.(map[string]any); ok {
+			var msg Message
+			if assignObject(im, reflect.ValueOf(&msg).Elem()) == nil && msg.MessageSid != "" {
+				return BatchResult{Message: &msg}
 			}
 		}
 	}
-	ae := decodeAPIError(op, 0, raw)
+	ae := decodeAPIError(op, 0, marshalNode(node))
 	if ae.Code == "" && ae.Message == "" {
 		ae.Message = "unrecognised batch result element"
 	}
@@ -297,8 +295,7 @@ type FindMessagesParams struct {
 	ListParams                     // Results_Count default 200; Results_Skip
 }
 
-// wireFindMessages is FindMessagesParams as the query carries it. Its url
-// tags are the reference its appendQuery is tested against.
+// wireFindMessages is FindMessagesParams as the query carries it.
 type wireFindMessages struct {
 	DateFrom  int64         `url:"Date_From"`
 	DateTo    int64         `url:"Date_To"`
@@ -324,48 +321,71 @@ func ceilUnix(t time.Time) int64 {
 	return s
 }
 
-// appendQuery writes a message search without reflection (see
-// encodeQueryTo), keys in go-querystring's sorted order.
-func (q *wireFindMessages) appendQuery(b []byte) []byte {
-	start := len(b)
-	b = appendIntParam(b, start, "Date_From", q.DateFrom, false)
-	b = appendIntParam(b, start, "Date_To", q.DateTo, false)
-	b = appendStringParam(b, start, "Direction", string(q.Direction))
-	b = (*wirePage)(&q.ListParams).appendTo(b, start)
-	return appendStringParam(b, start, "Status", string(q.Status))
-}
-
 // defaultFindCount is the service's page size for message searches.
 const defaultFindCount = 200
 
-// Find returns one page of the project's messages in the window (operation
-// 8). The answer is read as {"Messages": [...]} or as a bare array; the
-// service gives no TotalCount here.
+// Find returns one page of the project's messages, sent and received, in
+// the window: GET /v2/Properties/{PropertySid}/Messages. The answer is read
+// as {"Messages": [...]} or as a bare array; the service gives no
+// TotalCount here.
 func (s *MessagesService) Find(ctx context.Context, propertySid string, p *FindMessagesParams) (*Page[Message], error) {
 	const op = "Messages.Find"
 	if err := s.client.precheck(op, "PropertySid", propertySid, p != nil, p.check); err != nil {
 		return nil, err
 	}
-	return s.find(ctx, propertySid, p, nil)
-}
-
-// find is Find once its params are checked; a look-up by ExternalId calls
-// it with a probe for the service's clock (sendonce.go).
-func (s *MessagesService) find(ctx context.Context, propertySid string, p *FindMessagesParams, probe *dateProbe) (*Page[Message], error) {
-	return getList(ctx, s.client, &call{op: "Messages.Find", method: http.MethodGet, idempotent: true, probe: probe,
+	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
 		path: escapedPath("/v2/Properties/{PropertySid}/Messages", propertySid), query: p.wire()}, messagesList)
 }
 
 // FindAll iterates over every message Find would return, page by page,
-// starting at p.Skip. p is copied; the caller's value is not changed.
+// starting at p.Skip, until an empty page or one shorter than the page
+// size (p.Count, else 200). p is copied; the caller's value is not
+// changed. With WithParallelPages(n), up to n pages are requested at once
+// and the messages come in the same order.
 func (s *MessagesService) FindAll(ctx context.Context, propertySid string, p *FindMessagesParams) iter.Seq2[Message, error] {
+	const op = "Messages.FindAll"
 	q := deref(p)
-	return skipIterate(ctx, "Messages.FindAll", q.ListParams, defaultFindCount,
-		func(ctx context.Context, lp ListParams) (*Page[Message], error) {
-			r := q
-			r.ListParams = lp
-			return s.Find(ctx, propertySid, &r)
+	find := func(ctx context.Context, lp ListParams) (*Page[Message], error) {
+		r := q
+		r.ListParams = lp
+		return s.Find(ctx, propertySid, &r)
+	}
+	if s.client.parallelPages < 2 {
+		return skipIterate(ctx, op, q.ListParams, defaultFindCount, find)
+	}
+	size := q.Count
+	if size <= 0 {
+		size = defaultFindCount
+	}
+	return func(yield func(Message, error) bool) {
+		var prev []Message
+		var failed error
+		err := readAhead(ctxOrBackground(ctx), s.client.parallelPages, func(ctx context.Context, k int) ([]Message, error) {
+			page, err := find(ctx, ListParams{Count: q.Count, Skip: q.Skip + k*size})
+			if err != nil {
+				return nil, err
+			}
+			return page.Items, nil
+		}, func(k int, items []Message) bool {
+			if k > 0 && len(items) > 0 && samePage(items, prev) {
+				failed = fmt.Errorf("telco: %s: page %d repeats the previous page; the service ignored the page position", op, k+1)
+				return false
+			}
+			for _, m := range items {
+				if !yield(m, nil) {
+					return false
+				}
+			}
+			prev = items
+			return len(items) == size
 		})
+		if err == nil {
+			err = failed
+		}
+		if err != nil {
+			yield(Message{}, err)
+		}
+	}
 }
 
 // Get reads one message back: GET /v2/Messages/{MessageSid}.
@@ -378,25 +398,19 @@ func (s *MessagesService) Get(ctx context.Context, messageSid string) (*Message,
 		path: escapedPath("/v2/Messages/{MessageSid}", messageSid)}, messageShape)
 }
 
-// A batch answer is an array under Messages or Results, or a bare array:
-// batchFast reads it as messages, which is what it is when every element
-// has a MessageSid (allMessages); batchRaw reads it otherwise. The keys of
-// the other shapes (a wrapped {"Message": {...}}, an error element's
-// Errors) are not fields of Message, so the fast pass skips them, and an
-// element without its own MessageSid sends the answer down the general
-// path.
+// A batch answer is an array under Messages or Results, or a bare array.
+// The typed pass reads it as messages, which is what it is when every
+// element has a MessageSid (allMessages); the tolerant pass reads it
+// element by element otherwise. The keys of the other shapes (a wrapped
+// {"Message": {...}}, an error element's Errors) are not fields of
+// Message, so the typed pass skips them, and an element without its own
+// MessageSid sends the answer down the tolerant path.
 var (
-	batchFast = listOf[Message]("Messages", "Results")
-	batchRaw  = listOf[json.RawMessage]("Messages", "Results")
+	batchMessages = listOf[Message]("Messages", "Results")
+	batchElements = listOf[any]("Messages", "Results")
 )
 
 // batchAnswer decodes a batch answer into one BatchResult per element.
-//
-// A batch of accepted messages, the common case, costs one pass: every
-// element is decoded straight into a message. An answer with any other
-// element (an error, a wrapped message, a field of an unexpected type) is
-// decoded again element by element by decodeBatchElement, so that the
-// result is the same as if every answer took that path.
 type batchAnswer struct {
 	op      string
 	results []BatchResult
@@ -407,24 +421,28 @@ type batchAnswer struct {
 var errNoBatchResults = errors.New("no array of batch results")
 
 func (a *batchAnswer) decodeBody(b []byte) error {
-	fast := list[Message]{shape: batchFast}
-	if fast.decodeBody(b) == nil && fast.ok && allMessages(fast.items) {
-		a.results = make([]BatchResult, len(fast.items))
-		for i := range fast.items {
-			a.results[i].Message = &fast.items[i]
+	msgs := listAnswer[Message]{shape: batchMessages}
+	if msgs.typed(b) && allMessages(msgs.items) {
+		a.results = make([]BatchResult, len(msgs.items))
+		for i := range msgs.items {
+			a.results[i].Message = &msgs.items[i]
 		}
 		return nil
 	}
-	slow := list[json.RawMessage]{shape: batchRaw}
-	if err := slow.decodeBody(b); err != nil {
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
+	}
+	elems := listAnswer[any]{shape: batchElements}
+	if err := elems.tolerant(tree); err != nil {
 		return err // a *refusal when the service refused the whole batch
 	}
-	if !slow.ok {
+	if !elems.ok {
 		return errNoBatchResults
 	}
-	a.results = make([]BatchResult, len(slow.items))
-	for i, raw := range slow.items {
-		a.results[i] = decodeBatchElement(a.op, raw)
+	a.results = make([]BatchResult, len(elems.items))
+	for i, node := range elems.items {
+		a.results[i] = decodeBatchElement(a.op, node)
 	}
 	return nil
 }

@@ -396,7 +396,7 @@ func TestSendBatchResultCountMismatch(t *testing.T) {
 	_, err := c.Messages.SendBatch(bg, testProp, []SendMessageParams{
 		{To: "+61499999999", Text: "x"}, {To: "+61499999998", Text: "y"}})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "1 results for 2 messages")
+	assert.Contains(t, err.Error(), "1 result for 2 messages")
 	assert.ErrorIs(t, err, ErrMaybeSent, "the batch was accepted, so messages may have gone out")
 }
 
@@ -629,12 +629,12 @@ func TestSendBatchWholeRequestFailureIn2xx(t *testing.T) {
 	}
 }
 
-// referenceBatch is how a batch answer was read before the one-pass path:
-// every element on its own through decodeBatchElement. An answer without an
+// referenceBatch reads a batch answer on the tolerant pass alone: every
+// element on its own through decodeBatchElement. An answer without an
 // array of results is an error (a *refusal when it is the service's error
 // envelope).
 func referenceBatch(b []byte) ([]BatchResult, error) {
-	l := list[json.RawMessage]{shape: batchRaw}
+	l := listAnswer[any]{shape: batchElements}
 	if err := l.decodeBody(b); err != nil {
 		return nil, err
 	}

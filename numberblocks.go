@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/telcosdk/telco/internal/rules"
@@ -193,8 +194,8 @@ func (s *NumberBlocksService) Search(ctx context.Context, p *NumberBlockSearchPa
 }
 
 // SearchText searches number blocks whose number, name, friendly name or
-// attribution (source, medium, campaign, content) matches text (operation
-// 2): GET /v2/numberblocks/{Text}, the text escaped as one path segment.
+// attribution (source, medium, campaign, content) matches text:
+// GET /v2/numberblocks/{Text}, the text escaped as one path segment.
 func (s *NumberBlocksService) SearchText(ctx context.Context, text string, p *NumberBlockListParams) (*NumberBlockPage, error) {
 	return s.listUnder(ctx, "NumberBlocks.SearchText", "Text", text, "/v2/numberblocks/{Text}", p)
 }
@@ -242,7 +243,7 @@ var numberBlocksList = listOf[NumberBlock]("Data")
 type blockPage struct{ page NumberBlockPage }
 
 func (p *blockPage) decodeBody(b []byte) error {
-	l := list[NumberBlock]{shape: numberBlocksList}
+	l := listAnswer[NumberBlock]{shape: numberBlocksList}
 	err := l.decodeBody(b)
 	m := &l.meta
 	p.page = NumberBlockPage{Data: l.items, PageIndex: int(m.PageIndex), PageSize: int(m.PageSize),
@@ -440,27 +441,31 @@ type blockResult struct{ res NumberBlockResult }
 
 func (r *blockResult) decodeBody(b []byte) error {
 	r.res.Raw = append(json.RawMessage(nil), trimJSONSpace(b)...)
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		// Any other JSON value is kept in Raw only; RawMessage checks the
-		// syntax without reading numbers, which may exceed a float64.
-		var v json.RawMessage
-		return json.Unmarshal(b, &v)
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
 	}
-	if raw, ok := field(m, "NumberBlockSid"); ok {
-		_ = json.Unmarshal(raw, &r.res.NumberBlockSid)
+	m, isObj := tree.(map[string]any)
+	if !isObj {
+		return nil // any other JSON value is kept in Raw only
 	}
-	var err error
+	if sid, ok := member(m, "NumberBlockSid"); ok {
+		r.res.NumberBlockSid, _ = sid.(string)
+	}
 	for _, k := range []string{"NumberBlock", "Data"} {
-		if raw, ok := field(m, k); ok && isObject(raw) {
-			if r.res.Block, err = decodeBlock(raw); err != nil {
-				return err
+		if node, ok := member(m, k); ok {
+			if _, isObj := node.(map[string]any); isObj {
+				r.res.Block = new(NumberBlock)
+				if err := assign(node, reflect.ValueOf(r.res.Block).Elem()); err != nil {
+					return err
+				}
+				break
 			}
-			break
 		}
 	}
 	if r.res.Block == nil && r.res.NumberBlockSid != "" && bareBlock(m) {
-		if r.res.Block, err = decodeBlock(b); err != nil {
+		r.res.Block = new(NumberBlock)
+		if err := assign(m, reflect.ValueOf(r.res.Block).Elem()); err != nil {
 			return err
 		}
 	}
@@ -468,30 +473,20 @@ func (r *blockResult) decodeBody(b []byte) error {
 		r.res.NumberBlockSid = r.res.Block.NumberBlockSid
 	}
 	if r.res.Block == nil && r.res.NumberBlockSid == "" {
-		return refusedIn(b)
+		return refusedInTree(m)
 	}
 	return nil
 }
 
 // bareBlock reports whether an answer naming a NumberBlockSid is the block
 // itself rather than a confirmation naming it: it has a block's fields too.
-func bareBlock(m map[string]json.RawMessage) bool {
+func bareBlock(m map[string]any) bool {
 	for _, k := range []string{"Id", "NumberPattern", "Number", "BlockSize", "RoutingMethod"} {
-		if _, ok := field(m, k); ok {
+		if _, ok := member(m, k); ok {
 			return true
 		}
 	}
 	return false
-}
-
-// decodeBlock reads one block as the searches do, and fails where they
-// fail.
-func decodeBlock(b []byte) (*NumberBlock, error) {
-	var nb NumberBlock
-	if err := decodeLoose(b, &nb); err != nil {
-		return nil, err
-	}
-	return &nb, nil
 }
 
 // Purchase buys a number block for the project:

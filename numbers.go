@@ -378,7 +378,13 @@ type Number struct {
 
 // UnmarshalJSON decodes tolerantly: see Number.
 func (n *Number) UnmarshalJSON(b []byte) error {
-	extra, err := decodeInferred(b, n)
+	extra, err := unmarshalInferred(b, n)
+	n.Extra = extra
+	return err
+}
+
+func (n *Number) decodeTree(node any) error {
+	extra, err := decodeInferred(node, n)
 	n.Extra = extra
 	return err
 }
@@ -525,7 +531,13 @@ type NumberPurchase struct {
 
 // UnmarshalJSON decodes tolerantly, keeping unknown members in Extra.
 func (n *NumberPurchase) UnmarshalJSON(b []byte) error {
-	extra, err := decodeInferred(b, n)
+	extra, err := unmarshalInferred(b, n)
+	n.Extra = extra
+	return err
+}
+
+func (n *NumberPurchase) decodeTree(node any) error {
+	extra, err := decodeInferred(node, n)
 	n.Extra = extra
 	return err
 }

@@ -435,8 +435,8 @@ func TestNumbersGetDecodesInferredShape(t *testing.T) {
 	assert.Equal(t, map[string]json.RawMessage{
 		"Duration":  json.RawMessage(`"n/a"`),
 		"DateAdded": json.RawMessage(`1700000000`),
-		"Tags":      json.RawMessage(`["reception", "main"]`),
-	}, n.Extra)
+		"Tags":      json.RawMessage(`["reception","main"]`),
+	}, n.Extra, "kept as sent, written compactly")
 
 	// Written back, the unknown members sit beside the typed ones.
 	b, err := json.Marshal(n)

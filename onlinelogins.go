@@ -216,7 +216,7 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 	}
 	r := &call{op: op, method: http.MethodGet, idempotent: true,
 		path: escapedPath("/v2/OnlineLogins/{OnlineLoginSid}", onlineLoginSid)}
-	out := loginAnswer{one: one[OnlineLogin]{shape: onlineLoginShape}, list: list[OnlineLogin]{shape: onlineLoginsList}}
+	out := loginAnswer{one: oneAnswer[OnlineLogin]{shape: onlineLoginShape}, list: listAnswer[OnlineLogin]{shape: onlineLoginsList}}
 	if err := s.client.do(ctx, r, &out); err != nil {
 		return nil, err
 	}
@@ -229,17 +229,25 @@ func (s *OnlineLoginsService) Get(ctx context.Context, onlineLoginSid string) (*
 // "TotalCount": 1, "NextPageToken": ""} (or a bare array), holding the
 // one login.
 type loginAnswer struct {
-	one  one[OnlineLogin]
-	list list[OnlineLogin]
+	one  oneAnswer[OnlineLogin]
+	list listAnswer[OnlineLogin]
 }
 
 func (a *loginAnswer) decodeBody(b []byte) error {
-	if t := trimJSONSpace(b); len(t) == 0 || t[0] != '[' {
-		if err := a.one.decodeBody(b); err != nil || a.one.ok {
-			return err
-		}
+	if t := trimJSONSpace(b); len(t) > 0 && t[0] == '[' {
+		return a.list.decodeBody(b)
 	}
-	return a.list.decodeBody(b)
+	if a.one.typed(b) {
+		return nil
+	}
+	tree, err := parseTree(b)
+	if err != nil {
+		return err
+	}
+	if err := a.one.tolerant(tree); err != nil || a.one.ok {
+		return err
+	}
+	return a.list.tolerant(tree)
 }
 
 // login is the login the answer holds: the single resource, or the one

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"sync"
 )
 
 // Page is one page of a Results_Skip / Results_Count listing.
@@ -28,21 +29,8 @@ type ListParams struct {
 }
 
 // wirePage is ListParams as the query of a plain listing (projects,
-// online logins, flows), which sends nothing else. The fast path is
-// declared on this type, not on ListParams, so that the wire queries
-// embedding ListParams beside their filters cannot inherit it.
+// online logins, flows), which sends nothing else.
 type wirePage ListParams
-
-// appendQuery writes the page parameters without reflection: every page
-// of a listing encodes them (see encodeQueryTo).
-func (w *wirePage) appendQuery(b []byte) []byte { return w.appendTo(b, len(b)) }
-
-// appendTo writes the page parameters, after those of the query that
-// begins at b[start], for a wire query embedding ListParams.
-func (w *wirePage) appendTo(b []byte, start int) []byte {
-	b = appendIntParam(b, start, "Results_Count", int64(w.Count), true)
-	return appendIntParam(b, start, "Results_Skip", int64(w.Skip), true)
-}
 
 // fetchPage fetches page n (0-based, counted from the caller's start)
 // beginning offset items after it, and reports its items and how many items
@@ -140,4 +128,58 @@ func skipIterate[T any](ctx context.Context, op string, lp ListParams, defaultCo
 		}
 		return page.Items, remaining(page.TotalCount, start), nil
 	})
+}
+
+// WithParallelPages makes the reads of message history (FindAll, and the
+// scans behind FindByExternalID, ListByExternalID, FillLedger and
+// SendOnce's look-ups) keep up to n page requests in flight, from 1 (the
+// default: one page after another) to MaxParallelPages. Pages are still
+// requested as the service documents them, by Results_Skip, and handed
+// out in order, so a read yields the same messages in the same order
+// either way; at most n pages are held at once. Past the last page, up to
+// n-1 requests come back empty: the price of not waiting for each page
+// before asking for the next. On a service tens of milliseconds away, 8
+// pages in flight read a long history in about a fifth of the time.
+func WithParallelPages(n int) Option { return func(c *clientConfig) { c.parallelPages = n } }
+
+// MaxParallelPages bounds WithParallelPages.
+const MaxParallelPages = 16
+
+// readAhead calls fetch for pages 0, 1, 2... with up to n requests in
+// flight, and hands each page to use in order, until use returns false
+// or a fetch fails (its error is returned when its page's turn comes). It
+// returns only once every request it made has ended: it cancels those
+// still in flight.
+func readAhead[T any](ctx context.Context, n int, fetch func(ctx context.Context, page int) ([]T, error), use func(page int, items []T) bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	type result struct {
+		items []T
+		err   error
+	}
+	var ahead []chan result // in page order
+	requested := 0
+	for page := 0; ; page++ {
+		for len(ahead) < n {
+			done := make(chan result, 1)
+			ahead = append(ahead, done)
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				items, err := fetch(ctx, k)
+				done <- result{items, err}
+			}(requested)
+			requested++
+		}
+		r := <-ahead[0]
+		ahead = ahead[1:]
+		if r.err != nil {
+			return r.err
+		}
+		if !use(page, r.items) {
+			return nil
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-querystring/query"
 	"github.com/stretchr/testify/assert"
@@ -238,5 +239,63 @@ func TestSamePage(t *testing.T) {
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.same, c.got, c.name)
+	}
+}
+
+// With WithParallelPages, FindAll and the look-ups by ExternalId read the
+// same messages in the same order as one page after another, however the
+// service caps its pages, and stop where they should.
+func TestParallelPagesReadTheSameHistory(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{pageCap: 30})
+	seq := srv.client(t, fastReconcile)
+	var batch []SendMessageParams
+	for i := range 1000 {
+		batch = append(batch, *onceParams(fmt.Sprint("page-", i)))
+		if len(batch) == 100 {
+			_, err := seq.Messages.SendBatch(bg, testProp, batch)
+			require.NoError(t, err)
+			batch = batch[:0]
+		}
+	}
+	par := srv.client(t, fastReconcile, WithParallelPages(8))
+	window := &FindMessagesParams{DateFrom: time.Now().Add(-time.Hour), DateTo: time.Now().Add(time.Hour), ListParams: ListParams{Count: 30}}
+	read := func(c *Client, p *FindMessagesParams, stopAfter int) []string {
+		var ids []string
+		for m, err := range c.Messages.FindAll(bg, testProp, p) {
+			require.NoError(t, err)
+			if ids = append(ids, m.ExternalID); len(ids) == stopAfter {
+				break
+			}
+		}
+		return ids
+	}
+	want := read(seq, window, 0)
+	require.Len(t, want, 1000)
+	assert.Equal(t, want, read(par, window, 0), "the same messages in the same order")
+	assert.Equal(t, want[:45], read(par, window, 45), "a loop that stops early")
+	from := *window
+	from.Skip = 95
+	assert.Equal(t, want[95:], read(par, &from, 0), "from the caller's Skip")
+	capped := *window
+	capped.Count = 0 // the service's 200 asked, 30 given: a short page ends FindAll, as one page after another
+	assert.Equal(t, read(seq, &capped, 0), read(par, &capped, 0))
+
+	// The look-ups page until an empty page, in steps of what the service
+	// gives.
+	found, err := par.Messages.ListByExternalID(bg, testProp, time.Now().Add(-time.Minute), "page-0", "page-517", "page-999")
+	require.NoError(t, err)
+	assert.Len(t, found, 3)
+	for id, ms := range found {
+		assert.Len(t, ms, 1, id)
+	}
+	n, err := srv.client(t, fastReconcile, WithParallelPages(16), WithLedger(NewMemoryLedger())).
+		Messages.FillLedger(bg, testProp, time.Now().Add(-time.Hour), time.Now().Add(time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, 1000, n)
+
+	for _, bad := range []int{-1, MaxParallelPages + 1} {
+		_, err := NewClient(testSid, testToken, WithParallelPages(bad))
+		assert.Error(t, err, bad)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -212,4 +213,105 @@ func TestReadmeStaysAnIntroduction(t *testing.T) {
 	require.NoError(t, err)
 	lines := bytes.Count(b, []byte("\n"))
 	require.Less(t, lines, 350, "README.md has %d lines: move details to the documents it links", lines)
+}
+
+// boldLeads returns the bold words that open a paragraph ("**A stub.**
+// Depend on...") in text, in order.
+func boldLeads(text string) []string {
+	var leads []string
+	for _, m := range regexp.MustCompile(`(?m)^\*\*([^*]+)\*\*`).FindAllStringSubmatch(text, -1) {
+		leads = append(leads, m[1])
+	}
+	return leads
+}
+
+// TESTING.md holds the details of the ways the README's "Testing your
+// code" introduces, under the same names and in the same order, and
+// speaks of no other (issue 36: it still named a hand-written fake the
+// README had replaced with telcotest.MessagesStub).
+func TestTestingGuideFollowsTheReadme(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	section := string(readme)
+	start := strings.Index(section, "\n## Testing your code\n")
+	require.GreaterOrEqual(t, start, 0, "README.md has its testing section")
+	section = section[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	ways := boldLeads(section)
+	require.Len(t, ways, 3, "the README's testing section introduces three ways: %v", ways)
+
+	guide, err := os.ReadFile("TESTING.md")
+	require.NoError(t, err)
+	var found []string
+	for _, lead := range boldLeads(string(guide)) {
+		for _, w := range ways {
+			if lead == w {
+				found = append(found, lead)
+			}
+		}
+	}
+	require.Equal(t, ways, found, "TESTING.md has a paragraph for each of the README's ways, led by the same words, in the same order")
+	intro, _, _ := strings.Cut(string(guide), "\n\n**")
+	assert.NotContains(t, strings.ToLower(intro), "hand-written fake", "TESTING.md's introduction names the README's ways")
+	for _, w := range ways {
+		assert.Contains(t, intro, strings.Trim(strings.ToLower(w), "."), "TESTING.md's introduction names %q", w)
+	}
+}
+
+// Every recipe that turns retries off for httpmock says why: a request no
+// responder matches would otherwise be retried, with backoff, for about
+// two seconds before the test sees it fail.
+func TestHTTPMockRecipesSayWhyRetriesAreOff(t *testing.T) {
+	files := []string{"README.md", "TESTING.md"}
+	for _, pattern := range []string{"example_*_test.go", "examples/*/*.go"} {
+		more, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		files = append(files, more...)
+	}
+	n := 0
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		if !bytes.Contains(b, []byte("httpmock")) {
+			continue
+		}
+		lines := strings.Split(string(b), "\n")
+		for i, line := range lines {
+			if !strings.Contains(line, "MaxRetries: 0") {
+				continue
+			}
+			n++
+			near := strings.ToLower(strings.Join(lines[max(0, i-6):min(len(lines), i+3)], " "))
+			assert.True(t, strings.Contains(near, "unmatched") || strings.Contains(near, "no responder"),
+				"%s:%d sets MaxRetries: 0 without saying why (an unmatched request is retried for about 2 s)", path, i+1)
+		}
+	}
+	assert.GreaterOrEqual(t, n, 3, "the recipes in TESTING.md and the examples")
+}
+
+// README's install section is true of the repository as it is: what
+// works from a clone comes first, and what needs a published release
+// (go install ...@latest, the release archives, the registry's image)
+// only after the words that say so (issue 36).
+func TestReadmeInstallSaysWhatNeedsARelease(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	section := string(b)
+	start := strings.Index(section, "\n## Install\n")
+	require.GreaterOrEqual(t, start, 0, "README.md has an Install section")
+	section = section[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	clone, released, found := strings.Cut(section, "Once a version is tagged")
+	require.True(t, found, "the section says what needs a tagged release, after what works today:\n%s", section)
+	for _, needsRelease := range []string{"@latest", "ghcr.io", "archives"} {
+		assert.NotContains(t, clone, needsRelease, "what works from a clone comes first")
+		assert.Contains(t, released, needsRelease, "and what needs a release after")
+	}
+	for _, today := range []string{"go install ./cmd/telco", "go run ./cmd/telco", "go build ./cmd/telco", "docker build"} {
+		assert.Contains(t, clone, today, "what works from a clone today")
+	}
 }

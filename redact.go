@@ -68,7 +68,7 @@ func formatRedacted(f fmt.State, verb rune, v any, name string) {
 func (c *Client) secretForms(r *call) []string {
 	var forms, plain []string
 	if c.auth != nil { // always set by NewClient; tests build bare Clients
-		header := c.auth()[0]
+		header := c.auth()
 		creds := strings.TrimPrefix(header, "Basic ")
 		forms = append(forms, header, creds)
 		// Without its padding the value still decodes to sid:token.

@@ -24,53 +24,36 @@ package telco
 //     that only names the resource) or, for answers without a resource,
 //     c.do itself.
 //
-// do is the one chokepoint. It encodes the query (encodeQueryTo, below,
-// the one query encoder) and the body,
-// authenticates, and hands the request to the retry loop (retry.go). For a
-// non-idempotent call it clears Request.GetBody, so that net/http cannot
-// resend the body by itself, and traces whether an attempt got a
-// connection. decodeResponse then turns the last answer into the result:
+// do is the one chokepoint. It encodes the query (encodeQuery, below,
+// the one query encoder) and the body, authenticates, and hands the
+// request to the retry loop (retry.go). For a non-idempotent call it
+// clears Request.GetBody, so that net/http cannot resend the body by
+// itself, and traces whether an attempt got a connection. The last
+// answer's body is read by retry.go's readAnswer, the one place a body is
+// read; decodeResponse then turns it into the result:
 //
 //   - a non-2xx is an *APIError decoded from the service's error envelope,
 //     read up to 1 MiB and redacted (redact.go); for a call with a goneCode
 //     it is a success once an earlier attempt may have acted;
-//   - a 2xx body is read up to the WithMaxResponseBytes cap into a pooled
-//     buffer and handed to the call's decoder (decode.go); a body over the
-//     cap, cut short or undecodable is an *APIError, matching ErrMaybeSent
-//     for a non-idempotent call, which took effect;
+//   - a 2xx body, read up to the WithMaxResponseBytes cap, is handed to
+//     the call's decoder (decode.go); a body over the cap, cut short or
+//     undecodable is an *APIError, matching ErrMaybeSent for a
+//     non-idempotent call, which took effect;
 //   - a 2xx holding only the service's error envelope is that error, for
 //     every call, those that expect no body included.
-//
-// Success bodies go through pooled buffers: a page of 200 messages is about
-// 90 kB, which io.ReadAll would build in a dozen growing allocations on
-// every call. A buffer goes back to the pool once the body is decoded.
-// Past its first bodyHead bytes, readBody reads a body in fixed chunks
-// rather than by doubling a buffer, so that an answer over the cap (a
-// compressed one that inflates without end, say) costs about the cap in
-// memory, not four times it.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
-)
-
-// Header values every request shares; see headerValue.
-var (
-	acceptJSON     = headerValue("application/json")
-	mergePatchJSON = headerValue("application/merge-patch+json")
 )
 
 // call describes one operation for do.
@@ -78,13 +61,10 @@ type call struct {
 	op         string // "Messages.Send", for errors and logs
 	method     string
 	path       string // escaped, beginning with /v2/ (escapedPath)
-	query      any    // a wire query, a struct with url tags (encodeQueryTo); nil for none
+	query      any    // a wire query, a struct with url tags (encodeQuery); nil for none
 	rawQuery   string // Client.Do's query, as the caller wrote it (re-encoded); "" for none
 	body       any    // a wire value, JSON-encoded when non-nil
 	idempotent bool   // repeating it is harmless
-	// probe, set by a look-up's scan, receives the Date of the call's
-	// answer (sendonce.go).
-	probe *dateProbe
 	// noUnsafeRetry keeps a non-idempotent call from being retried after
 	// it may have reached the service even with RetryPolicy.RetryUnsafe:
 	// SendOnce's sends, which look the message up instead.
@@ -101,12 +81,18 @@ type call struct {
 	secrets []string
 }
 
+// ctxOrBackground is ctx, or context.Background for a nil one.
+func ctxOrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 // do runs r and decodes a 2xx body with out, which may be nil when the
 // answer carries nothing the caller needs.
 func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	ctx = ctxOrBackground(ctx)
 	u, err := c.requestURL(r)
 	if err != nil {
 		return fmt.Errorf("telco: %s: encoding query: %w", r.op, err)
@@ -123,39 +109,35 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 
-	st := &attemptState{Context: ctx, client: c, call: r}
+	st := &attemptState{ctx: ctx, client: c, call: r}
+	ctx = context.WithValue(ctx, attemptKey{}, st)
 	if !r.idempotent {
 		// Only a call that is not retried after it may have reached the
-		// service needs to know whether an attempt got that far; reads
-		// skip the trace's allocations. The trace goes under the state,
-		// which must be the request's context itself (transport.go).
+		// service needs to know whether an attempt got that far.
 		st.traced = true
-		st.Context = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
 	}
-	ctx = st
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
-	if r.idempotent {
-		req.SetResponseHandler(readAnswer)
-	} else {
+	req.SetResponseHandler(st.readAnswer)
+	if !r.idempotent {
 		// Without GetBody net/http cannot resend the body by itself (see
 		// retry.go); the SDK's own retries rewind through retryablehttp's
 		// body function. A side effect: a 307/308 to a send is not
 		// followed but returned as an *APIError.
 		req.Request.GetBody = nil
 	}
-	// Shared values (headerValue), under their canonical keys.
 	h := req.Header
-	h["Authorization"] = c.auth()
-	h["Accept"] = acceptJSON
-	h["User-Agent"] = c.userAgent
+	h.Set("Authorization", c.auth())
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", c.userAgent)
 	if body != nil {
 		if r.method == http.MethodPatch {
-			h["Content-Type"] = mergePatchJSON
+			h.Set("Content-Type", "application/merge-patch+json")
 		} else {
-			h["Content-Type"] = acceptJSON
+			h.Set("Content-Type", "application/json")
 		}
 	}
 
@@ -164,34 +146,26 @@ func (c *Client) do(ctx context.Context, r *call, out bodyDecoder) error {
 		return fmt.Errorf("telco: %s: %w", r.op, err)
 	}
 	resp, err := c.rc.Do(req)
-	defer st.end()                          // after the body is read and closed (deferred below)
 	recordResponse(ctx, r.op, st.n+1, resp) // CaptureResponse, below
+	if resp != nil {
+		defer resp.Body.Close()
+	}
 	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
-		}
-		if st.body != nil {
-			putBodyBuffer(st.body)
-		}
 		err = fmt.Errorf("telco: %s: %w", r.op, err)
 		if !r.idempotent && st.maybeSent {
 			err = &maybeSentError{err}
 		}
 		return err
 	}
-	defer resp.Body.Close()
-	if is2xx(resp.StatusCode) {
-		c.once.observe(resp, st.start, r.probe) // the service's clock, for look-ups by ExternalId
-	}
 	return c.decodeResponse(r, st, resp, out)
 }
 
-// decodeResponse turns the last answer into out or an error.
+// decodeResponse turns the last answer, whose body readAnswer read, into
+// out or an error.
 func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, out bodyDecoder) error {
 	maybe := !r.idempotent
 	if !is2xx(resp.StatusCode) {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
-		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, data)))
+		ae := c.redactAPIError(r, decodeAPIError(r.op, resp.StatusCode, c.redact(r, st.body)))
 		ae.RetryAfter = retryAfterOf(resp)
 		if r.goneCode != "" && st.reached && resp.StatusCode >= 400 && resp.StatusCode <= 499 && ae.Code == r.goneCode {
 			return nil
@@ -199,28 +173,14 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 		ae.maybeSent = maybe && st.maybeSent
 		return ae
 	}
-	var err error
-	buf := st.body
-	if buf == nil && !st.tooLarge {
-		buf, err = readBody(resp.Body, c.maxBody, &st.limited)
-	}
-	st.body = nil
-	if err == errBodyTooLarge || st.tooLarge {
+	if st.tooLarge {
 		return &APIError{Op: r.op, StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("response body exceeds %d bytes (WithMaxResponseBytes)", c.maxBody),
 			err:     ErrResponseTooLarge, maybeSent: maybe}
 	}
-	if err != nil {
-		// The service answered 2xx: a non-idempotent call took effect.
-		err = fmt.Errorf("telco: %s: reading response: %w", r.op, err)
-		if maybe {
-			err = &maybeSentError{err}
-		}
-		return err
-	}
-	defer putBodyBuffer(buf)
-	data := buf.Bytes()
+	data := st.body
 	empty := len(trimJSONSpace(data)) == 0
+	var err error
 	switch {
 	case out == nil:
 		err = refusedIn(data) // nil for an empty body
@@ -234,9 +194,8 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 	if err == nil {
 		return nil
 	}
-	// A type assertion, unlike errors.As, costs the common path no
-	// allocation; decoders return a refusal unwrapped.
-	if rf, ok := err.(*refusal); ok {
+	var rf *refusal
+	if errors.As(err, &rf) {
 		// The service says it did not act: no ErrMaybeSent.
 		return c.redactAPIError(r, &APIError{Op: r.op, StatusCode: resp.StatusCode,
 			Code: rf.s.ErrorCode, Message: rf.s.Message, Fields: rf.s.Errors})
@@ -248,7 +207,7 @@ func (c *Client) decodeResponse(r *call, st *attemptState, resp *http.Response, 
 // getOne runs r and returns the resource its answer holds, or an
 // *APIError when the answer holds none.
 func getOne[T any](ctx context.Context, c *Client, r *call, shape *resourceShape[T]) (*T, error) {
-	out := one[T]{shape: shape}
+	out := oneAnswer[T]{shape: shape}
 	if err := c.do(ctx, r, &out); err != nil {
 		return nil, err
 	}
@@ -261,7 +220,7 @@ func getOne[T any](ctx context.Context, c *Client, r *call, shape *resourceShape
 // getList runs r and returns the page its answer holds; a listing without
 // its array is an empty page.
 func getList[T any](ctx context.Context, c *Client, r *call, shape *listShape[T]) (*Page[T], error) {
-	out := list[T]{shape: shape}
+	out := listAnswer[T]{shape: shape}
 	if err := c.do(ctx, r, &out); err != nil {
 		return nil, err
 	}
@@ -334,70 +293,36 @@ func pathSegment(s string) string {
 }
 
 // The query string. Every wire query is a struct with url tags beside its
-// params type (wireFindMessages, wireListCalls, ...), and encodeQueryTo
-// is the one encoder of all of them: go-querystring's url.Values, whose
+// params type (wireFindMessages, wireListCalls, ...), and encodeQuery is
+// the one encoder of all of them: go-querystring's url.Values, whose
 // Encode sorts the keys and escapes keys and values with url.QueryEscape.
 // A field whose zero means "not set" carries omitempty, so the service's
 // default applies. A multi-value filter is one comma-separated value,
 // never repeated keys (the service's notes): a commaList.
-//
-// go-querystring costs about two dozen allocations a call, by reflection.
-// The queries on the hot path (a message search, a page of a plain
-// listing, a lookup) also write themselves without reflection: such a
-// wire type has an appendQuery method (queryAppender) that encodeQueryTo
-// prefers. TestWireQueriesEncodeAsGoQuerystring and FuzzWireQueries hold
-// every wire query type, fast path or not, to go-querystring's bytes, so
-// the two cannot drift, and a fast path a type would inherit by embedding
-// fails them too; TestWireQueryTypesAreListed fails on a struct with url
-// tags they do not cover.
 
-// queryAppender is a wire query that appends its encoding to b exactly as
-// go-querystring would encode it.
-type queryAppender interface {
-	appendQuery(b []byte) []byte
-}
-
-// encodeQueryTo appends q, a wire query, encoded, to b.
-func encodeQueryTo(b []byte, q any) ([]byte, error) {
-	if a, ok := q.(queryAppender); ok {
-		return a.appendQuery(b), nil
-	}
+// encodeQuery returns q, a wire query, encoded.
+func encodeQuery(q any) (string, error) {
 	v, err := query.Values(q)
 	if err != nil {
-		return b, err
+		return "", err
 	}
-	return append(b, v.Encode()...), nil
+	return v.Encode(), nil
 }
-
-// urlBuffers hold the URLs being built: a listing walks its pages with a
-// query each time, and a URL built in a pooled buffer costs one
-// allocation, the string.
-var urlBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // requestURL is r's URL: the base URL, the path and the encoded query,
 // without a ? when the query is empty.
 func (c *Client) requestURL(r *call) (string, error) {
-	if r.query == nil && r.rawQuery == "" {
+	q := r.rawQuery
+	if r.query != nil {
+		var err error
+		if q, err = encodeQuery(r.query); err != nil {
+			return "", err
+		}
+	}
+	if q == "" {
 		return c.baseURL + r.path, nil
 	}
-	bp := urlBuffers.Get().(*[]byte)
-	b := append(append(append((*bp)[:0], c.baseURL...), r.path...), '?')
-	n := len(b)
-	var err error
-	if r.query != nil {
-		b, err = encodeQueryTo(b, r.query)
-	} else {
-		b = append(b, r.rawQuery...)
-	}
-	if len(b) == n {
-		b = b[:n-1]
-	}
-	u := string(b)
-	if cap(b) <= 64<<10 {
-		*bp = b
-		urlBuffers.Put(bp)
-	}
-	return u, err
+	return c.baseURL + r.path + "?" + q, nil
 }
 
 // commaList is a multi-value filter: one value, its elements joined with
@@ -418,156 +343,6 @@ func (l commaList[T]) EncodeValues(key string, v *url.Values) error {
 		v.Set(key, b.String())
 	}
 	return nil
-}
-
-// The primitives of the fast paths. Each appends one parameter as
-// url.Values.Encode writes it, after an & unless it is the first of the
-// query, which begins at b[start]; keys are the caller's constants, which
-// need no escaping.
-
-// appendIntParam adds an integer parameter, omitted when zero with
-// omitZero (omitempty).
-func appendIntParam(b []byte, start int, key string, v int64, omitZero bool) []byte {
-	if v == 0 && omitZero {
-		return b
-	}
-	return strconv.AppendInt(appendKey(b, start, key), v, 10)
-}
-
-// appendStringParam adds a parameter omitted when empty (omitempty).
-func appendStringParam(b []byte, start int, key, v string) []byte {
-	if v == "" {
-		return b
-	}
-	return appendQueryEscape(appendKey(b, start, key), v)
-}
-
-// appendKey adds "&key=", without the & for the query's first parameter.
-func appendKey(b []byte, start int, key string) []byte {
-	if len(b) > start {
-		b = append(b, '&')
-	}
-	return append(append(b, key...), '=')
-}
-
-// appendQueryEscape appends s escaped as url.QueryEscape escapes it,
-// without the intermediate string: letters, digits and -_.~ as they are,
-// a space as +, every other byte as %XX.
-func appendQueryEscape(b []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
-			b = append(b, c)
-		case c == ' ':
-			b = append(b, '+')
-		default:
-			b = append(b, '%', hex[c>>4], hex[c&15])
-		}
-	}
-	return b
-}
-
-// errBodyTooLarge is readBody's answer for a body over the cap.
-var errBodyTooLarge = errors.New("response body too large")
-
-// bodyHead is how much of a body goes into the pooled buffer before its
-// spare room is filled, and bodyChunk the size of each further read.
-const (
-	bodyHead  = 256 << 10
-	bodyChunk = 512 << 10
-)
-
-// readBody reads r to its end into a buffer, which the caller gives back
-// with putBodyBuffer, or fails with errBodyTooLarge having read limit+1
-// bytes, never more. The first bodyHead bytes go into a pooled buffer,
-// then as many as its spare room holds (as much again when it grew by
-// doubling, so that a batch answer of a thousand messages, about 450 kB,
-// usually costs no allocation); the rest, rare, into chunks joined once the
-// length is known, so that what it allocates stays near the bytes it
-// read: a bytes.Buffer doubling past the cap would hold twice the cap,
-// after having allocated as much again on the way. lr is scratch for the
-// limit, from the caller's call state.
-func readBody(r io.Reader, limit int64, lr *io.LimitedReader) (*bytes.Buffer, error) {
-	buf := getBodyBuffer()
-	head := min(limit, bodyHead) + 1
-	*lr = io.LimitedReader{R: r, N: head}
-	n, err := buf.ReadFrom(lr)
-	lr.R = nil
-	switch {
-	case err != nil:
-		putBodyBuffer(buf)
-		return nil, err
-	case n < head:
-		return buf, nil // the whole body: the common case
-	case n > limit:
-		putBodyBuffer(buf)
-		return nil, errBodyTooLarge
-	}
-	if room := min(int64(buf.Available()), limit+1-n); room > 0 {
-		// The buffer's spare room, filled in place without growing it.
-		p := buf.AvailableBuffer()[:room]
-		m, err := io.ReadFull(r, p)
-		buf.Write(p[:m])
-		n += int64(m)
-		switch {
-		case n > limit:
-			putBodyBuffer(buf)
-			return nil, errBodyTooLarge
-		case err == io.EOF || err == io.ErrUnexpectedEOF:
-			return buf, nil // the whole body
-		case err != nil:
-			putBodyBuffer(buf)
-			return nil, err
-		}
-	}
-	total := n
-	var chunks [][]byte
-	for {
-		chunk := make([]byte, min(bodyChunk, limit+1-total))
-		m, err := io.ReadFull(r, chunk)
-		total += int64(m)
-		if m > 0 {
-			chunks = append(chunks, chunk[:m])
-		}
-		if total > limit {
-			putBodyBuffer(buf)
-			return nil, errBodyTooLarge
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			putBodyBuffer(buf)
-			return nil, err
-		}
-	}
-	out := make([]byte, 0, total)
-	out = append(out, buf.Bytes()...)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	putBodyBuffer(buf)
-	return bytes.NewBuffer(out), nil
-}
-
-// bodyBuffers holds buffers for success bodies (see the top of this file).
-var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledBody is the largest buffer kept for reuse, so that one very
-// large answer does not stay pinned in the pool.
-const maxPooledBody = 1 << 20
-
-func getBodyBuffer() *bytes.Buffer {
-	b := bodyBuffers.Get().(*bytes.Buffer)
-	b.Reset()
-	return b
-}
-
-func putBodyBuffer(b *bytes.Buffer) {
-	if b.Cap() <= maxPooledBody {
-		bodyBuffers.Put(b)
-	}
 }
 
 // Response metadata: CaptureResponse records the last answer of a call

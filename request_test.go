@@ -6,24 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
-	"io/fs"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
 
-	"github.com/google/go-querystring/query"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,23 +153,6 @@ func TestDecodedValuesOutliveThePooledBuffer(t *testing.T) {
 	}
 	assert.Equal(t, "PRFIRST", first.PropertySid)
 	assert.Equal(t, "First", first.Name)
-}
-
-func TestBodyBufferPoolKeepsOnlyModestBuffers(t *testing.T) {
-	small := getBodyBuffer()
-	small.WriteString("leftover")
-	putBodyBuffer(small)
-	again := getBodyBuffer()
-	assert.Zero(t, again.Len(), "a buffer from the pool starts empty")
-	putBodyBuffer(again)
-
-	big := bytes.NewBuffer(make([]byte, 0, maxPooledBody+1))
-	putBodyBuffer(big)
-	for i := 0; i < 10; i++ {
-		b := getBodyBuffer()
-		assert.NotSame(t, big, b, "a buffer over maxPooledBody is dropped")
-		defer putBodyBuffer(b)
-	}
 }
 
 func TestMaxResponseBytes(t *testing.T) {
@@ -367,58 +342,39 @@ func TestCompressedAnswerOverTheCapCostsAboutTheCap(t *testing.T) {
 }
 
 // TestReadBodyAroundItsSteps: readBody gives every body up to the cap back
-// whole, through its pooled head and its chunks alike, and refuses one
-// byte more having read no further.
+// whole, across its chunks, and refuses one byte more having read no
+// further.
 func TestReadBodyAroundItsSteps(t *testing.T) {
 	t.Parallel()
-	sizes := []int{0, 1, bodyHead - 1, bodyHead, bodyHead + 1, 2*bodyHead - 1, 2 * bodyHead, 2*bodyHead + 1,
-		bodyHead + bodyChunk, bodyHead + 2*bodyChunk + 7}
-	for _, limit := range []int{10, bodyHead, bodyHead + 1, 2*bodyHead - 1, 2 * bodyHead, bodyHead + bodyChunk, 3 << 20} {
-		for _, n := range append(sizes, limit-1, limit, limit+1, limit+bodyChunk) {
+	const k = 4 << 10
+	sizes := []int{0, 1, k - 1, k, k + 1, 3*k - 1, 3 * k, 3*k + 1, 1 << 20, 3<<20 + 7}
+	for _, limit := range []int{10, k, k + 1, 3 * k, 1 << 20, 3 << 20} {
+		for i, n := range append(sizes, limit-1, limit, limit+1, limit+k) {
 			if n < 0 {
 				continue
 			}
+			// The announced length: unknown, right, or wrong either way.
+			hint := [...]int64{-1, int64(n), int64(n) / 2, int64(n) + 100}[i%4]
 			want := make([]byte, n)
 			for i := range want {
 				want[i] = byte(i*7 + i>>9)
 			}
 			src := &readCounter{r: iotest.HalfReader(bytes.NewReader(want))}
-			buf, err := readBody(src, int64(limit), new(io.LimitedReader))
+			got, err := readBody(src, int64(limit), hint)
 			if n > limit {
 				require.ErrorIs(t, err, errBodyTooLarge, "limit %d, body %d", limit, n)
-				assert.Nil(t, buf)
+				assert.Nil(t, got)
 				assert.EqualValues(t, limit+1, src.n, "limit %d, body %d: read past the cap", limit, n)
 				continue
 			}
 			require.NoError(t, err, "limit %d, body %d", limit, n)
-			assert.True(t, bytes.Equal(want, buf.Bytes()), "limit %d, body %d: the body changed", limit, n)
-			putBodyBuffer(buf)
+			assert.True(t, bytes.Equal(want, got), "limit %d, body %d: the body changed", limit, n)
 		}
 	}
-	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10, new(io.LimitedReader))
+	_, err := readBody(iotest.ErrReader(io.ErrClosedPipe), 10, -1)
 	assert.ErrorIs(t, err, io.ErrClosedPipe)
-	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, bodyHead+10)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20, new(io.LimitedReader))
-	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the head")
-}
-
-// TestReadBodyHeadHoldsABatchAnswer: a body that fits in the room the
-// pooled buffer has grown to (the answer to a batch of a thousand
-// messages, about 450 kB, among them) is read into that buffer, not
-// joined from chunks into a buffer of its exact size, and the buffer is
-// small enough for the pool to take back. Not parallel, and the pool
-// emptied first: a buffer some other test put back at an exact size has
-// less spare room than one grown by doubling.
-func TestReadBodyHeadHoldsABatchAnswer(t *testing.T) {
-	runtime.GC()
-	runtime.GC() // a collection moves pooled buffers aside; the second drops them
-	for _, n := range []int{90 << 10, 450 << 10, 2*bodyHead - 1} {
-		buf, err := readBody(iotest.HalfReader(bytes.NewReader(make([]byte, n))), DefaultMaxResponseBytes, new(io.LimitedReader))
-		require.NoError(t, err)
-		require.Equal(t, n, buf.Len())
-		assert.Greater(t, buf.Cap(), n, "body of %d bytes: joined from chunks", n)
-		assert.LessOrEqual(t, buf.Cap(), maxPooledBody, "body of %d bytes: a buffer of %d bytes is too large for the pool", n, buf.Cap())
-		putBodyBuffer(buf)
-	}
+	_, err = readBody(io.MultiReader(bytes.NewReader(make([]byte, 5*k)), iotest.ErrReader(io.ErrClosedPipe)), 1<<20, -1)
+	assert.ErrorIs(t, err, io.ErrClosedPipe, "an error past the first chunk")
 }
 
 // readCounter counts the bytes read through it.
@@ -431,211 +387,6 @@ func (c *readCounter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// encodeQuery is the query string do sends for the wire query q.
-func encodeQuery(q any) (string, error) {
-	b, err := encodeQueryTo(nil, q)
-	return string(b), err
-}
-
-// wireQueries holds every wire query type of the package, a pointer to
-// each. TestWireQueryTypesAreListed keeps it whole, so that a new wire
-// query is checked against go-querystring like the others.
-var wireQueries = []any{
-	&ListParams{}, &wirePage{}, &wireFindMessages{}, &wireLookup{}, &wireListCalls{}, &wireListNumbers{},
-	&wireListAddresses{}, &wirePortingStatus{}, &wireListSipTrunks{}, &wireBlockList{}, &wireBlockSearch{},
-}
-
-// byteSource hands out the bytes of a fuzz input or a random seed, then
-// zeros.
-type byteSource struct{ b []byte }
-
-func (s *byteSource) next() byte {
-	if len(s.b) == 0 {
-		return 0
-	}
-	c := s.b[0]
-	s.b = s.b[1:]
-	return c
-}
-
-// fillWire sets every exported field of v from src: nil or set pointers,
-// lists of 0 to 3 elements, strings of any bytes (empty ones included),
-// integers zero, small, negative or large.
-func fillWire(v reflect.Value, src *byteSource) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if src.next()%3 == 0 {
-			v.SetZero()
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		fillWire(p.Elem(), src)
-		v.Set(p)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fillWire(v.Field(i), src)
-			}
-		}
-	case reflect.Slice:
-		n := int(src.next() % 4)
-		s := reflect.MakeSlice(v.Type(), n, n)
-		for i := range n {
-			fillWire(s.Index(i), src)
-		}
-		v.Set(s)
-	case reflect.String:
-		b := make([]byte, src.next()%7)
-		for i := range b {
-			b[i] = src.next()
-		}
-		v.SetString(string(b))
-	case reflect.Bool:
-		v.SetBool(src.next()%2 == 1)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		var n int64
-		switch src.next() % 4 {
-		case 1:
-			n = int64(int8(src.next()))
-		case 2:
-			for range 8 {
-				n = n<<8 | int64(src.next())
-			}
-		case 3:
-			n = -1
-		}
-		if v.OverflowInt(n) {
-			n = int64(int8(n))
-		}
-		v.SetInt(n)
-	default:
-		panic("fillWire: no filler for " + v.Type().String())
-	}
-}
-
-// checkWireQuery fails unless every wire query filled from src encodes, on
-// its own and after a URL's prefix, as go-querystring encodes it.
-func checkWireQuery(t *testing.T, src []byte) {
-	t.Helper()
-	for _, proto := range wireQueries {
-		v := reflect.New(reflect.TypeOf(proto).Elem())
-		fillWire(v.Elem(), &byteSource{src})
-		q := v.Interface()
-		ref, err := query.Values(q)
-		require.NoError(t, err)
-		want := ref.Encode()
-		got, err := encodeQuery(q)
-		require.NoError(t, err)
-		if got != want {
-			t.Fatalf("%T %+v:\n  encoded        %q\n  go-querystring %q", q, v.Elem(), got, want)
-		}
-		prefix := "http://127.0.0.1/v2/Properties?"
-		b, err := encodeQueryTo([]byte(prefix), q)
-		require.NoError(t, err)
-		if string(b) != prefix+want {
-			t.Fatalf("%T %+v after a prefix: %q", q, v.Elem(), b)
-		}
-	}
-}
-
-// Every wire query, those with a fast path among them, encodes byte for
-// byte as go-querystring does, on a thousand random values of each.
-func TestWireQueriesEncodeAsGoQuerystring(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(23, 1))
-	for range 1000 {
-		src := make([]byte, 96)
-		for i := range src {
-			src[i] = byte(rng.Uint32())
-		}
-		checkWireQuery(t, src)
-	}
-	checkWireQuery(t, nil) // every field zero
-}
-
-// FuzzWireQueries: as TestWireQueriesEncodeAsGoQuerystring, on the
-// fuzzer's values.
-func FuzzWireQueries(f *testing.F) {
-	f.Add([]byte{})
-	f.Add([]byte("\x01\x02\x03a b&c=d/\xc3\xa9\x05,,+%\x00\xff"))
-	f.Fuzz(func(t *testing.T, src []byte) { checkWireQuery(t, src) })
-}
-
-// The list above is every struct of the package with url tags, and a
-// multi-value filter in any of them is a commaList (one comma-separated
-// value), never a slice go-querystring would send as repeated keys.
-func TestWireQueryTypesAreListed(t *testing.T) {
-	t.Parallel()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
-	require.NoError(t, err)
-	var tagged []string
-	defined := map[string]string{} // type X Y: X's name to Y's
-	for _, f := range pkgs["telco"].Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok {
-				return true
-			}
-			switch tt := ts.Type.(type) {
-			case *ast.StructType:
-				for _, fl := range tt.Fields.List {
-					if fl.Tag != nil && strings.Contains(fl.Tag.Value, `url:"`) {
-						tagged = append(tagged, ts.Name.Name)
-						break
-					}
-				}
-			case *ast.Ident:
-				defined[ts.Name.Name] = tt.Name
-			}
-			return true
-		})
-	}
-	for x, y := range defined { // a type defined as a tagged struct has its tags
-		if slices.Contains(tagged, y) {
-			tagged = append(tagged, x)
-		}
-	}
-	var listed []string
-	encoder := reflect.TypeFor[query.Encoder]()
-	var noSlices func(st reflect.Type)
-	noSlices = func(st reflect.Type) {
-		for i := range st.NumField() {
-			f := st.Field(i)
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			switch {
-			case f.Anonymous && ft.Kind() == reflect.Struct:
-				noSlices(ft)
-			case ft.Kind() == reflect.Slice && !ft.Implements(encoder):
-				t.Errorf("%s.%s is a %s: go-querystring would repeat its key; use commaList", st.Name(), f.Name, ft)
-			}
-		}
-	}
-	for _, q := range wireQueries {
-		rt := reflect.TypeOf(q).Elem()
-		listed = append(listed, rt.Name())
-		noSlices(rt)
-	}
-	assert.ElementsMatch(t, tagged, listed, "wireQueries lists every struct with url tags")
-}
-
-// appendQueryEscape escapes as url.QueryEscape does.
-func FuzzAppendQueryEscape(f *testing.F) {
-	for _, s := range []string{"", "a b", "+61299999999,0299999999", "é~-_.*'()!", "\x00\xff%"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got := string(appendQueryEscape([]byte("x="), s)); got != "x="+url.QueryEscape(s) {
-			t.Fatalf("%q: %q, url.QueryEscape %q", s, got, url.QueryEscape(s))
-		}
-	})
 }
 
 func TestCommaList(t *testing.T) {
@@ -657,8 +408,7 @@ func TestCommaList(t *testing.T) {
 	}
 }
 
-// The URL carries a ? only before a query that is not empty, and a query
-// built in a pooled buffer does not leak into the next one.
+// The URL carries a ? only before a query that is not empty.
 func TestRequestURL(t *testing.T) {
 	t.Parallel()
 	c := &Client{baseURL: "https://api.example.com"}
@@ -682,8 +432,8 @@ func TestRequestURL(t *testing.T) {
 	}
 }
 
-// Requests share their header values (headerValue): a RoundTripper that
-// adds to a header, as tracing middleware may, changes only its request.
+// A RoundTripper that adds to a header, as tracing middleware may, changes
+// only its request.
 func TestSharedHeaderValuesStayUnchanged(t *testing.T) {
 	t.Parallel()
 	var seen []http.Header

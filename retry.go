@@ -13,7 +13,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -68,47 +67,51 @@ func (rp RetryPolicy) normalize() (RetryPolicy, error) {
 }
 
 // newRetryClient returns the retryablehttp.Client behind c, sending
-// through hc.
+// through hc. The library runs the loop; each hook the SDK gives it says
+// why it is there.
 func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
 	return &retryablehttp.Client{
-		HTTPClient:     hc,
-		Logger:         nil, // silence the library's own logging; we log per attempt
-		RetryWaitMin:   c.retry.MinWait,
-		RetryWaitMax:   c.retry.MaxWait,
-		RetryMax:       c.retry.MaxRetries,
+		HTTPClient:   hc,
+		Logger:       nil, // the SDK logs one record per attempt itself (logAttempt), never a URL's secrets
+		RetryWaitMin: c.retry.MinWait,
+		RetryWaitMax: c.retry.MaxWait,
+		RetryMax:     c.retry.MaxRetries,
+		// Stamps the attempt's number and start on the call's state.
 		RequestLogHook: startAttempt,
-		CheckRetry:     c.checkRetry,
-		Backoff:        noBackoff, // the wait runs in prepareRetry
-		PrepareRetry:   c.prepareRetry,
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		// Decides with the call's idempotency, which the library cannot know.
+		CheckRetry: c.checkRetry,
+		// The wait is fixed in checkRetry, where OnRetry is told it, and
+		// waited out in PrepareRetry, which sees the context.
+		Backoff:      noBackoff,
+		PrepareRetry: c.prepareRetry,
+		// The last answer or error comes back as it was, for request.go to
+		// turn into the SDK's errors.
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 }
 
 // attemptKey is the key under which a call's context holds its
-// *attemptState, for retryablehttp's hooks.
+// *attemptState, for retryablehttp's hooks and CallInfo.
 type attemptKey struct{}
 
-// An attemptState is also the call's context: the caller's, holding the
-// state under attemptKey, which spares a context.WithValue per call.
+// attemptState is one call's state across its attempts.
 type attemptState struct {
-	context.Context // the caller's (for a send, with the call's httptrace added)
-	client          *Client
-	call            *call
-	n               int // 0-based attempt number
-	start           time.Time
+	ctx    context.Context // the caller's, for the log records
+	client *Client
+	call   *call
+	n      int // 0-based attempt number
+	start  time.Time
 	// maybeSent is set once any attempt of a non-idempotent call may have
 	// reached the service.
 	maybeSent bool
 	// reached is set once any attempt, of any call, may have reached the
 	// service and failed without a usable answer.
 	reached bool
-	// body is a 2xx body readAnswer read whole, for decodeResponse;
-	// tooLarge says readAnswer found it over the cap instead.
-	body     *bytes.Buffer
+	// answered is set once readAnswer has read the last answer's body
+	// into body; tooLarge says a 2xx body was over the cap instead.
+	answered bool
+	body     []byte
 	tooLarge bool
-	// limited is readBody's limit on the body, kept here rather than
-	// allocated for every answer.
-	limited io.LimitedReader
 	// wait is the wait before the next attempt, fixed by planRetry.
 	wait time.Duration
 	// traced is set for non-idempotent calls, whose context carries an
@@ -120,54 +123,15 @@ type attemptState struct {
 	// attempt can only make the verdict more cautious.
 	traced    bool
 	connected atomic.Bool
-	// attempt is n+1, for CallInfo (transport.go): atomic, since a
-	// caller's RoundTripper may read it from a goroutine of its own.
+	// attempt is n+1, for CallInfo: atomic, since a caller's RoundTripper
+	// may read it from a goroutine of its own.
 	attempt atomic.Int32
-	// first is the first attempt's context (transport.go); cur is the
-	// latest attempt's, first until an attempt expires. reg is the one
-	// whose deadline runs, until the next hop or attempt starts or the
-	// call ends. All three are used on the call's goroutine, which runs
-	// the RoundTrips.
-	first attemptCtx
-	cur   *attemptCtx
-	reg   *attemptCtx
 }
 
-// Value returns st for attemptKey, and the caller's value otherwise.
-func (st *attemptState) Value(key any) any {
-	if _, ok := key.(attemptKey); ok {
-		return st
-	}
-	return st.Context.Value(key)
-}
-
-// endDeadline ends the latest attempt's deadline, if any.
-func (st *attemptState) endDeadline() {
-	if st.reg != nil {
-		st.reg.dog.remove(st.reg)
-		st.reg = nil
-	}
-}
-
-// liveAttempt returns the context for the next hop or attempt: the
-// current one, or a new one if it has expired.
-func (st *attemptState) liveAttempt() *attemptCtx {
-	if st.cur == nil {
-		st.first.st = st
-		st.cur = &st.first
-	} else if st.cur.Err() != nil {
-		st.cur.detach()
-		st.cur = &attemptCtx{st: st}
-	}
-	return st.cur
-}
-
-// end ends the call's last deadline and its tie to the caller's context.
-func (st *attemptState) end() {
-	st.endDeadline()
-	if st.cur != nil {
-		st.cur.detach()
-	}
+// stateOf returns the call's state held by ctx, or nil.
+func stateOf(ctx context.Context) *attemptState {
+	st, _ := ctx.Value(attemptKey{}).(*attemptState)
+	return st
 }
 
 // gotConn is the httptrace GotConn hook of a non-idempotent call.
@@ -181,52 +145,106 @@ func (st *attemptState) neverSent(err error) bool {
 
 // startAttempt is retryablehttp's RequestLogHook.
 func startAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
-	if st, ok := req.Context().Value(attemptKey{}).(*attemptState); ok {
-		st.n, st.start = n, time.Now()
+	if st := stateOf(req.Context()); st != nil {
+		st.n, st.start, st.answered = n, time.Now(), false
 		st.attempt.Store(int32(n + 1))
 		st.connected.Store(false)
 	}
 }
 
-// readAnswer is the ResponseHandler of an idempotent call: it reads a 2xx
-// body into the call's state, and returns a read error for checkRetry to
-// classify. A function rather than a method value, which would cost an
-// allocation per call: it finds the state through the answer's request,
-// which attemptTimeoutTransport makes sure is set.
-func readAnswer(resp *http.Response) error {
-	if !is2xx(resp.StatusCode) || resp.Request == nil {
+// readAnswer is the request's ResponseHandler, which retryablehttp runs
+// on the last answer of the loop: the one place a body is read. An error
+// body is read up to errBodyLimit, whatever comes of it; a 2xx body up to
+// the Client's cap, and a failure to read it goes back to checkRetry as a
+// *readError.
+func (st *attemptState) readAnswer(resp *http.Response) error {
+	if !is2xx(resp.StatusCode) {
+		st.body, _ = io.ReadAll(io.LimitReader(resp.Body, errBodyLimit))
+		st.answered = true
 		return nil
 	}
-	st, ok := resp.Request.Context().Value(attemptKey{}).(*attemptState)
-	if !ok {
-		return nil
-	}
-	buf, err := readBody(resp.Body, st.client.maxBody, &st.limited)
+	body, err := readBody(resp.Body, st.client.maxBody, resp.ContentLength)
 	switch {
 	case err == errBodyTooLarge:
 		st.tooLarge = true // not retried: the same answer would come again
 	case err != nil:
-		return fmt.Errorf("reading response: %w", err)
+		return &readError{err}
 	}
-	st.body = buf
-	st.client.logAttempt(st, st, resp, nil, false)
+	st.body, st.answered = body, true
+	st.client.logAttempt(st, resp, nil, false)
 	return nil
+}
+
+// readError is a 2xx answer whose body could not be read whole.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "reading response: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// errBodyTooLarge is readBody's answer for a body over the cap.
+var errBodyTooLarge = errors.New("response body too large")
+
+// readBody reads r to its end, or fails with errBodyTooLarge having read
+// limit+1 bytes, never more. A body of a known length (size, the
+// answer's Content-Length; -1 when unknown) under the cap is read in one
+// allocation. Otherwise it reads in chunks that double from 4 KiB to
+// 512 KiB and joins them once at the end, so that a body over the cap (a
+// compressed one that inflates without end, say) costs about the cap in
+// memory, where a growing buffer would cost several times it.
+func readBody(r io.Reader, limit, size int64) ([]byte, error) {
+	var chunks [][]byte
+	total := int64(0)
+	if size < 0 || size >= limit {
+		size = 4 << 10
+	}
+	size++ // room to see the end of a body of the length announced
+	for {
+		chunk := make([]byte, min(size, limit+1-total))
+		n, err := 0, error(nil)
+		for n < len(chunk) && err == nil { // io.ReadFull would hide a body cut short
+			var m int
+			m, err = r.Read(chunk[n:])
+			n += m
+		}
+		chunks, total = append(chunks, chunk[:n]), total+int64(n)
+		if total > limit {
+			return nil, errBodyTooLarge
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, 512<<10)
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	return bytes.Join(chunks, nil), nil
 }
 
 func is2xx(status int) bool { return status >= 200 && status <= 299 }
 
 // checkRetry is retryablehttp's CheckRetry, called after every attempt,
-// and again with readAnswer's error when reading a 2xx body failed.
+// and again after readAnswer has read the last answer's body.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	st, _ := ctx.Value(attemptKey{}).(*attemptState)
-	if st == nil {
+	st := stateOf(ctx)
+	if st == nil || st.answered {
 		return false, nil
 	}
-	if err == nil && st.call.idempotent && is2xx(resp.StatusCode) {
+	if err == nil && is2xx(resp.StatusCode) {
 		return false, nil // readAnswer reads the body next, and logs the attempt
 	}
-	never := err != nil && st.neverSent(err)
-	retry, maybe := classify(st.call.idempotent, c.retry.RetryUnsafe && !st.call.noUnsafeRetry, resp, err, never)
+	var retry, maybe, never bool
+	if re := (*readError)(nil); errors.As(err, &re) {
+		// A 2xx cut short: the service acted, so only an idempotent call
+		// may go again, whatever RetryUnsafe says.
+		retry, maybe = st.call.idempotent, !st.call.idempotent
+	} else {
+		never = err != nil && st.neverSent(err)
+		retry, maybe = classify(st.call.idempotent, c.retry.RetryUnsafe && !st.call.noUnsafeRetry, resp, err, never)
+	}
 	if maybe {
 		st.maybeSent = true
 	}
@@ -234,7 +252,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		st.reached = true
 	}
 	retry = retry && ctx.Err() == nil && st.n < c.retry.MaxRetries
-	c.logAttempt(ctx, st, resp, err, retry)
+	c.logAttempt(st, resp, err, retry)
 	if retry {
 		c.planRetry(st, resp, err)
 	}
@@ -365,7 +383,8 @@ func isCertError(err error) bool {
 
 // logAttempt writes the attempt's Debug record: an allow-list of fields,
 // never a header or a body.
-func (c *Client) logAttempt(ctx context.Context, st *attemptState, resp *http.Response, err error, retry bool) {
+func (c *Client) logAttempt(st *attemptState, resp *http.Response, err error, retry bool) {
+	ctx := st.ctx
 	if c.logger == nil || !c.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
@@ -512,7 +531,7 @@ func noBackoff(time.Duration, time.Duration, int, *http.Response) time.Duration 
 // An error ends the call.
 func (c *Client) prepareRetry(req *http.Request) error {
 	ctx := req.Context()
-	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok && st.wait > 0 {
+	if st := stateOf(ctx); st != nil && st.wait > 0 {
 		t := time.NewTimer(st.wait)
 		select {
 		case <-ctx.Done():
@@ -532,4 +551,34 @@ func retryAfterOf(resp *http.Response) time.Duration {
 	}
 	d, _ := retryAfter(resp.Header.Get("Retry-After"), time.Now())
 	return d
+}
+
+// AttemptInfo names the SDK call an HTTP request belongs to; see CallInfo.
+type AttemptInfo struct {
+	// Op is the SDK operation, "Messages.Send", as in errors and logs.
+	Op string
+	// Attempt counts the call's attempts from 1; a retry has 2 or more.
+	Attempt int
+	// Idempotent says whether the operation is safe to repeat: a
+	// non-idempotent one (an SMS send, a create) is retried only when it
+	// cannot have reached the service.
+	Idempotent bool
+}
+
+// CallInfo returns the SDK operation and attempt of the request whose
+// context ctx is, and false for a context that belongs to no SDK call. A
+// RoundTripper given with WithTransport or WithHTTPClient reads it from
+// the request's context, for example to name a tracing span "telco
+// Messages.Send" and record the attempt. It is meant for the duration of
+// the RoundTrip; after the attempt ends, Attempt may already count the
+// next one.
+func CallInfo(ctx context.Context) (AttemptInfo, bool) {
+	if ctx == nil {
+		return AttemptInfo{}, false
+	}
+	st := stateOf(ctx)
+	if st == nil || st.call == nil {
+		return AttemptInfo{}, false
+	}
+	return AttemptInfo{Op: st.call.op, Attempt: int(st.attempt.Load()), Idempotent: st.call.idempotent}, true
 }

@@ -2,10 +2,14 @@ package telco
 
 // Effectively-once sending: the one reconcile protocol behind SendOnce and
 // SendBatchOnce, and through them the CLI and contrib/riversend, each of
-// which only supplies where its records live (a Ledger).
+// which only supplies where its records live (a Ledger). Look-ups by
+// ExternalId are in externalid.go, the service's clock in serviceclock.go.
 //
 // For each message the protocol works from its ledger record:
 //
+//  0. with ReconcilePolicy.LookBack, the messages the ledger has never
+//     seen are looked up first, in one scan; found ones are recorded as
+//     sent;
 //  1. claim: in one ledger update for all the messages, a message already
 //     sent is answered from the record; one held by a live attempt of
 //     another caller is waited for; one in doubt is left for a look-up;
@@ -27,11 +31,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -62,10 +63,23 @@ type ReconcilePolicy struct {
 	// gateways and their back ends disagree by seconds, and a wider
 	// window costs only a few more messages scanned.
 	ClockSkew time.Duration
+	// LookBack, when positive, makes SendOnce and SendBatchOnce look an
+	// ExternalId the ledger has never seen up among the project's
+	// messages of the last LookBack before its first send, and answer
+	// with the message found instead of sending: for a fresh ledger (a new
+	// machine, a container, a lost file) that must not repeat what an
+	// earlier one sent. It costs one scan of that window per call (one
+	// for all the messages of a batch): a page request per 200 messages
+	// the project sent in it. A message sent so recently that the
+	// service's search does not show it yet (see SettleTime) is not
+	// found. Zero (the default) sends without looking; FillLedger fills a
+	// ledger once instead.
+	LookBack time.Duration
 }
 
 // DefaultReconcilePolicy returns the policy a Client uses without
-// WithReconcilePolicy: settle 5s, 4 rounds, 30s of clock skew.
+// WithReconcilePolicy: settle 5s, 4 rounds, 30s of clock skew, no look-up
+// before a first send.
 func DefaultReconcilePolicy() ReconcilePolicy {
 	return ReconcilePolicy{SettleTime: 5 * time.Second, MaxRounds: 4, ClockSkew: 30 * time.Second}
 }
@@ -76,60 +90,33 @@ func WithReconcilePolicy(p ReconcilePolicy) Option {
 	return func(c *clientConfig) { c.reconcile = p }
 }
 
-// UnresolvedError is returned by SendOnce and SendBatchOnce when they
-// could not tell whether messages were sent: the rounds of the
-// ReconcilePolicy ran out, a look-up kept failing, another caller's
-// attempt was still in flight, or the context ended while waiting. The
-// ledger keeps the messages in doubt, so that the next call for them
-// looks them up before sending. It matches ErrMaybeSent, and through
-// Unwrap the last failure (errors.Is(err, context.Canceled) holds after a
-// cancellation).
-type UnresolvedError struct {
-	Op          string   // "Messages.SendOnce" or "Messages.SendBatchOnce"
-	ExternalIDs []string // the messages whose fate is unknown, in input order
-	Rounds      int      // look-ups made
-	Err         error    // the last failure: of a send, a look-up or the context
+// normalize fills the zero fields with the defaults and rejects negative
+// ones.
+func (p ReconcilePolicy) normalize() (ReconcilePolicy, error) {
+	if p.SettleTime < 0 || p.MaxRounds < 0 || p.ClockSkew < 0 || p.LookBack < 0 {
+		return p, errors.New("telco: NewClient: negative value in ReconcilePolicy")
+	}
+	d := DefaultReconcilePolicy()
+	if p.SettleTime == 0 {
+		p.SettleTime = d.SettleTime
+	}
+	if p.MaxRounds == 0 {
+		p.MaxRounds = d.MaxRounds
+	}
+	if p.ClockSkew == 0 {
+		p.ClockSkew = d.ClockSkew
+	}
+	return p, nil
 }
-
-// Error names the ExternalIds and the last failure.
-func (e *UnresolvedError) Error() string {
-	var b strings.Builder
-	b.WriteString("telco: " + e.Op + ": ")
-	if len(e.ExternalIDs) == 1 {
-		b.WriteString("ExternalId " + strconv.Quote(e.ExternalIDs[0]))
-	} else {
-		b.WriteString("ExternalIds ")
-		for i, id := range e.ExternalIDs {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(strconv.Quote(id))
-		}
-	}
-	fmt.Fprintf(&b, " unresolved after %d look-ups", e.Rounds)
-	if e.Err != nil {
-		b.WriteString(": " + e.Err.Error())
-	}
-	if !errors.Is(e.Err, ErrMaybeSent) {
-		b.WriteString(" (" + ErrMaybeSent.Error() + ")")
-	}
-	return b.String()
-}
-
-// Unwrap returns the last failure.
-func (e *UnresolvedError) Unwrap() error { return e.Err }
-
-// Is reports that an UnresolvedError always matches ErrMaybeSent.
-func (e *UnresolvedError) Is(target error) bool { return target == ErrMaybeSent }
 
 // SendOnce sends one SMS at most once in effect: across failures after
-// the service acted, and across calls that share the Client's Ledger (a
-// memory ledger of its own without WithLedger), so that a caller's own
-// retry, a job redelivered or a second run of a program with a shared
-// ledger does not send it twice. p.ExternalID is required, without
-// leading or trailing blanks (a *ValidationError otherwise, before any
-// request), and should be unique to this message within the project: it
-// is how the message is found again.
+// the service acted, and across calls that share the Client's Ledger (see
+// Client.Ledger), so that a caller's own retry, a job redelivered or a
+// second run of a program with a shared ledger does not send it twice.
+// p.ExternalID is required, without leading or trailing blanks (a
+// *ValidationError otherwise, before any request), and should be unique
+// to this message within the project: it is how the message is found
+// again.
 //
 // With a record on file, a message already sent is returned without a
 // request; one whose earlier attempt may have reached the service is
@@ -157,39 +144,14 @@ func (s *MessagesService) SendOnce(ctx context.Context, propertySid string, p *S
 	if err := fe.err(op); err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	// The run of a single send is pooled: on the happy path it is most of
-	// what SendOnce allocates beyond Send.
-	r := onceRuns.Get().(*onceRun)
-	r.oneMsg[0] = *p
-	r.start(s, op, propertySid, r.oneMsg[:], true)
-	err := r.run(ctx)
-	res := r.items[0].result
-	r.reset()
-	onceRuns.Put(r)
-	if err != nil {
+	c := s.newOnceCall(op, propertySid, []SendMessageParams{*p}, false)
+	if err := c.run(ctxOrBackground(ctx)); err != nil {
 		return nil, err
 	}
-	if res.Err != nil {
+	if res := c.items[0].result; res.Err != nil {
 		return nil, res.Err
-	}
-	return res.Message, nil
-}
-
-// onceRuns pools the runs of SendOnce.
-var onceRuns = sync.Pool{New: func() any { return new(onceRun) }}
-
-// checkExternalID applies the rules of an ExternalId that a message is
-// found again by: present, and without leading or trailing blanks, which
-// a service that trims them would not match.
-func checkExternalID(fe *fieldErrs, name, id string) {
-	switch {
-	case id == "":
-		fe.add(CodeParameterRequired, name, name+" is required: it is how a message that may have been sent is found again")
-	case strings.TrimSpace(id) != id:
-		fe.invalid(name, name+" has leading or trailing blanks, which the service may trim: the message could not be found again by it")
+	} else {
+		return res.Message, nil
 	}
 }
 
@@ -239,104 +201,63 @@ func (s *MessagesService) SendBatchOnce(ctx context.Context, propertySid string,
 	if err := fe.err(op); err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	r := new(onceRun)
-	r.start(s, op, propertySid, msgs, false)
-	err := r.run(ctx)
+	c := s.newOnceCall(op, propertySid, msgs, true)
+	err := c.run(ctxOrBackground(ctx))
 	res := make([]BatchResult, len(msgs))
-	for i := range r.items {
-		res[i] = r.items[i].result
+	for i := range c.items {
+		res[i] = c.items[i].result
 	}
 	return res, err
 }
 
-// start readies r, new or reset, for a run of msgs.
-func (r *onceRun) start(s *MessagesService, op, propertySid string, msgs []SendMessageParams, single bool) {
-	r.s, r.op, r.prop, r.msgs, r.single = s, op, propertySid, msgs, single
-	r.pol, r.ledger = s.client.once.policy, s.client.ledger
-	if len(msgs) == 1 {
-		// The common case, in the run's own allocation.
-		r.items, r.outBuf = r.one[:], r.oneOut[:0]
-		r.sendBuf, r.lookBuf, r.heldBuf = r.oneSend[:0], r.oneLook[:0], r.oneHeld[:0]
-	} else {
-		r.items = make([]onceItem, len(msgs))
-	}
-	for i := range msgs {
-		r.items[i].id = msgs[i].ExternalID
-		r.items[i].digest = messageDigest(&msgs[i])
-	}
-	r.mem, _ = r.ledger.(*memoryLedger)
-	if r.claimFn == nil {
-		// Bound once per run value: a pooled run allocates them once.
-		r.claimFn, r.recordFn = r.claimRecs, r.recordRecs
+// checkExternalID applies the rules of an ExternalId that a message is
+// found again by: present, and without leading or trailing blanks, which
+// a service that trims them would not match.
+func checkExternalID(fe *fieldErrs, name, id string) {
+	switch {
+	case id == "":
+		fe.add(CodeParameterRequired, name, name+" is required: it is how a message that may have been sent is found again")
+	case strings.TrimSpace(id) != id:
+		fe.invalid(name, name+" has leading or trailing blanks, which the service may trim: the message could not be found again by it")
 	}
 }
 
-// reset clears r for the pool: nothing of the call it served stays.
-func (r *onceRun) reset() {
-	*r = onceRun{claimFn: r.claimFn, recordFn: r.recordFn}
-}
-
-// onceRun is one call of SendOnce or SendBatchOnce.
-type onceRun struct {
+// onceCall is one call of SendOnce or SendBatchOnce.
+type onceCall struct {
 	s      *MessagesService
 	op     string
 	prop   string
 	msgs   []SendMessageParams
-	single bool
-	pol    ReconcilePolicy
+	batch  bool // sends go as SendBatch (SendBatchOnce), else as Send
+	policy ReconcilePolicy
 	ledger Ledger
-	// mem is the ledger when it is a memoryLedger, which needs no time
-	// limits and is told where a record was last.
-	mem *memoryLedger
-	// slot is where the memory ledger last held this run's single
-	// message: the outcome's update finds its claim there.
-	slot int32
+	items  []onceItem // one per message, in input order
 
-	items   []onceItem
 	rounds  int   // look-ups made
 	lastErr error // the last failure that left a message in doubt
 	// doubtAt is when this call last saw an attempt end in doubt: settle
 	// counts from then for its messages.
 	doubtAt time.Time
-
-	// Room for a single message, and buffers reused from round to round.
-	one     [1]onceItem
-	idBuf   []string
-	openBuf []int
-	outBuf  []LedgerRecord
-	sendBuf []int
-	lookBuf []int
-	heldBuf []int
-	oneIdx  [1]int
-	oneID   [1]string
-	oneOut  [1]LedgerRecord
-	oneSend [1]int
-	oneLook [1]int
-	oneHeld [1]int
-	oneMsg  [1]SendMessageParams
-
-	// The functions given to Ledger.Update, bound to r once, and their
-	// arguments: closures would cost an allocation per update.
-	claimFn, recordFn func([]LedgerRecord) error
-	cOpen             []int
-	cNow, cHold       time.Time
-	cMayResend        bool
-	rIdx              []int
-	rOutcome          []LedgerRecord
 }
 
-// onceItem is one message of a run.
+// onceItem is one message of a call.
 type onceItem struct {
 	id, digest string
-	seen       LedgerRecord // its record as this run last knew it
+	seen       LedgerRecord // its record as this call last knew it
 	result     BatchResult
 	done       bool // result is final
-	// missedAt is when a look-up of this run last missed it: a message
+	// missedAt is when a look-up of this call last missed it: a message
 	// is sent again only after two look-ups a settle time apart miss it.
 	missedAt time.Time
+}
+
+func (s *MessagesService) newOnceCall(op, propertySid string, msgs []SendMessageParams, batch bool) *onceCall {
+	c := &onceCall{s: s, op: op, prop: propertySid, msgs: msgs, batch: batch,
+		policy: s.client.reconcile, ledger: s.client.ledger, items: make([]onceItem, len(msgs))}
+	for i := range msgs {
+		c.items[i].id, c.items[i].digest = msgs[i].ExternalID, messageDigest(&msgs[i])
+	}
+	return c
 }
 
 // Waits for a message another caller holds: polled, from the first to the
@@ -355,83 +276,93 @@ const outcomeTimeout = 10 * time.Second
 // time to record its outcome.
 const claimMargin = 2 * time.Second
 
-func (r *onceRun) run(ctx context.Context) error {
+func (c *onceCall) run(ctx context.Context) error {
+	if c.policy.LookBack > 0 {
+		if err := c.lookUpFirst(ctx); err != nil {
+			return c.fail(err)
+		}
+	}
 	poll := holdPollMin
 	for {
-		open := r.open()
+		open := c.open()
 		if len(open) == 0 {
 			return nil
 		}
-		send, look, held, err := r.claim(ctx, open)
+		send, look, held, err := c.claim(ctx, open)
 		if err != nil {
-			return r.fail(err)
+			return c.fail(err)
 		}
 		switch {
 		case len(send) > 0:
-			if err := r.send(ctx, send); err != nil {
+			if err := c.send(ctx, send); err != nil {
 				return err
 			}
 		case len(look) > 0:
-			if r.rounds >= r.pol.MaxRounds {
-				return r.unresolved(errOrMaybe(r.lastErr))
+			if c.rounds >= c.policy.MaxRounds {
+				return c.unresolved(errOrMaybe(c.lastErr))
 			}
-			if err := r.settle(ctx, look); err != nil {
-				return r.unresolved(err)
+			if err := c.settle(ctx, look); err != nil {
+				return c.unresolved(err)
 			}
-			r.lookUp(ctx, look)
+			c.lookUp(ctx, look)
 		case len(held) > 0:
 			if err := sleepCtx(ctx, poll); err != nil {
-				return r.unresolved(fmt.Errorf("waiting for another attempt in progress: %w", err))
+				return c.unresolved(fmt.Errorf("waiting for another attempt in progress: %w", err))
 			}
 			poll = min(2*poll, holdPollMax)
-		case len(r.open()) == 0:
+		case len(c.open()) == 0:
 			return nil // every one was sent already
 		default:
 			// Nothing claimable and nothing to look up: the look-ups ran
 			// out with messages not found, which are not sent again.
-			return r.unresolved(fmt.Errorf("not found after the last look-up, not sent again: %w", errOrMaybe(r.lastErr)))
+			return c.unresolved(fmt.Errorf("not found after the last look-up, not sent again: %w", errOrMaybe(c.lastErr)))
 		}
 	}
 }
 
-// open lists the messages not settled yet, in a buffer of the run's.
-func (r *onceRun) open() []int {
-	out := r.openBuf[:0]
-	if len(r.items) == 1 {
-		out = r.oneIdx[:0]
-	}
-	for i := range r.items {
-		if !r.items[i].done {
+// open lists the messages not settled yet.
+func (c *onceCall) open() []int {
+	var out []int
+	for i := range c.items {
+		if !c.items[i].done {
 			out = append(out, i)
 		}
 	}
-	if len(r.items) > 1 {
-		r.openBuf = out
+	return out
+}
+
+// ids lists the ExternalIds of idx.
+func (c *onceCall) ids(idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = c.items[i].id
 	}
 	return out
 }
 
-// idsOf lists the ExternalIds of idx, in a buffer of the run's: a Ledger
-// does not keep the slice it is given.
-func (r *onceRun) idsOf(idx []int) []string {
-	if len(idx) == 1 {
-		r.oneID[0] = r.items[idx[0]].id
-		return r.oneID[:]
+// update runs fn on the ledger records of idx, in that order, and on
+// success makes what fn left the records this call knows.
+func (c *onceCall) update(ctx context.Context, idx []int, fn func(recs []LedgerRecord) error) error {
+	var stored []LedgerRecord
+	err := c.ledger.Update(ctx, c.prop, c.ids(idx), func(recs []LedgerRecord) error {
+		if err := fn(recs); err != nil {
+			return err
+		}
+		stored = append(stored[:0], recs...)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	out := r.idBuf[:0]
-	for _, i := range idx {
-		out = append(out, r.items[i].id)
+	for k, i := range idx {
+		c.items[i].seen = stored[k]
 	}
-	r.idBuf = out
-	return out
+	return nil
 }
 
 // detached is a context for a ledger write that must happen even after
-// ctx ended, bounded by outcomeTimeout; a memory ledger needs no bound.
-func (r *onceRun) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	if r.mem != nil {
-		return context.Background(), func() {} // it reads nothing of ctx but its end
-	}
+// ctx ended, bounded by outcomeTimeout.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
 }
 
@@ -439,102 +370,82 @@ func (r *onceRun) detached(ctx context.Context) (context.Context, context.Cancel
 // send (claimed now for a request), look (in doubt: a look-up first) and
 // held (another caller's attempt is in flight). Sent records settle their
 // message at once.
-func (r *onceRun) claim(ctx context.Context, open []int) (send, look, held []int, err error) {
+func (c *onceCall) claim(ctx context.Context, open []int) (send, look, held []int, err error) {
 	now := time.Now()
-	r.cOpen, r.cNow, r.cHold = open, now, now.Add(r.claimFor(ctx, now))
-	r.cMayResend = r.rounds < r.pol.MaxRounds
-	err = r.update(ctx, open, now, r.claimFn)
-	r.cOpen = nil
-	send, look, held = r.sendBuf, r.lookBuf, r.heldBuf
+	hold := now.Add(c.claimFor(ctx, now))
+	mayResend := c.rounds < c.policy.MaxRounds
+	err = c.update(ctx, open, func(recs []LedgerRecord) error {
+		send, look, held = nil, nil, nil // fn may run more than once
+		var reused []string
+		for k, i := range open {
+			// A refused message left nothing at the service: its
+			// ExternalId may carry a corrected one.
+			if d := recs[k].Digest; d != "" && d != c.items[i].digest && recs[k].State != LedgerRefused {
+				reused = append(reused, c.items[i].id)
+			}
+		}
+		if len(reused) > 0 {
+			return &reusedError{op: c.op, ids: reused}
+		}
+		for k, i := range open {
+			rec, it := &recs[k], &c.items[i]
+			if prev := it.seen; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
+				prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
+				// This call's own claim, whose outcome it could not
+				// record: it saw the attempt end. Record it now.
+				*rec = prev
+			}
+			switch rec.State {
+			case LedgerSent:
+				continue // settled below, once the update is stored
+			case LedgerSending:
+				if rec.Claim.After(now) {
+					held = append(held, i)
+				} else {
+					look = append(look, i) // its maker stopped without a word
+				}
+				continue
+			case LedgerInDoubt:
+				look = append(look, i)
+				continue
+			}
+			if !mayResend {
+				continue
+			}
+			rec.State, rec.Digest = LedgerSending, it.digest
+			rec.Attempts++
+			if rec.First.IsZero() {
+				rec.First = now
+			}
+			rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
+			rec.Message, rec.Err, rec.Found = nil, nil, false
+			send = append(send, i)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, i := range open {
-		if it := &r.items[i]; it.seen.State == LedgerSent && it.seen.Message != nil {
-			m := *it.seen.Message
-			m.Text = r.msgs[i].Text
-			it.result, it.done = BatchResult{Message: &m}, true
+		if it := &c.items[i]; it.seen.State == LedgerSent && it.seen.Message != nil {
+			c.settleFrom(i, *it.seen.Message)
 		}
 	}
 	return send, look, held, nil
 }
 
-// update is r.ledger.Update of idx's records, told the time the run read
-// just before and, for the memory ledger, where its record was last.
-func (r *onceRun) update(ctx context.Context, idx []int, now time.Time, fn func([]LedgerRecord) error) error {
-	if r.mem != nil {
-		return r.mem.update(ctx, r.prop, r.idsOf(idx), &r.slot, now, fn)
-	}
-	return r.ledger.Update(ctx, r.prop, r.idsOf(idx), fn)
-}
-
-// claimRecs is claim's function for Ledger.Update, on r.cOpen's records.
-// The lists are built in r's buffers.
-func (r *onceRun) claimRecs(recs []LedgerRecord) error {
-	open, now, hold := r.cOpen, r.cNow, r.cHold
-	r.sendBuf, r.lookBuf, r.heldBuf = r.sendBuf[:0], r.lookBuf[:0], r.heldBuf[:0]
-	for k, i := range open {
-		if d := recs[k].Digest; d != "" && d != r.items[i].digest {
-			return r.reused(open, recs)
-		}
-	}
-	for k, i := range open {
-		rec, it := &recs[k], &r.items[i]
-		if prev := it.seen; rec.State == LedgerSending && prev.Attempts == rec.Attempts &&
-			prev.Last.Equal(rec.Last) && !prev.Ended.IsZero() {
-			// This run's own claim, whose outcome it could not
-			// record: it saw the attempt end. Record it now.
-			*rec = prev
-		}
-		it.seen = *rec
-		switch rec.State {
-		case LedgerSent:
-			continue // settled below, once the update is stored
-		case LedgerSending:
-			if rec.Claim.After(now) {
-				r.heldBuf = append(r.heldBuf, i)
-			} else {
-				r.lookBuf = append(r.lookBuf, i) // its maker stopped without a word
-			}
-			continue
-		case LedgerInDoubt:
-			r.lookBuf = append(r.lookBuf, i)
-			continue
-		}
-		if !r.cMayResend {
-			continue
-		}
-		rec.State, rec.Digest = LedgerSending, it.digest
-		rec.Attempts++
-		if rec.First.IsZero() {
-			rec.First = now
-		}
-		rec.Last, rec.Ended, rec.Claim = now, time.Time{}, hold
-		rec.Message, rec.Err, rec.Found = nil, nil, false
-		it.seen = *rec
-		r.sendBuf = append(r.sendBuf, i)
-	}
-	return nil
-}
-
-// reused is the error of a claim that met ExternalIds the ledger holds for
-// other messages.
-func (r *onceRun) reused(open []int, recs []LedgerRecord) error {
-	e := &reusedError{op: r.op}
-	for k, i := range open {
-		if d := recs[k].Digest; d != "" && d != r.items[i].digest {
-			e.ids = append(e.ids, r.items[i].id)
-		}
-	}
-	return e
+// settleFrom makes m, a stored message without its text, item i's result.
+func (c *onceCall) settleFrom(i int, m Message) {
+	m.Text = c.msgs[i].Text
+	c.items[i].result, c.items[i].done = BatchResult{Message: &m}, true
 }
 
 // claimFor is how long a claim holds a message: the longest a send can
 // last (every attempt timing out, with the waits between), bounded by
 // ctx's deadline, with a margin for recording its outcome.
-func (r *onceRun) claimFor(ctx context.Context, now time.Time) time.Duration {
-	c := r.s.client
-	d := time.Duration(c.retry.MaxRetries+1)*c.attemptTimeout + time.Duration(c.retry.MaxRetries)*c.retry.MaxWait
+func (c *onceCall) claimFor(ctx context.Context, now time.Time) time.Duration {
+	cl := c.s.client
+	d := time.Duration(cl.retry.MaxRetries+1)*cl.attemptTimeout + time.Duration(cl.retry.MaxRetries)*cl.retry.MaxWait
 	if dl, ok := ctx.Deadline(); ok {
 		d = min(d, max(dl.Sub(now), 0))
 	}
@@ -545,127 +456,109 @@ func (r *onceRun) claimFor(ctx context.Context, now time.Time) time.Duration {
 // outcomes. It returns the error of a request that settled nothing
 // without a doubt (a rejection of the whole request, a failure before it
 // left), for the caller to return as is.
-func (r *onceRun) send(ctx context.Context, idx []int) error {
+func (c *onceCall) send(ctx context.Context, idx []int) error {
 	var res []BatchResult
-	var one [1]BatchResult
 	var err error
-	if r.single {
-		var m *Message
-		if m, err = r.s.send(ctx, r.prop, &r.msgs[idx[0]], true); err == nil {
-			one[0].Message, res = m, one[:]
-		} else if ae := (*APIError)(nil); !errors.Is(err, ErrMaybeSent) && errors.As(err, &ae) && ae.StatusCode != 0 {
-			one[0].Err, res = ae, one[:] // the service refused it
-		}
-	} else {
+	if c.batch {
 		batch := make([]SendMessageParams, len(idx))
 		for k, i := range idx {
-			batch[k] = r.msgs[i]
+			batch[k] = c.msgs[i]
 		}
-		res, err = r.s.sendBatch(ctx, r.prop, batch, true)
+		res, err = c.s.sendBatch(ctx, c.prop, batch, true)
+	} else {
+		var m *Message
+		m, err = c.s.send(ctx, c.prop, &c.msgs[idx[0]], true)
+		var ae *APIError
+		switch {
+		case err == nil:
+			res = []BatchResult{{Message: m}}
+		case !errors.Is(err, ErrMaybeSent) && errors.As(err, &ae) && ae.StatusCode != 0:
+			res = []BatchResult{{Err: ae}} // the service refused it: that is the result
+		}
 	}
 	ended := time.Now()
 	doubt := err != nil && errors.Is(err, ErrMaybeSent)
 	if doubt {
-		r.doubtAt, r.lastErr = ended, err
+		c.doubtAt, c.lastErr = ended, err
 	}
-	outcome := r.outBuf[:0]
+	outcome := make([]LedgerRecord, len(idx))
 	for k, i := range idx {
-		it := &r.items[i]
+		it := &c.items[i]
 		o := it.seen
+		o.Ended = ended
 		switch {
 		case res != nil && res[k].Message != nil:
-			o.State, o.Message, o.Ended = LedgerSent, r.keepable(res[k].Message), ended
+			o.State, o.Message = LedgerSent, stripText(res[k].Message)
 			it.result, it.done = res[k], true
 		case res != nil && res[k].Err != nil:
-			o.State, o.Err, o.Ended = LedgerRefused, res[k].Err, ended
+			o.State, o.Err = LedgerRefused, res[k].Err
 			it.result, it.done = res[k], true
 		case doubt:
-			o.State, o.Ended = LedgerInDoubt, ended
+			o.State = LedgerInDoubt
 		default:
-			o.State, o.Ended = LedgerNotSent, ended
+			o.State = LedgerNotSent
 			if ae := (*APIError)(nil); errors.As(err, &ae) {
 				o.State, o.Err = LedgerRefused, ae
 			}
 		}
-		outcome = append(outcome, o)
+		outcome[k] = o
 	}
-	r.outBuf = outcome
-	r.record(ctx, idx, outcome, ended)
-	if r.single && res != nil {
-		return nil // settled: a refusal is the result
-	}
-	if err != nil && !doubt {
+	c.record(ctx, idx, outcome)
+	if err != nil && !doubt && res == nil {
 		return err
 	}
 	return nil
 }
 
-// record stores the outcomes of this run's attempt on idx, over the
+// record stores the outcomes of this call's attempt on idx, over the
 // claims it made: a record another caller has claimed since (this claim
 // having expired) is left to it, except that a sent message is always
 // recorded. A failure to record is not reported: the claim then expires
 // and the next caller looks the message up.
-func (r *onceRun) record(ctx context.Context, idx []int, outcome []LedgerRecord, now time.Time) {
-	ctx, cancel := r.detached(ctx)
+func (c *onceCall) record(ctx context.Context, idx []int, outcome []LedgerRecord) {
+	ctx, cancel := detached(ctx)
 	defer cancel()
-	r.rIdx, r.rOutcome = idx, outcome
-	_ = r.update(ctx, idx, now, r.recordFn)
-	r.rIdx, r.rOutcome = nil, nil
-	for k, i := range idx {
-		r.items[i].seen = outcome[k]
-	}
-}
-
-// recordRecs is record's function for Ledger.Update: r.rOutcome over
-// r.rIdx's records.
-func (r *onceRun) recordRecs(recs []LedgerRecord) error {
-	for k := range r.rIdx {
-		cur, o := &recs[k], r.rOutcome[k]
-		mine := cur.State == LedgerSending && cur.Attempts == o.Attempts && cur.Last.Equal(o.Last)
-		switch {
-		case cur.State == LedgerSent:
-		case o.State == LedgerSent, mine:
-			o.Attempts = max(o.Attempts, cur.Attempts)
-			*cur = o
-		case o.State == LedgerInDoubt && cur.State != LedgerSending:
-			cur.State, cur.Ended = LedgerInDoubt, o.Ended
+	_ = c.ledger.Update(ctx, c.prop, c.ids(idx), func(recs []LedgerRecord) error {
+		for k := range idx {
+			cur, o := &recs[k], outcome[k]
+			mine := cur.State == LedgerSending && cur.Attempts == o.Attempts && cur.Last.Equal(o.Last)
+			switch {
+			case cur.State == LedgerSent:
+			case o.State == LedgerSent, mine:
+				o.Attempts = max(o.Attempts, cur.Attempts)
+				*cur = o
+			case o.State == LedgerInDoubt && cur.State != LedgerSending:
+				cur.State, cur.Ended = LedgerInDoubt, o.Ended
+			}
 		}
+		return nil
+	})
+	for k, i := range idx {
+		c.items[i].seen = outcome[k]
 	}
-	return nil
 }
 
-// keepable is m as a ledger may keep it: without its Text. The memory
-// ledger packs the message without its Text itself, sparing a copy.
-func (r *onceRun) keepable(m *Message) *Message {
-	if r.mem != nil {
-		return m
-	}
-	return stripText(m)
-}
-
-// stripText copies m without its Text, for a ledger that should keep no
-// message text.
+// stripText copies m without its Text, which a ledger does not keep.
 func stripText(m *Message) *Message {
-	c := *m
-	c.Text = ""
-	return &c
+	cp := *m
+	cp.Text = ""
+	return &cp
 }
 
 // settle waits until SettleTime has passed since the last attempt on
-// each message of look, and since this run last saw one end in doubt. An
-// attempt whose maker stopped without a word may have lasted until its
+// each message of look, and since this call last saw one end in doubt.
+// An attempt whose maker stopped without a word may have lasted until its
 // claim ran out: settle counts from then.
-func (r *onceRun) settle(ctx context.Context, look []int) error {
-	var from time.Time
+func (c *onceCall) settle(ctx context.Context, look []int) error {
+	from := c.doubtAt
 	for _, i := range look {
-		rec := r.items[i].seen
+		rec := c.items[i].seen
 		from = later(from, later(rec.Last, rec.Ended))
 		if rec.State == LedgerSending {
 			from = later(from, rec.Claim)
 		}
 	}
-	from = later(from, r.doubtAt)
-	return sleepCtx(ctx, time.Until(from.Add(r.pol.SettleTime)))
+	return sleepCtx(ctx, time.Until(from.Add(c.policy.SettleTime)))
 }
 
 func later(a, b time.Time) time.Time {
@@ -682,11 +575,11 @@ func later(a, b time.Time) time.Time {
 // client hung up, and then show it only a settle time later), and no
 // other message of their request turned up meanwhile (the service still
 // storing it).
-func (r *onceRun) lookUp(ctx context.Context, look []int) {
-	r.rounds++
+func (c *onceCall) lookUp(ctx context.Context, look []int) {
+	c.rounds++
 	var since time.Time
 	for _, i := range look {
-		rec := r.items[i].seen
+		rec := c.items[i].seen
 		f := rec.First
 		if f.IsZero() {
 			f = rec.Last
@@ -698,10 +591,9 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 			since = f
 		}
 	}
-	ids := append([]string(nil), r.idsOf(look)...) // the scan may outlive this call's buffers
-	found, err := r.s.client.once.lookup(ctx, r.s, r.prop, since, ids, false)
+	found, err := c.s.client.scans.lookup(ctx, c.s, c.prop, since, c.ids(look), false)
 	if err != nil {
-		r.lastErr = lookupFailed(r.op, err)
+		c.lastErr = lookupFailed(c.op, err)
 		return
 	}
 	// Requests (by the start of their last attempt) of which this look-up
@@ -709,19 +601,17 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	now := time.Now()
 	foundOf := map[int64]bool{}
 	for _, i := range look {
-		if _, ok := found[r.items[i].id]; ok {
-			foundOf[r.items[i].seen.Last.UnixMicro()] = true
+		if _, ok := found[c.items[i].id]; ok {
+			foundOf[c.items[i].seen.Last.UnixMicro()] = true
 		}
 	}
 	outcome := make([]LedgerRecord, len(look))
 	for k, i := range look {
-		it := &r.items[i]
+		it := &c.items[i]
 		o := it.seen
-		if m, ok := found[it.id]; ok {
-			ms := m[0]
-			o.State, o.Message, o.Found = LedgerSent, stripText(&ms), true
-			ms.Text = r.msgs[i].Text
-			it.result, it.done = BatchResult{Message: &ms}, true
+		if ms, ok := found[it.id]; ok {
+			o.State, o.Message, o.Found = LedgerSent, stripText(&ms[0]), true
+			c.settleFrom(i, ms[0])
 		} else if foundOf[o.Last.UnixMicro()] || it.missedAt.IsZero() {
 			// Missing, but its request's other messages are still
 			// arriving, or this is the first look-up to miss it: the
@@ -731,15 +621,15 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 			it.missedAt = now
 		} else {
 			o.State = LedgerNotSent // missed twice, a settle time apart
-			r.lastErr = fmt.Errorf("not found by two look-ups a settle time apart: %w", errOrMaybe(r.lastErr))
+			c.lastErr = fmt.Errorf("not found by two look-ups a settle time apart: %w", errOrMaybe(c.lastErr))
 		}
 		outcome[k] = o
 	}
-	ctx, cancel := r.detached(ctx)
+	wctx, cancel := detached(ctx)
 	defer cancel()
-	err = r.ledger.Update(ctx, r.prop, r.idsOf(look), func(recs []LedgerRecord) error {
+	err = c.update(wctx, look, func(recs []LedgerRecord) error {
 		for k, i := range look {
-			cur, o, was := &recs[k], outcome[k], r.items[i].seen
+			cur, o, was := &recs[k], outcome[k], c.items[i].seen
 			switch {
 			case cur.State == LedgerSent:
 			case o.State == LedgerSent:
@@ -753,11 +643,7 @@ func (r *onceRun) lookUp(ctx context.Context, look []int) {
 	if err != nil {
 		// Not recorded: the records still say in doubt, and the next
 		// claim will look again rather than send.
-		r.lastErr = lookupFailed(r.op, err)
-		return
-	}
-	for k, i := range look {
-		r.items[i].seen = outcome[k]
+		c.lastErr = lookupFailed(c.op, err)
 	}
 }
 
@@ -769,121 +655,31 @@ func errOrMaybe(err error) error {
 }
 
 // fail returns a failure of the ledger (or a reuse of an ExternalId) that
-// stopped the protocol before a send: unresolved when messages this run
+// stopped the protocol before a send: unresolved when messages this call
 // sent or found in doubt are left so.
-func (r *onceRun) fail(err error) error {
+func (c *onceCall) fail(err error) error {
 	var re *reusedError
 	if errors.As(err, &re) {
 		return err
 	}
-	err = fmt.Errorf("telco: %s: ledger: %w", r.op, err)
-	for _, i := range r.open() {
-		if s := r.items[i].seen.State; s == LedgerSending || s == LedgerInDoubt {
-			return r.unresolved(err)
+	err = fmt.Errorf("telco: %s: ledger: %w", c.op, err)
+	for _, i := range c.open() {
+		if s := c.items[i].seen.State; s == LedgerSending || s == LedgerInDoubt {
+			return c.unresolved(err)
 		}
 	}
 	return err
 }
 
 // unresolved is an *UnresolvedError naming the messages not settled.
-func (r *onceRun) unresolved(err error) error {
-	open := r.open()
-	ids := make([]string, len(open))
-	for k, i := range open {
-		ids[k] = r.items[i].id
-	}
-	return &UnresolvedError{Op: r.op, ExternalIDs: ids, Rounds: r.rounds, Err: err}
+func (c *onceCall) unresolved(err error) error {
+	return &UnresolvedError{Op: c.op, ExternalIDs: c.ids(c.open()), Rounds: c.rounds, Err: err}
 }
-
-// reusedError is an ExternalId met with a message other than the one the
-// ledger holds for it.
-type reusedError struct {
-	op  string
-	ids []string
-}
-
-func (e *reusedError) Error() string {
-	q := make([]string, len(e.ids))
-	for i, id := range e.ids {
-		q[i] = strconv.Quote(id)
-	}
-	return "telco: " + e.op + ": ExternalId " + strings.Join(q, ", ") + ": " + ErrExternalIDReused.Error() +
-		" (another To, From, Text or Schedule); nothing sent"
-}
-
-func (e *reusedError) Is(target error) bool { return target == ErrExternalIDReused }
 
 // lookupFailed is a failed look-up: the send it follows is still in
 // doubt, so it matches ErrMaybeSent.
 func lookupFailed(op string, err error) error {
 	return &maybeSentError{fmt.Errorf("telco: %s: looking the ExternalId up: %w", op, err)}
-}
-
-// FindByExternalID returns the transmitted messages of the project whose
-// ExternalId is one of externalIDs, keyed by ExternalId (the first stored
-// when one was stored twice; ListByExternalID returns them all); IDs not
-// found are absent. One scan of Find serves all the IDs: it pages over a
-// window from since to just after now until an empty page (a page shorter
-// than asked does not end it: the service may cap its pages), stopping
-// early once every ID is found.
-//
-// since is read on the caller's clock, typically time.Now() taken before
-// the first send. The window is placed on the service's clock, learnt from
-// the Date header of its successful answers (one small Find learns it when
-// the Client has had none yet; an error page from a gateway in front of
-// the service does not count), widened by ReconcilePolicy.ClockSkew, and
-// extended when the service's clock turns out to be past its end.
-// Date_From is the second of since, rounded down; Date_To, exclusive, the
-// second after now, so both edges are covered. Concurrent calls for the
-// same project that are waiting at the same time share one scan: a scan
-// serves the callers that joined before it began, and the next scan the
-// ones that joined while it ran.
-func (s *MessagesService) FindByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]Message, error) {
-	const op = "Messages.FindByExternalID"
-	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
-		return nil, err
-	}
-	found, err := s.client.once.lookup(ctx, s, propertySid, since, externalIDs, false)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]Message, len(found))
-	for id, ms := range found {
-		out[id] = ms[0]
-	}
-	return out, nil
-}
-
-// ListByExternalID is FindByExternalID returning every message stored
-// with each ExternalId, in the order the service lists them: more than
-// one is a duplicate, which is what an operator checking a send is
-// looking for. It always scans the whole window.
-func (s *MessagesService) ListByExternalID(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]Message, error) {
-	const op = "Messages.ListByExternalID"
-	if err := checkLookup(op, propertySid, since, externalIDs); err != nil {
-		return nil, err
-	}
-	return s.client.once.lookup(ctx, s, propertySid, since, externalIDs, true)
-}
-
-// checkLookup checks the arguments of a look-up by ExternalId.
-func checkLookup(op, propertySid string, since time.Time, externalIDs []string) error {
-	if err := pathParam(op, "PropertySid", propertySid); err != nil {
-		return err
-	}
-	var fe fieldErrs
-	if since.IsZero() {
-		fe.add(CodeParameterRequired, "since", "since is required: the start of the window to search")
-	}
-	if len(externalIDs) == 0 {
-		fe.add(CodeParameterRequired, "ExternalId", "at least one ExternalId is required")
-	}
-	for i, id := range externalIDs {
-		if id == "" {
-			fe.add(CodeParameterRequired, "ExternalId", "ExternalId "+strconv.Itoa(i)+" is empty")
-		}
-	}
-	return fe.err(op)
 }
 
 // sleepCtx waits d, or until ctx ends.
@@ -898,295 +694,5 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// onceState is a Client's machinery for SendOnce: its policy, what it
-// knows of the service's clock, and the scans in progress per project.
-type onceState struct {
-	policy ReconcilePolicy
-	clock  serviceClock
-
-	mu    sync.Mutex
-	scans map[string]*scanQueue // by project SID; present while a scanner runs
-}
-
-func newOnceState(p ReconcilePolicy) (*onceState, error) {
-	if p.SettleTime < 0 || p.MaxRounds < 0 || p.ClockSkew < 0 {
-		return nil, errors.New("telco: NewClient: negative value in ReconcilePolicy")
-	}
-	d := DefaultReconcilePolicy()
-	if p.SettleTime == 0 {
-		p.SettleTime = d.SettleTime
-	}
-	if p.MaxRounds == 0 {
-		p.MaxRounds = d.MaxRounds
-	}
-	if p.ClockSkew == 0 {
-		p.ClockSkew = d.ClockSkew
-	}
-	return &onceState{policy: p, scans: map[string]*scanQueue{}}, nil
-}
-
-// observe learns the service's clock from the Date header of a call's
-// successful answer, and hands the header to the call's probe when a
-// scan set one. An error page may come from a gateway in front of the
-// service, whose clock is not the one that stamps messages: request.go
-// calls observe only for 2xx answers.
-func (o *onceState) observe(resp *http.Response, sent time.Time, probe *dateProbe) {
-	v := resp.Header.Get("Date")
-	if v == "" {
-		return
-	}
-	if d, ok := o.clock.observe(v, sent, time.Now()); ok && probe != nil {
-		probe.first.CompareAndSwap(0, d)
-	}
-}
-
-// serviceClock estimates the offset of the service's clock from the
-// caller's. A Date header D (whole seconds, rounded down) answering a
-// request sent at local time s and received at r says the service's time
-// was in [D, D+1) at a local time in [s, r], so its offset is in
-// [D-r, D+1-s]. Samples are intersected, which narrows the interval to
-// well under a second once answers come in every second; the intersection
-// restarts when it comes out empty (a clock was stepped) or is older than
-// a minute, so drift cannot accumulate in it.
-type serviceClock struct {
-	mu      sync.Mutex
-	raw     string // the last Date header parsed, and its Unix seconds
-	rawSec  int64
-	lo, hi  time.Duration // offset bounds: service minus local
-	epoch   time.Time     // when the current intersection began (local)
-	samples int
-}
-
-// clockEpoch is how long samples are intersected before starting afresh.
-const clockEpoch = time.Minute
-
-func (c *serviceClock) observe(date string, sent, recv time.Time) (int64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	sec := c.rawSec
-	if date != c.raw {
-		t, err := http.ParseTime(date)
-		if err != nil {
-			return 0, false
-		}
-		c.raw, c.rawSec, sec = date, t.Unix(), t.Unix()
-	}
-	d := time.Unix(sec, 0)
-	lo, hi := d.Sub(recv), d.Add(time.Second).Sub(sent)
-	if c.samples > 0 && recv.Sub(c.epoch) < clockEpoch && max(lo, c.lo) <= min(hi, c.hi) {
-		c.lo, c.hi = max(lo, c.lo), min(hi, c.hi)
-	} else {
-		c.lo, c.hi, c.epoch = lo, hi, recv
-	}
-	c.samples++
-	return sec, true
-}
-
-// bounds returns the offset interval, and false before any Date header.
-func (c *serviceClock) bounds() (lo, hi time.Duration, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lo, c.hi, c.samples > 0
-}
-
-// window places a search for messages created between the local times
-// since and now on the service's clock, in the whole seconds Find takes:
-// from (inclusive) rounded down, to (exclusive) the second after the last
-// one that can hold a message created by now.
-func window(since, now time.Time, lo, hi, skew time.Duration) (from, to int64) {
-	return since.Add(lo - skew).Unix(), now.Add(hi+skew).Unix() + 1
-}
-
-// dateProbe receives the Date of the first answer of a scan, which tells
-// whether the window reached the service's time when the scan began.
-type dateProbe struct{ first atomic.Int64 }
-
-// scanQueue holds the callers waiting for the next scan of one project.
-type scanQueue struct{ waiting []*lookWaiter }
-
-// lookWaiter is one caller of lookup.
-type lookWaiter struct {
-	ctx   context.Context // for its values: the scan outlives no caller's interest
-	since time.Time
-	ids   []string
-	all   bool // every message of each ID, not only the first
-	done  chan struct{}
-	found map[string][]Message
-	err   error
-	left  bool       // gave up before a scan took it
-	batch *scanBatch // the scan serving it, once taken
-}
-
-// scanBatch is one scan and the callers it serves; the scan is cancelled
-// when every one of them has given up.
-type scanBatch struct {
-	live   int
-	cancel context.CancelFunc
-}
-
-// lookup finds ids among the project's messages sent since the local time
-// since, joining the project's next scan: scans run one after another per
-// project, each serving every caller that joined before it began, so that
-// callers reconciling at the same time share one.
-func (o *onceState) lookup(ctx context.Context, s *MessagesService, propertySid string, since time.Time, ids []string, all bool) (map[string][]Message, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	w := &lookWaiter{ctx: ctx, since: since, ids: ids, all: all, done: make(chan struct{})}
-	o.mu.Lock()
-	q := o.scans[propertySid]
-	start := q == nil
-	if start {
-		q = &scanQueue{}
-		o.scans[propertySid] = q
-	}
-	q.waiting = append(q.waiting, w)
-	o.mu.Unlock()
-	if start {
-		go o.runScans(s, propertySid, q)
-	}
-	select {
-	case <-w.done:
-		return w.found, w.err
-	case <-ctx.Done():
-		o.mu.Lock()
-		select {
-		case <-w.done: // served meanwhile
-			o.mu.Unlock()
-			return w.found, w.err
-		default:
-		}
-		if w.batch == nil {
-			w.left = true
-		} else if w.batch.live--; w.batch.live == 0 {
-			w.batch.cancel()
-		}
-		o.mu.Unlock()
-		return nil, ctx.Err()
-	}
-}
-
-// runScans serves the project's queue until it is empty.
-func (o *onceState) runScans(s *MessagesService, propertySid string, q *scanQueue) {
-	for {
-		o.mu.Lock()
-		var batch []*lookWaiter
-		for _, w := range q.waiting {
-			if !w.left {
-				batch = append(batch, w)
-			}
-		}
-		q.waiting = nil
-		if len(batch) == 0 {
-			delete(o.scans, propertySid)
-			o.mu.Unlock()
-			return
-		}
-		ctx, cancel := context.WithCancel(context.WithoutCancel(batch[0].ctx))
-		b := &scanBatch{live: len(batch), cancel: cancel}
-		since := batch[0].since
-		want := map[string]struct{}{}
-		all := false
-		for _, w := range batch {
-			w.batch = b
-			if w.since.Before(since) {
-				since = w.since
-			}
-			for _, id := range w.ids {
-				want[id] = struct{}{}
-			}
-			all = all || w.all
-		}
-		o.mu.Unlock()
-
-		found, err := o.scan(ctx, s, propertySid, since, want, all)
-		cancel()
-		o.mu.Lock()
-		for _, w := range batch {
-			if err != nil {
-				w.err = err
-			} else {
-				w.found = make(map[string][]Message, len(w.ids))
-				for _, id := range w.ids {
-					if ms, ok := found[id]; ok {
-						w.found[id] = ms
-					}
-				}
-			}
-			close(w.done)
-		}
-		o.mu.Unlock()
-	}
-}
-
-// scan pages Find over the window once, collecting the wanted IDs (every
-// message of each when all is set, else stopping once each is found). It
-// pages with Results_Skip until an empty page: messages are only ever
-// added, so a message stored before the scan began cannot be skipped,
-// whatever the service's order (an insertion ahead of the cursor can only
-// show one twice), and a service that caps its pages below the size asked
-// still has every page read. A page that repeats the previous one ends
-// the scan: the service ignores the position, and reading on would not
-// show more.
-func (o *onceState) scan(ctx context.Context, s *MessagesService, propertySid string, since time.Time, want map[string]struct{}, all bool) (map[string][]Message, error) {
-	if _, _, ok := o.clock.bounds(); !ok {
-		// No answer yet to read the service's clock from: ask for one.
-		now := time.Now()
-		if _, err := s.Find(ctx, propertySid, &FindMessagesParams{DateFrom: now.Add(-time.Second), DateTo: now.Add(time.Second),
-			Direction: DirectionTransmit, ListParams: ListParams{Count: 1}}); err != nil {
-			return nil, err
-		}
-	}
-	// Without a Date header (bounds still unknown) the caller's clock is
-	// used, widened by ClockSkew alone.
-	lo, hi, _ := o.clock.bounds()
-	skew := o.policy.ClockSkew
-	from, to := window(since, time.Now(), lo, hi, skew)
-	found := make(map[string][]Message, len(want))
-	seen := map[string]struct{}{} // MessageSids, as a page may repeat one
-	for {
-		probe := &dateProbe{}
-		p := &FindMessagesParams{DateFrom: time.Unix(from, 0), DateTo: time.Unix(to, 0), Direction: DirectionTransmit}
-		var prev []Message
-		for skip := 0; ; {
-			p.Skip = skip
-			page, err := s.find(ctx, propertySid, p, probe)
-			if err != nil {
-				return nil, err
-			}
-			if len(page.Items) == 0 || (prev != nil && samePage(page.Items, prev)) {
-				break
-			}
-			for _, m := range page.Items {
-				if _, ok := want[m.ExternalID]; !ok {
-					continue
-				}
-				if _, dup := seen[m.MessageSid]; dup && m.MessageSid != "" {
-					continue
-				}
-				seen[m.MessageSid] = struct{}{}
-				found[m.ExternalID] = append(found[m.ExternalID], m)
-				if !all && len(found) == len(want) {
-					return found, nil
-				}
-			}
-			skip += len(page.Items)
-			prev = page.Items
-		}
-		// The first answer's Date is the service's time, rounded down,
-		// once the scan had begun: every message stored before then has
-		// Created at most that second. If the window ended before it,
-		// search the seconds it missed.
-		d := probe.first.Load()
-		if d == 0 || d < to {
-			return found, nil
-		}
-		from, to = to, d+1+int64((skew+time.Second-1)/time.Second)
 	}
 }

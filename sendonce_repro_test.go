@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +42,10 @@ type storeServer struct {
 	// at once; the rest become visible after lateBy.
 	partial int
 	lateBy  time.Duration
+	// delay, when set, holds the answer to the nth send (from 0, counted
+	// apart from sends) before the server handles it.
+	delay  func(n int) time.Duration
+	posted atomic.Int32
 }
 
 func newStoreServer(t *testing.T, s *storeServer) *storeServer {
@@ -57,6 +62,9 @@ func newStoreServer(t *testing.T, s *storeServer) *storeServer {
 }
 
 func (s *storeServer) serve(w http.ResponseWriter, r *http.Request) {
+	if s.delay != nil && r.Method == http.MethodPost {
+		time.Sleep(s.delay(int(s.posted.Add(1) - 1)))
+	}
 	now := time.Now()
 	w.Header().Set("Date", now.Add(s.dateAhead).UTC().Format(http.TimeFormat))
 	s.mu.Lock()

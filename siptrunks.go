@@ -508,7 +508,9 @@ func (p *ListSipTrunksParams) check() fieldErrs {
 	return f
 }
 
-// Validate checks the rules of CreateSipTrunkParams on the fields set; see
+// Validate checks each field that is set by the rule its field has on a
+// trunk (a name, an Australian E.164 caller ID, a known type, public CIDRs of /24 or
+// smaller, a strong password, country codes, a positive channel limit); see
 // UpdateSipTrunkParams. Whether the trunk keeps what its type needs (IP
 // addresses for IP to IP, credentials for Authenticated) depends on what
 // it has now, which only the service knows. It reports its problems under

@@ -126,3 +126,21 @@ func WindowsZones() []string {
 	slices.Sort(ids)
 	return ids
 }
+
+// IANAZones returns every IANA time zone name WindowsZone converts, sorted:
+// the names the CLDR table lists, and the current names of zones it lists
+// under an older one ("Asia/Kolkata"). It is for checking a name before
+// it is converted, or suggesting one for a misspelling.
+func IANAZones() []string {
+	names := make([]string, 0, len(ianaToWindows)+len(ianaRenames))
+	for name := range ianaToWindows {
+		names = append(names, name)
+	}
+	for name := range ianaRenames {
+		if _, listed := ianaToWindows[name]; !listed {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

@@ -3,6 +3,7 @@ package telco
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,4 +209,27 @@ func TestWindowsZonesIsACopy(t *testing.T) {
 	a := WindowsZones()
 	a[0] = "changed"
 	assert.NotEqual(t, "changed", WindowsZones()[0])
+}
+
+// IANAZones lists exactly the names WindowsZone converts: the table's and
+// the renamed ones, sorted, each once, and a fresh slice each call.
+func TestIANAZones(t *testing.T) {
+	t.Parallel()
+	names := IANAZones()
+	assert.True(t, slices.IsSorted(names), "sorted")
+	assert.Equal(t, len(names), len(slices.Compact(slices.Clone(names))), "each once")
+	for _, n := range names {
+		_, ok := WindowsZone(n)
+		assert.True(t, ok, "%s: WindowsZone knows every name listed", n)
+	}
+	for n := range ianaToWindows {
+		assert.Contains(t, names, n)
+	}
+	for n := range ianaRenames {
+		assert.Contains(t, names, n)
+	}
+	assert.Contains(t, names, "Australia/Sydney")
+	assert.Contains(t, names, "Asia/Kolkata", "a current name the table lists under an older one")
+	names[0] = "changed"
+	assert.NotEqual(t, "changed", IANAZones()[0], "a copy")
 }

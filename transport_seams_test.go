@@ -70,7 +70,7 @@ func TestWithTransportWrapsTheTunedDefaultAndSeesEveryAttempt(t *testing.T) {
 	dt, ok := wrapped[0].(defaultTransport)
 	require.True(t, ok, "it wraps the SDK's default transport, got %T", wrapped[0])
 	assert.Same(t, sharedTransport(), dt.tuned, "the shared, tuned transport, timeouts kept")
-	assert.Equal(t, 5*time.Second, attemptLayer(t, c).dog.d, "every attempt stays bounded, the wait for its header with it")
+	assert.Equal(t, 5*time.Second, attemptLayer(t, c).d, "every attempt stays bounded")
 	assert.NotZero(t, dt.tuned.MaxIdleConnsPerHost)
 	_, closable := c.rc.HTTPClient.Transport.(interface{ CloseIdleConnections() })
 	assert.False(t, closable, "go-retryablehttp cannot empty the shared pool through the wrapper")

@@ -240,10 +240,7 @@ func TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout(t *testing.T) {
 		"a Client talks to one host: a lower per-host limit closes connections concurrent callers dial again")
 	assert.Equal(t, 100, tr.MaxIdleConnsPerHost)
 	assert.NotZero(t, tr.TLSHandshakeTimeout)
-	assert.Zero(t, tr.ResponseHeaderTimeout, "the watchdog bounds the wait for a header, without a timer per request")
-	require.NotNil(t, at.dog)
-	assert.Equal(t, defaultHeaderWait, at.dog.hd, "a header is waited for as ResponseHeaderTimeout would")
-	assert.Equal(t, DefaultAttemptTimeout, at.dog.d)
+	assert.Equal(t, defaultHeaderWait, tr.ResponseHeaderTimeout, "a service that never answers is given up on sooner than a slow body")
 	assert.NotNil(t, tr.DialContext)
 	assert.Nil(t, c.rc.Logger, "go-retryablehttp's own logging must be silenced")
 }
@@ -413,11 +410,12 @@ func TestClientsWithoutHTTPClientShareOnePool(t *testing.T) {
 	goleak.VerifyNone(t, ignore)
 }
 
-// TestStalledBodyEndsAtTheDefaultAttemptTimeout: without a deadline and
-// without WithAttemptTimeout, a server that stops in the middle of a body
-// does not hang the call: DefaultAttemptTimeout bounds each attempt
-// (shortened here through the internal knob).
-func TestStalledBodyEndsAtTheDefaultAttemptTimeout(t *testing.T) {
+// TestStalledBodyEndsAtTheAttemptTimeout: without a deadline, a server
+// that stops in the middle of a body does not hang the call: the attempt
+// timeout (DefaultAttemptTimeout unless set, see
+// TestDefaultHTTPClientHasTimeoutsButNoOverallTimeout) bounds the read of
+// the body too.
+func TestStalledBodyEndsAtTheAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -431,8 +429,8 @@ func TestStalledBodyEndsAtTheDefaultAttemptTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	shortDefault := func(c *clientConfig) { c.defaultAttempt = 200 * time.Millisecond }
-	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}), shortDefault)
+	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxRetries: 0}),
+		WithAttemptTimeout(200*time.Millisecond))
 	require.NoError(t, err)
 
 	for name, call := range map[string]func() error{
@@ -495,10 +493,9 @@ func TestAttemptTimeoutYieldsToASoonerDeadline(t *testing.T) {
 	}
 }
 
-// Each attempt's deadline (the attempt timeout) lives on its request's
-// context, and ends when the next hop or attempt starts and when the call
-// returns, so that the watchdog holds nothing of a call that has returned.
-// The Client ends it itself rather than through a wrapper around each body.
+// Each hop and attempt gets a deadline of its own (the attempt timeout) on
+// its request's context, released once its body is closed: by the
+// redirect, the retry loop or the call.
 func TestAttemptDeadlinesEndWithTheirAttempt(t *testing.T) {
 	t.Parallel()
 	var n atomic.Int32
@@ -514,13 +511,10 @@ func TestAttemptDeadlinesEndWithTheirAttempt(t *testing.T) {
 	}))
 	defer srv.Close()
 	var seen []context.Context
-	var running []int // deadlines running at each request: its own only
-	var c *Client
 	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL),
 		WithRetryPolicy(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}),
 		WithTransport(func(next http.RoundTripper) http.RoundTripper {
 			return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-				running = append(running, attemptLayer(t, c).dog.running())
 				_, ok := req.Context().Deadline()
 				require.True(t, ok, "the attempt timeout is on the request's context")
 				seen = append(seen, req.Context())
@@ -532,170 +526,10 @@ func TestAttemptDeadlinesEndWithTheirAttempt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, p.Name, 64<<10, "the body was read whole under its deadline")
 	require.Len(t, seen, 3, "a redirect hop, a 503, the answer")
-	assert.Equal(t, []int{1, 1, 1}, running, "each hop's and attempt's deadline ended when the next began")
-	assert.Zero(t, attemptLayer(t, c).dog.running(), "the last deadline ended with the call")
 	for i, ctx := range seen {
-		assert.NoError(t, ctx.Err(), "request %d: ending a deadline is not a timeout", i)
-		_, ok := ctx.Deadline()
-		assert.False(t, ok, "request %d: no deadline runs after the call", i)
-	}
-}
-
-// A Client on the SDK's own transport gives up on an answer whose header
-// does not come within the header wait, as ResponseHeaderTimeout did, but
-// lets a slow body run to the attempt timeout; a Client given its own
-// http.Client keeps that client's choice.
-func TestHeaderWait(t *testing.T) {
-	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/stalled") {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write([]byte(`{"Property":{"PropertySid":"`))
-		w.(http.Flusher).Flush()
-		time.Sleep(600 * time.Millisecond) // three header waits
-		_, _ = w.Write([]byte(testProp + `"}}`))
-	}))
-	defer srv.Close()
-	shortWait := func(c *clientConfig) { c.headerWait = 200 * time.Millisecond }
-	c, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithAttemptTimeout(5*time.Second),
-		WithRetryPolicy(RetryPolicy{MaxRetries: 0}), shortWait)
-	require.NoError(t, err)
-
-	start := time.Now()
-	_, err = c.Properties.Get(context.Background(), "stalled")
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), 3*time.Second, "the header wait, not the attempt timeout, ended it")
-
-	p, err := c.Properties.Get(context.Background(), "slow")
-	require.NoError(t, err, "a header in time: the body has the whole attempt timeout")
-	assert.Equal(t, testProp, p.PropertySid)
-	assert.Zero(t, attemptLayer(t, c).dog.running())
-
-	own, err := NewClient(testSid, testToken, WithBaseURL(srv.URL), WithHTTPClient(&http.Client{}), shortWait)
-	require.NoError(t, err)
-	assert.Zero(t, attemptLayer(t, own).dog.hd, "the caller's http.Client decides its own header wait")
-}
-
-// An attempt's context follows the caller's: cancelled with it, a
-// function registered with AfterFunc runs, as the child net/http derives
-// from it relies on, and the sooner deadline is the one it reports.
-func TestAttemptContextFollowsTheCaller(t *testing.T) {
-	t.Parallel()
-	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
-	st := &attemptState{Context: parent}
-	a := st.liveAttempt()
-	w := newWatchdog(time.Minute, 0)
-	w.add(a)
-	dl, ok := a.Deadline()
-	require.True(t, ok)
-	assert.WithinDuration(t, time.Now().Add(time.Minute), dl, 5*time.Second, "the attempt's minute, sooner than the caller's hour")
-	child, stop := context.WithCancel(a)
-	defer stop()
-	ran := make(chan struct{})
-	a.AfterFunc(func() { close(ran) })
-	require.NoError(t, a.Err())
-	cancel()
-	for _, done := range []<-chan struct{}{a.Done(), child.Done(), ran} {
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the caller's cancellation did not reach the attempt")
+		assert.ErrorIs(t, ctx.Err(), context.Canceled, "request %d: its deadline was released, not run out", i)
+		for _, other := range seen[:i] {
+			assert.NotEqual(t, other, ctx, "request %d: a context of its own", i)
 		}
 	}
-	assert.ErrorIs(t, a.Err(), context.Canceled)
-	assert.ErrorIs(t, child.Err(), context.Canceled)
-	late := make(chan struct{})
-	a.AfterFunc(func() { close(late) })
-	select {
-	case <-late:
-	case <-time.After(5 * time.Second):
-		t.Fatal("AfterFunc on an ended context must run its function")
-	}
-	w.remove(a)
-	st.end()
-	assert.Zero(t, w.running())
-}
-
-// The watchdog ends an attempt whose deadline passes, with
-// context.DeadlineExceeded and its children with it, never one removed in
-// time; the call's next attempt then gets a fresh context, since an ended
-// one stays ended.
-func TestWatchdogEndsOnlyOverdueAttempts(t *testing.T) {
-	t.Parallel()
-	w := newWatchdog(100*time.Millisecond, 0)
-	var sts [3]*attemptState
-	var as [3]*attemptCtx
-	for i := range sts {
-		sts[i] = &attemptState{Context: context.Background()}
-		as[i] = sts[i].liveAttempt()
-		w.add(as[i])
-	}
-	child, stop := context.WithCancel(as[0])
-	defer stop()
-	w.remove(as[1])
-	for _, i := range []int{0, 2} {
-		select {
-		case <-as[i].Done():
-		case <-time.After(5 * time.Second):
-			t.Fatalf("attempt %d outlived its deadline", i)
-		}
-		assert.ErrorIs(t, as[i].Err(), context.DeadlineExceeded)
-	}
-	select {
-	case <-child.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("a child of an expired attempt was not ended")
-	}
-	assert.ErrorIs(t, child.Err(), context.DeadlineExceeded)
-	assert.NoError(t, as[1].Err(), "removed in time")
-	_, ok := as[1].Deadline()
-	assert.False(t, ok)
-	assert.Zero(t, w.running())
-	next := sts[0].liveAttempt()
-	assert.NotSame(t, as[0], next)
-	assert.NoError(t, next.Err())
-	assert.Same(t, as[1], sts[1].liveAttempt(), "an attempt that did not expire is reused")
-}
-
-// Many callers adding and removing attempts at once, some overrunning a
-// tiny timeout: an attempt is ended only once it has run its timeout, and
-// the watchdog ends up holding nothing (run with -race).
-func TestWatchdogUnderConcurrency(t *testing.T) {
-	t.Parallel()
-	const d = 2 * time.Millisecond
-	w := newWatchdog(d, 0)
-	var wg sync.WaitGroup
-	var expired atomic.Int32
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := &attemptState{Context: context.Background()}
-			for i := 0; i < 200; i++ {
-				a := st.liveAttempt()
-				added := time.Now()
-				w.add(a)
-				if i%3 == 0 {
-					time.Sleep(time.Duration(i%7) * time.Millisecond)
-				}
-				w.remove(a)
-				if a.Err() != nil {
-					expired.Add(1)
-					if since := time.Since(added); since < d {
-						t.Errorf("ended after %v, before its timeout", since)
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	assert.Zero(t, w.running())
-	assert.NotZero(t, expired.Load(), "the sleeps overrun the timeout: some attempts must have been ended")
 }

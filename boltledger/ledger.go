@@ -270,10 +270,14 @@ func (l *Ledger) load() error {
 			}
 			return n
 		}
-		if n := news(check.Damaged[string(bucketRecords)]); n > 0 {
+		if n := news(check.Damaged[string(bucketRecords)]); n == 1 {
+			reasons = append(reasons, "1 record fails its checksum")
+		} else if n > 0 {
 			reasons = append(reasons, fmt.Sprintf("%d records fail their checksum", n))
 		}
-		if n := news(check.Hidden); n > 0 {
+		if n := news(check.Hidden); n == 1 {
+			reasons = append(reasons, "1 page holds more than its elements say (records may be hidden)")
+		} else if n > 0 {
 			reasons = append(reasons, fmt.Sprintf("%d pages hold more than their elements say (records may be hidden)", n))
 		}
 	}

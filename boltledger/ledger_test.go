@@ -204,7 +204,7 @@ func TestDamagedRecordCastsDoubtOnce(t *testing.T) {
 	from, found, doubt := l.Doubt()
 	require.True(t, doubt)
 	assert.Equal(t, created, from)
-	assert.Contains(t, found, "1 records fail their checksum")
+	assert.Contains(t, found, "1 record fails its checksum")
 	got := get(t, l, append(sampleIDs, "never")...)
 	assert.Equal(t, telco.LedgerSent, got[0].State, "a sent record stays sent")
 	for _, r := range got[1:] {

@@ -1,6 +1,8 @@
 package telcotest
 
-// The admin API: fault injection over HTTP, for clients that are not Go.
+// The admin API: telcotest's hooks over HTTP, for clients that are not Go.
+// This file holds its routing, its authentication and its faults;
+// adminhooks.go the rest of its endpoints.
 //
 // Server.Inject reaches only code in the same process. A Java or C# test
 // suite pointed at `telco mock` arms the same faults with small JSON
@@ -33,18 +35,39 @@ import (
 const AdminPath = "/__telcotest/"
 
 // WithAdmin serves the admin API under AdminPath, so that a process that
-// cannot call Inject (a test suite in another language, pointed at `telco
-// mock`) can arm faults. Every request needs HTTP Basic credentials of the
-// server's first account (AccountSid and Token; another account's are
-// refused), else 401. Bodies are JSON; errors are {"error": "..."} with
-// 400, 401, 404 or 405.
+// cannot call the Server's methods (a test suite in another language,
+// pointed at `telco mock`) can do over HTTP what a Go test does with
+// them: arm faults, read what the fake holds and what reached it, make it
+// receive an SMS, move its clock, and reset it between tests. Every
+// request needs HTTP Basic credentials of the server's first account
+// (AccountSid and Token; another account's are refused), else 401 with
+// WWW-Authenticate. Bodies are JSON objects, their keys matched without
+// regard to case, unknown keys refused; lists come wrapped in an object;
+// times are RFC 3339 in UTC with milliseconds; errors are
+// {"error": "..."} with 400, 401, 404 or 405. A server with WithAdmin
+// runs on a Clock: WithClock's, else a running one (NewRunningClock).
 //
-//	GET    /__telcotest/faults       {"faults": [fault, ...]}: the armed faults, in the order they apply
-//	POST   /__telcotest/faults       arm the fault in the body; 201 with it, its id filled in
-//	DELETE /__telcotest/faults       clear every fault (and a fault policy): {"cleared": n}
-//	GET    /__telcotest/faults/{id}  one armed fault; 404 once it is used up or cleared
-//	DELETE /__telcotest/faults/{id}  clear one: {"cleared": 1}; 404 as GET
-//	GET    /__telcotest/ops          {"ops": [...]}: the names "op" takes (Ops)
+//	GET    /__telcotest/                  {"endpoints": [{"method", "path", "description"}, ...]}: this list
+//	GET    /__telcotest/faults            {"faults": [fault, ...]}: the armed faults, in the order they apply
+//	POST   /__telcotest/faults            arm the fault in the body; 201 with it, its id filled in
+//	DELETE /__telcotest/faults            clear every fault (and a fault policy): {"cleared": n}
+//	GET    /__telcotest/faults/{id}       one armed fault; 404 once it is used up or cleared
+//	DELETE /__telcotest/faults/{id}       clear one: {"cleared": 1}; 404 as GET
+//	GET    /__telcotest/ops               {"ops": [...]}: the names "op" takes (Ops)
+//	GET    /__telcotest/messages          {"messages": [message, ...]}: every message, as the service writes it;
+//	                                      ?property_sid= &direction= &external_id= filter
+//	GET    /__telcotest/requests          {"requests": [{"method", "path", "op", "status", "time"}, ...], "total": n}
+//	                                      (RequestRecords, Requests)
+//	POST   /__telcotest/inbound           {"property_sid", "from", "to", "text"}: an SMS received, as Receive;
+//	                                      201 with the message
+//	GET    /__telcotest/message-failures  {"message_failures": [{"to"}, ...]}: the numbers given to FailMessagesTo
+//	POST   /__telcotest/message-failures  {"to"}: as FailMessagesTo; 201
+//	POST   /__telcotest/porting-status    {"porting_no", "status"}: as SetPortingStatus; the request, as the
+//	                                      service writes it
+//	GET    /__telcotest/clock             {"now": "2030-01-02T03:04:05.000Z"}: the server's time
+//	POST   /__telcotest/clock             {"advance_ms": n}: move the clock n ms ahead, as Clock.Advance; {"now"}
+//	POST   /__telcotest/reset             back to the Checkpoint, as Reset:
+//	                                      {"cleared": {"messages", "requests", "callbacks", "faults"}}
 //
 // A fault is an object with the keys ParseFault documents; an armed one
 // also has "id" and "remaining", the requests it still applies to:
@@ -372,69 +395,172 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, rest string)
 		adminError(w, http.StatusUnauthorized, "the admin API takes the first account's SID and token as HTTP Basic credentials")
 		return
 	}
-	seg, id, hasID := strings.Cut(rest, "/")
-	switch {
-	case seg == "faults" && !hasID:
-		switch r.Method {
-		case http.MethodGet:
-			list := s.Faults()
-			out := make([]wireFault, len(list))
-			for i, a := range list {
-				out[i] = toWire(a)
-			}
-			writeJSON(w, http.StatusOK, map[string][]wireFault{"faults": out})
-		case http.MethodPost:
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-			if err != nil {
-				adminError(w, http.StatusBadRequest, "reading the body: "+err.Error())
-				return
-			}
-			f, n, err := decodeFault(body)
-			if err != nil {
-				adminError(w, http.StatusBadRequest, err.Error())
-				return
-			}
-			a := s.armFault(n, f)
-			w.Header().Set("Location", AdminPath+"faults/"+strconv.Itoa(a.ID))
-			writeJSON(w, http.StatusCreated, toWire(a))
-		case http.MethodDelete:
-			writeJSON(w, http.StatusOK, map[string]int{"cleared": s.clearCounted()})
-		default:
-			adminMethodNotAllowed(w, r, "GET, POST, DELETE")
+	var allow []string
+	for _, e := range adminEndpoints() {
+		id, ok := e.match(rest)
+		if !ok {
+			continue
 		}
-	case seg == "faults":
-		n, err := strconv.Atoi(id)
-		if err != nil {
-			adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %q: ids are numbers", id))
+		if e.method == r.Method {
+			e.serve(s, w, r, id)
 			return
 		}
-		switch r.Method {
-		case http.MethodGet:
-			list := s.Faults() // once: a request may use the fault up meanwhile
-			i := slices.IndexFunc(list, func(a ArmedFault) bool { return a.ID == n })
-			if i < 0 {
-				adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))
-				return
-			}
-			writeJSON(w, http.StatusOK, toWire(list[i]))
-		case http.MethodDelete:
-			if !s.disarm(n) {
-				adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))
-				return
-			}
-			writeJSON(w, http.StatusOK, map[string]int{"cleared": 1})
-		default:
-			adminMethodNotAllowed(w, r, "GET, DELETE")
-		}
-	case rest == "ops":
-		if r.Method != http.MethodGet {
-			adminMethodNotAllowed(w, r, "GET")
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string][]string{"ops": Ops()})
-	default:
-		adminError(w, http.StatusNotFound, fmt.Sprintf("no admin endpoint at %s: there are %sfaults and %sops", r.URL.Path, AdminPath, AdminPath))
+		allow = append(allow, e.method)
 	}
+	if len(allow) == 0 {
+		var paths []string
+		for _, e := range adminEndpoints() {
+			if p := AdminPath + e.path; !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+		adminError(w, http.StatusNotFound, fmt.Sprintf("no admin endpoint at %s: there are %s (GET %s describes them)",
+			r.URL.Path, strings.Join(paths, ", "), AdminPath))
+		return
+	}
+	adminMethodNotAllowed(w, r, strings.Join(allow, ", "))
+}
+
+// adminEndpoint is one endpoint of the admin API. serveAdmin routes by
+// these rows and GET AdminPath lists them, so that the list cannot miss
+// one.
+type adminEndpoint struct {
+	method string
+	// path is under AdminPath, without slashes at either end ("" for
+	// AdminPath itself); a segment "{id}" stands for any one segment.
+	path  string
+	about string // one line, for the listing
+	// serve answers an authenticated request; id is the segment "{id}"
+	// stood for, "" when the path has none.
+	serve func(s *Server, w http.ResponseWriter, r *http.Request, id string)
+}
+
+// match reports whether rest (the request's path under AdminPath, without
+// slashes at either end) is e's path, and what its "{id}" stood for.
+func (e adminEndpoint) match(rest string) (string, bool) {
+	want, got := strings.Split(e.path, "/"), strings.Split(rest, "/")
+	if len(want) != len(got) {
+		return "", false
+	}
+	id := ""
+	for i, seg := range want {
+		switch {
+		case seg == "{id}" && got[i] != "":
+			id = got[i]
+		case seg != got[i]:
+			return "", false
+		}
+	}
+	return id, true
+}
+
+// adminEndpoints are the endpoints of the admin API, in the order GET
+// AdminPath lists them. A function, not a variable: the listing's own row
+// refers to it.
+func adminEndpoints() []adminEndpoint {
+	return []adminEndpoint{
+		{http.MethodGet, "", "this list: every endpoint of the admin API", (*Server).adminIndex},
+		{http.MethodGet, "faults", "the armed faults, in the order they apply", (*Server).adminListFaults},
+		{http.MethodPost, "faults", "arm the fault in the body; 201 with it, its id filled in", (*Server).adminArmFault},
+		{http.MethodDelete, "faults", "clear every fault (and a fault policy)", (*Server).adminClearFaults},
+		{http.MethodGet, "faults/{id}", "one armed fault; 404 once it is used up or cleared", (*Server).adminGetFault},
+		{http.MethodDelete, "faults/{id}", "clear one armed fault", (*Server).adminClearFault},
+		{http.MethodGet, "ops", `the operation names a fault's "op" takes`, (*Server).adminOps},
+		{http.MethodGet, "messages", "every message the fake holds, as the service writes them; filters property_sid, direction, external_id", (*Server).adminMessages},
+		{http.MethodGet, "requests", "the requests that reached the fake, oldest first: method, path, op, status, time", (*Server).adminRequests},
+		{http.MethodPost, "inbound", "an SMS received on a number, as Server.Receive: 201 with the message; its webhooks fire", (*Server).adminInbound},
+		{http.MethodGet, "message-failures", "the numbers whose messages fail", (*Server).adminMessageFailures},
+		{http.MethodPost, "message-failures", "make messages to a number fail (UNDELIVERABLE), as Server.FailMessagesTo", (*Server).adminFailMessages},
+		{http.MethodPost, "porting-status", "move a porting request and its numbers to a status, as Server.SetPortingStatus; its webhook fires", (*Server).adminPortingStatus},
+		{http.MethodGet, "clock", "the fake's time", (*Server).adminClockNow},
+		{http.MethodPost, "clock", "move the fake's clock advance_ms ahead: scheduled messages go out, statuses move on", (*Server).adminAdvanceClock},
+		{http.MethodPost, "reset", "back to the checkpoint (the state at start): seeded resources only; no messages, requests, callbacks or faults", (*Server).adminReset},
+	}
+}
+
+// wireEndpoint is an endpoint as GET AdminPath lists it.
+type wireEndpoint struct {
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Description string `json:"description"`
+}
+
+func (s *Server) adminIndex(w http.ResponseWriter, _ *http.Request, _ string) {
+	var out []wireEndpoint
+	for _, e := range adminEndpoints() {
+		out = append(out, wireEndpoint{Method: e.method, Path: AdminPath + e.path, Description: e.about})
+	}
+	writeJSON(w, http.StatusOK, map[string][]wireEndpoint{"endpoints": out})
+}
+
+func (s *Server) adminListFaults(w http.ResponseWriter, _ *http.Request, _ string) {
+	list := s.Faults()
+	out := make([]wireFault, len(list))
+	for i, a := range list {
+		out[i] = toWire(a)
+	}
+	writeJSON(w, http.StatusOK, map[string][]wireFault{"faults": out})
+}
+
+func (s *Server) adminArmFault(w http.ResponseWriter, r *http.Request, _ string) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	if err != nil {
+		adminError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+		return
+	}
+	f, n, err := decodeFault(body)
+	if err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	a := s.armFault(n, f)
+	w.Header().Set("Location", AdminPath+"faults/"+strconv.Itoa(a.ID))
+	writeJSON(w, http.StatusCreated, toWire(a))
+}
+
+func (s *Server) adminClearFaults(w http.ResponseWriter, _ *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, map[string]int{"cleared": s.clearCounted()})
+}
+
+// faultID reads the id of faults/{id}, answering 404 when it is not a
+// number.
+func faultID(w http.ResponseWriter, id string) (int, bool) {
+	n, err := strconv.Atoi(id)
+	if err != nil {
+		adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %q: ids are numbers", id))
+		return 0, false
+	}
+	return n, true
+}
+
+func (s *Server) adminGetFault(w http.ResponseWriter, _ *http.Request, id string) {
+	n, ok := faultID(w, id)
+	if !ok {
+		return
+	}
+	list := s.Faults() // once: a request may use the fault up meanwhile
+	i := slices.IndexFunc(list, func(a ArmedFault) bool { return a.ID == n })
+	if i < 0 {
+		adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))
+		return
+	}
+	writeJSON(w, http.StatusOK, toWire(list[i]))
+}
+
+func (s *Server) adminClearFault(w http.ResponseWriter, _ *http.Request, id string) {
+	n, ok := faultID(w, id)
+	if !ok {
+		return
+	}
+	if !s.disarm(n) {
+		adminError(w, http.StatusNotFound, fmt.Sprintf("no fault %d is armed (used up, cleared, or never armed)", n))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"cleared": 1})
+}
+
+func (s *Server) adminOps(w http.ResponseWriter, _ *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, map[string][]string{"ops": Ops()})
 }
 
 func adminError(w http.ResponseWriter, status int, msg string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/optest"
 	"github.com/telcosdk/telco/telcotest"
 )
 
@@ -395,4 +396,641 @@ func TestAdmin_ConcurrentArmAndUse(t *testing.T) {
 	}
 	assert.Equal(t, armers*uses, int(failed.Load())+left)
 	assert.Equal(t, requesters*requests, srv.Requests())
+}
+
+// adminEndpoint is one row of GET /__telcotest/.
+type adminEndpoint struct {
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Description string `json:"description"`
+}
+
+// GET /__telcotest/ lists every endpoint, each with a description, and
+// each listed endpoint answers its method (not 404 or 405).
+func TestAdmin_IndexListsEveryEndpoint(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	for _, path := range []string{"", "/"} {
+		r := rawDo(t, srv, basicAuth(srv.AccountSid, srv.Token), http.MethodGet, strings.TrimSuffix(telcotest.AdminPath, "/")+path, "", "")
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var idx struct{ Endpoints []adminEndpoint }
+		require.NoError(t, json.Unmarshal(r.Body, &idx))
+		seen := map[string]bool{}
+		for _, e := range idx.Endpoints {
+			assert.NotEmpty(t, e.Description, "%s %s", e.Method, e.Path)
+			assert.True(t, strings.HasPrefix(e.Path, telcotest.AdminPath), e.Path)
+			assert.False(t, seen[e.Method+" "+e.Path], "listed twice: %s %s", e.Method, e.Path)
+			seen[e.Method+" "+e.Path] = true
+		}
+		assert.Len(t, idx.Endpoints, 16)
+		for _, want := range []string{"GET /__telcotest/", "GET /__telcotest/faults", "POST /__telcotest/faults",
+			"DELETE /__telcotest/faults", "GET /__telcotest/faults/{id}", "DELETE /__telcotest/faults/{id}", "GET /__telcotest/ops",
+			"GET /__telcotest/messages", "GET /__telcotest/requests", "POST /__telcotest/inbound", "GET /__telcotest/message-failures",
+			"POST /__telcotest/message-failures", "POST /__telcotest/porting-status", "GET /__telcotest/clock",
+			"POST /__telcotest/clock", "POST /__telcotest/reset"} {
+			assert.True(t, seen[want], "%s is not listed: %s", want, r.Body)
+		}
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "", "").Status)
+	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, noAuth, http.MethodGet, telcotest.AdminPath, "", "").Status)
+}
+
+// wireRequest is a request as GET /__telcotest/requests shows it.
+type wireRequest struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Op     string `json:"op"`
+	Status int    `json:"status"`
+	Time   string `json:"time"`
+}
+
+func listRequests(t *testing.T, srv *telcotest.Server) ([]wireRequest, int) {
+	t.Helper()
+	r := admin(t, srv, http.MethodGet, "requests", "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		Requests []wireRequest
+		Total    *int
+	}
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	require.NotNil(t, out.Requests, "an empty list is [], not null: %s", r.Body)
+	require.NotNil(t, out.Total, "%s", r.Body)
+	assert.NotContains(t, string(r.Body), srv.Token, "never a credential")
+	return out.Requests, *out.Total
+}
+
+// Every request that reached the fake is listed, in order, with its
+// answer's status and the fake's time; admin requests and health checks
+// are not, as Requests does not count them.
+func TestAdmin_Requests(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := telcotest.NewClock(start)
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	got, total := listRequests(t, srv)
+	assert.Empty(t, got)
+	assert.Equal(t, 0, total)
+
+	prop := "/v2/Properties/" + srv.PropertySid
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, prop, "").Status)
+	clk.Advance(1500 * time.Millisecond)
+	assert.Equal(t, http.StatusUnauthorized, rawDo(t, srv, basicAuth(srv.AccountSid, "wrong"), http.MethodGet, "/v2/Properties", "", "").Status)
+	assert.Equal(t, http.StatusNotFound, raw(t, srv, http.MethodGet, "/v2/Nothing?secret=x", "").Status)
+	assert.Equal(t, http.StatusOK, rawDo(t, srv, noAuth, http.MethodGet, telcotest.HealthPath, "", "").Status)
+	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropBeforeRead, Op: "Messages.Send"})
+	_, _, err := rawSend(t, srv, "dropped")
+	require.Error(t, err)
+	srv.WaitIdle()
+
+	got, total = listRequests(t, srv)
+	at := func(d time.Duration) string { return start.Add(d).Format("2006-01-02T15:04:05.000Z07:00") }
+	assert.Equal(t, []wireRequest{
+		{Method: "GET", Path: prop, Op: "Properties.Get", Status: 200, Time: at(0)},
+		{Method: "GET", Path: "/v2/Properties", Op: "Properties.List", Status: 401, Time: at(1500 * time.Millisecond)},
+		{Method: "GET", Path: "/v2/Nothing", Status: 404, Time: at(1500 * time.Millisecond)},
+		{Method: "POST", Path: prop + "/Messages", Op: "Messages.Send", Status: 0, Time: at(1500 * time.Millisecond)},
+	}, got)
+	assert.Equal(t, 4, total)
+	assert.Equal(t, 4, srv.Requests(), "the same requests as Requests counts")
+
+	recs := srv.RequestRecords()
+	require.Len(t, recs, 4)
+	assert.Equal(t, telcotest.RequestRecord{Method: "GET", Path: prop, Op: "Properties.Get", Status: 200, Time: start}, recs[0])
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodPost, "requests", "").Status)
+}
+
+// listMessages is GET /__telcotest/messages with the query, each message
+// as its JSON object.
+func listMessages(t *testing.T, srv *telcotest.Server, query string) []json.RawMessage {
+	t.Helper()
+	r := admin(t, srv, http.MethodGet, "messages"+query, "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct{ Messages []json.RawMessage }
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	require.NotNil(t, out.Messages, "an empty list is [], not null: %s", r.Body)
+	return out.Messages
+}
+
+// messageField reads one field of a message's JSON object.
+func messageField(t *testing.T, m json.RawMessage, name string) any {
+	t.Helper()
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal(m, &obj))
+	return obj[name]
+}
+
+// Every message of every account, in creation order, each exactly as the
+// service's own Messages.Get writes it; filtered by project, direction
+// and ExternalId.
+func TestAdmin_Messages(t *testing.T) {
+	t.Parallel()
+	srv, clk := newClockServer(t, telcotest.WithAdmin())
+	assert.Empty(t, listMessages(t, srv, ""))
+	ctx := testCtx(t)
+	other := srv.AddAccount("", "")
+	c, oc := srv.Client(), srv.ClientFor(other.AccountSid)
+	var sids []string
+	for i, send := range []struct {
+		c          *telco.Client
+		prop, to   string
+		externalID string
+	}{
+		{c, srv.PropertySid, "+61400000001", "order-1"},
+		{oc, other.PropertySid, "+61400000002", "order-1"},
+		{c, srv.PropertySid, "+61400000003", "Order-1"},
+	} {
+		m, err := send.c.Messages.Send(ctx, send.prop, &telco.SendMessageParams{To: send.to, Text: "hi <&> " + strconv.Itoa(i),
+			ExternalID: send.externalID})
+		require.NoError(t, err)
+		sids = append(sids, m.MessageSid)
+	}
+	in := srv.Receive(srv.PropertySid, "+61400000009", "+61299990000", "reply")
+	sids = append(sids, in.MessageSid)
+	clk.Advance(telcotest.SubmitDelay) // the sends are Submitted: the list shows statuses as of now
+
+	all := listMessages(t, srv, "")
+	require.Len(t, all, 4)
+	for i, m := range all {
+		assert.Equal(t, sids[i], messageField(t, m, "MessageSid"), "creation order")
+		// The service's own answer for the message, as its owner reads it.
+		cred := [2]string{srv.AccountSid, srv.Token}
+		if i == 1 {
+			cred = [2]string{other.AccountSid, other.Token}
+		}
+		r := rawDo(t, srv, basicAuth(cred[0], cred[1]), http.MethodGet, "/v2/Messages/"+sids[i], "", "")
+		require.Equal(t, http.StatusOK, r.Status)
+		var wrapped struct{ Message json.RawMessage }
+		require.NoError(t, json.Unmarshal(r.Body, &wrapped))
+		assert.JSONEq(t, string(wrapped.Message), string(m), "message %d is the service's Message resource", i)
+	}
+	assert.Equal(t, "Submitted", messageField(t, all[0], "Status"))
+	assert.Equal(t, "", messageField(t, all[0], "ErrorCode"), "ErrorCode is always there, as the service writes it")
+
+	for query, want := range map[string][]int{
+		"?property_sid=" + srv.PropertySid:                      {0, 2, 3},
+		"?property_sid=" + other.PropertySid:                    {1},
+		"?property_sid=" + strings.ToLower(srv.PropertySid):     {},
+		"?direction=Transmit":                                   {0, 1, 2},
+		"?direction=receive":                                    {3},
+		"?external_id=order-1":                                  {0, 1},
+		"?external_id=Order-1":                                  {2},
+		"?external_id=order-1&property_sid=" + srv.PropertySid:  {0},
+		"?direction=RECEIVE&property_sid=" + other.PropertySid:  {},
+		"?external_id=&property_sid=" + other.PropertySid + "&": {1},
+	} {
+		got := listMessages(t, srv, query)
+		var gotSids []string
+		for _, m := range got {
+			gotSids = append(gotSids, messageField(t, m, "MessageSid").(string))
+		}
+		var wantSids []string
+		for _, i := range want {
+			wantSids = append(wantSids, sids[i])
+		}
+		assert.Equal(t, wantSids, gotSids, query)
+	}
+	for query, want := range map[string]string{
+		"?direction=Sideways":                   `direction must be Transmit or Receive`,
+		"?propertySid=" + srv.PropertySid:       `unknown query parameter "propertySid"`,
+		"?direction=Transmit&direction=Receive": `direction is given twice`,
+	} {
+		r := admin(t, srv, http.MethodGet, "messages"+query, "")
+		assert.Equal(t, http.StatusBadRequest, r.Status, query)
+		assert.Contains(t, adminErr(t, r), want, query)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "messages", "").Status)
+}
+
+// adminErr is the message of an admin API error: {"error": "..."}.
+func adminErr(t *testing.T, r rawResp) string {
+	t.Helper()
+	var e struct{ Error string }
+	require.NoError(t, json.Unmarshal(r.Body, &e), "%s", r.Body)
+	require.NotEmpty(t, e.Error, "%s", r.Body)
+	return e.Error
+}
+
+// POST /__telcotest/inbound is Server.Receive over HTTP: the message is
+// stored and answered, and the number's webhook fires as configured.
+func TestAdmin_Inbound(t *testing.T) {
+	t.Parallel()
+	srv, _ := newClockServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	srv.AddNumber(srv.PropertySid, "+61255550001")
+	_, err := srv.Client().Numbers.Configure(testCtx(t), "+61255550001",
+		&telco.NumberConfigParams{WebhookURL: rc.URL + "/inbound", WebhookMethod: "POST"})
+	require.NoError(t, err)
+
+	r := admin(t, srv, http.MethodPost, "inbound",
+		`{"property_sid": "`+srv.PropertySid+`", "from": "+61400000001", "to": "+61255550001", "text": "hello number"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	var m telco.Message
+	require.NoError(t, json.Unmarshal(r.Body, &m))
+	assert.Equal(t, telco.DirectionReceive, m.Direction)
+	assert.Equal(t, telco.MessageReceived, m.Status)
+	assert.Equal(t, "+61400000001", m.From)
+	assert.Equal(t, "+61255550001", m.To)
+	assert.Equal(t, "hello number", m.Text)
+	assert.Equal(t, srv.PropertySid, m.PropertySid)
+
+	stored := srv.Messages(srv.PropertySid)
+	require.Len(t, stored, 1)
+	assert.Equal(t, stored[0], m)
+	listed := listMessages(t, srv, "?direction=Receive")
+	require.Len(t, listed, 1)
+	assert.JSONEq(t, string(bytesTrim(r.Body)), string(listed[0]), "answered as the list writes it")
+
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1, "the number's webhook fired")
+	assert.Equal(t, "/inbound", hits[0].Path)
+	assert.Equal(t, m.MessageSid, hits[0].message(t).MessageSid)
+
+	for body, want := range map[string]string{
+		``:   "one JSON object",
+		`[]`: "one JSON object",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "+61255550001", "text": "x", "colour": 1}`: `unknown field "colour"`,
+		`{"from": "+61400000001", "to": "+61255550001", "text": "x"}`:                                                         "property_sid is required",
+		`{"property_sid": "PR0000000000000000000000000NONE", "from": "+61400000001", "to": "+61255550001", "text": "x"}`:      "no project PR0000000000000000000000000NONE",
+		`{"property_sid": "` + srv.PropertySid + `", "to": "+61255550001", "text": "x"}`:                                      "from is required",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "text": "x"}`:                                    "to is required",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "61255550001", "text": "x"}`:               "to must be an E.164 number with +",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "not a sender!", "to": "+61255550001", "text": "x"}`:             "from must be an E.164 number with + or an alphanumeric sender ID",
+		`{"property_sid": "` + srv.PropertySid + `", "from": "+61400000001", "to": "+61255550001", "text": 5}`:                "text",
+	} {
+		r := admin(t, srv, http.MethodPost, "inbound", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Len(t, srv.Messages(srv.PropertySid), 1, "nothing refused was stored")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "inbound", "").Status)
+}
+
+func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }
+
+// clockNow is GET or POST /__telcotest/clock's "now".
+func clockNow(t *testing.T, r rawResp) time.Time {
+	t.Helper()
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct{ Now string }
+	require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+	now, err := time.Parse(time.RFC3339, out.Now)
+	require.NoError(t, err)
+	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, out.Now, "UTC, milliseconds")
+	return now
+}
+
+// A server with WithAdmin and no WithClock runs on a running clock: time
+// goes on by itself, and POST /__telcotest/clock moves it ahead, so that a
+// message scheduled 30 minutes ahead goes out (its delivery receipt sent
+// without anyone reading it) once the clock has moved 30 minutes.
+func TestAdmin_ClockSendsAScheduledMessage(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	now := clockNow(t, admin(t, srv, http.MethodGet, "clock", ""))
+	assert.WithinDuration(t, time.Now(), now, time.Second, "the real time, to begin with")
+
+	at := now.Truncate(time.Second).Add(30 * time.Minute)
+	m, err := srv.Client().Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: "later",
+		Schedule: at, DeliveryReceiptWebhookURI: rc.URL + "/receipt"})
+	require.NoError(t, err)
+	status := func() string {
+		list := listMessages(t, srv, "?external_id=")
+		require.Len(t, list, 1)
+		return messageField(t, list[0], "Status").(string)
+	}
+	assert.Equal(t, "Processing", status())
+
+	moved := clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 1740000}`)) // 29 minutes
+	assert.GreaterOrEqual(t, moved.Sub(now), 29*time.Minute)
+	assert.Less(t, moved.Sub(now), 30*time.Minute)
+	assert.Equal(t, "Processing", status(), "a minute early")
+	assert.Empty(t, rc.got())
+
+	clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 60000}`))
+	require.Eventually(t, func() bool { return len(rc.got()) == 1 }, 10*time.Second, 10*time.Millisecond,
+		"the delivery receipt goes out by itself once the message is due")
+	got := srv.Messages(srv.PropertySid)[0]
+	assert.Equal(t, m.MessageSid, got.MessageSid)
+	assert.Equal(t, telco.MessageDelivered, got.Status)
+	assert.Equal(t, telco.TimestampOf(at), got.Submitted, "submitted at its schedule, on the fake's clock")
+	assert.Equal(t, "Delivered", status())
+
+	after := clockNow(t, admin(t, srv, http.MethodGet, "clock", ""))
+	assert.GreaterOrEqual(t, time.Until(after), 30*time.Minute-time.Second, "the clock stays ahead")
+	d, err := http.ParseTime(raw(t, srv, http.MethodGet, "/v2/Properties", "").Header.Get("Date"))
+	require.NoError(t, err)
+	assert.WithinDuration(t, after, d, 2*time.Second, "the service's Date header tells the fake's time")
+}
+
+// Under WithClock, POST /__telcotest/clock moves that Clock, as Advance.
+func TestAdmin_ClockMovesAManualClock(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := telcotest.NewClock(start)
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	assert.Equal(t, start, clockNow(t, admin(t, srv, http.MethodGet, "clock", "")))
+	assert.Equal(t, start.Add(1500*time.Millisecond), clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 1500}`)))
+	assert.Equal(t, start.Add(1500*time.Millisecond), clk.Now())
+	assert.Equal(t, start.Add(1500*time.Millisecond), clockNow(t, admin(t, srv, http.MethodPost, "clock", `{"advance_ms": 0}`)))
+
+	for body, want := range map[string]string{
+		`{}`:                          "advance_ms is required",
+		`{"advance_ms": -1}`:          "advance_ms must be whole milliseconds, 0 to 31536000000",
+		`{"advance_ms": 31536000001}`: "advance_ms must be whole milliseconds, 0 to 31536000000",
+		`{"advance_ms": 1.5}`:         "advance_ms",
+		`{"advance_ms": "10"}`:        "advance_ms",
+		`{"advance_ms": 1, "by": 2}`:  `unknown field "by"`,
+		`5`:                           "one JSON object",
+	} {
+		r := admin(t, srv, http.MethodPost, "clock", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, start.Add(1500*time.Millisecond), clk.Now(), "nothing refused moved it")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "clock", "").Status)
+}
+
+// POST /__telcotest/porting-status is SetPortingStatus over HTTP: the
+// request and its numbers move on, the history grows, the webhook fires,
+// and the answer is the request as the service writes it.
+func TestAdmin_PortingStatus(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	rc := newReceiver(t, http.StatusOK)
+	p := portingParams("+61298765432")
+	p.WebhookURL = rc.URL + "/porting"
+	req := submit(t, srv.Client(), srv.PropertySid, p)
+
+	r := admin(t, srv, http.MethodPost, "porting-status", `{"porting_no": "`+req.PortingNo+`", "status": "Approved"}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var got telco.PortingRequest
+	require.NoError(t, json.Unmarshal(r.Body, &got))
+	assert.Equal(t, req.PortingNo, got.PortingNo)
+	assert.Equal(t, "Approved", got.Status)
+	require.Len(t, got.PortingNumbers, 1)
+	assert.Equal(t, "Approved", got.PortingNumbers[0].Status)
+	assert.Len(t, got.PortingNumbers[0].StatusHistory, 2)
+
+	page, err := srv.Client().Porting.StatusByProperty(testCtx(t), srv.PropertySid, portingWindow())
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	assert.Equal(t, got, page.Items[0], "the service reads the same request")
+	srv.Flush()
+	hits := rc.got()
+	require.Len(t, hits, 1, "the porting webhook fired")
+	assert.Equal(t, "/porting", hits[0].Path)
+
+	for body, want := range map[string]string{
+		`{"status": "Approved"}`:                                 "porting_no is required",
+		`{"porting_no": "` + req.PortingNo + `"}`:                "status is required",
+		`{"porting_no": "PN-NONE", "status": "Approved"}`:        "no porting request PN-NONE",
+		`{"porting_no": "` + req.PortingNo + `", "status": 3}`:   "status",
+		`{"porting_no": "` + req.PortingNo + `", "state": "Ok"}`: `unknown field "state"`,
+	} {
+		r := admin(t, srv, http.MethodPost, "porting-status", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "porting-status", "").Status)
+}
+
+// POST /__telcotest/message-failures is FailMessagesTo over HTTP: a
+// message to the number not yet submitted fails with UNDELIVERABLE, a
+// message to another number does not; GET lists the numbers.
+func TestAdmin_MessageFailures(t *testing.T) {
+	t.Parallel()
+	srv, clk := newClockServer(t, telcotest.WithAdmin())
+	list := func() []string {
+		t.Helper()
+		r := admin(t, srv, http.MethodGet, "message-failures", "")
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var out struct {
+			MessageFailures []struct {
+				To string `json:"to"`
+			} `json:"message_failures"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &out), "%s", r.Body)
+		require.NotNil(t, out.MessageFailures, "an empty list is [], not null: %s", r.Body)
+		var to []string
+		for _, f := range out.MessageFailures {
+			to = append(to, f.To)
+		}
+		return to
+	}
+	assert.Empty(t, list())
+	c := srv.Client()
+	doomed, err := c.Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000013", Text: "x"})
+	require.NoError(t, err)
+	fine, err := c.Messages.Send(testCtx(t), srv.PropertySid, &telco.SendMessageParams{To: "+61400000014", Text: "y"})
+	require.NoError(t, err)
+
+	r := admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000013"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	assert.JSONEq(t, `{"to": "+61400000013"}`, string(r.Body))
+	r = admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000012"}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	assert.Equal(t, []string{"+61400000012", "+61400000013"}, list(), "sorted")
+
+	clk.Advance(time.Second)
+	byID := map[string]telco.Message{}
+	for _, m := range srv.Messages(srv.PropertySid) {
+		byID[m.MessageSid] = m
+	}
+	assert.Equal(t, telco.MessageFailed, byID[doomed.MessageSid].Status)
+	assert.Equal(t, "UNDELIVERABLE", byID[doomed.MessageSid].ErrorCode)
+	assert.Equal(t, telco.MessageDelivered, byID[fine.MessageSid].Status)
+
+	for body, want := range map[string]string{
+		`{}`:                             "to is required",
+		`{"to": "61400000013"}`:          "to must be an E.164 number with +",
+		`{"to": "+61400000013", "x": 1}`: `unknown field "x"`,
+	} {
+		r := admin(t, srv, http.MethodPost, "message-failures", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
+		assert.Contains(t, adminErr(t, r), want, body)
+	}
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodDelete, "message-failures", "").Status)
+}
+
+// seedState is what a client reads of the resources optest.Setup made,
+// and of the accounts' projects: what a reset must give back.
+type seedState struct {
+	Projects, OtherProjects []telco.Property
+	Number                  *telco.Number
+	Blocks                  []telco.NumberBlock
+	Flows                   []telco.Flow
+	Calls                   []telco.Call
+	Login                   *telco.OnlineLogin
+	Trunk                   *telco.SipTrunk
+	Porting                 []telco.PortingRequest
+	Addresses               []telco.Address
+	Counts                  telcotest.Counts
+}
+
+func readSeedState(t *testing.T, srv *telcotest.Server, clk *telcotest.Clock, ids optest.IDs, other telcotest.Account) seedState {
+	t.Helper()
+	ctx := testCtx(t)
+	c := srv.Client()
+	var st seedState
+	projects, err := c.Properties.List(ctx, nil)
+	require.NoError(t, err)
+	st.Projects = projects.Items
+	otherProjects, err := srv.ClientFor(other.AccountSid).Properties.List(ctx, nil)
+	require.NoError(t, err)
+	st.OtherProjects = otherProjects.Items
+	st.Number, err = c.Numbers.Get(ctx, ids.Number)
+	require.NoError(t, err)
+	blocks, err := c.NumberBlocks.ListByProperty(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Blocks = blocks.Data
+	flows, err := c.Flows.List(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Flows = flows.Items
+	calls, err := c.Calls.ListByProperty(ctx, ids.PropertySid, nil)
+	require.NoError(t, err)
+	st.Calls = calls.Calls
+	st.Login, err = c.OnlineLogins.Get(ctx, ids.OnlineLoginSid)
+	require.NoError(t, err)
+	st.Trunk, err = c.SipTrunks.GetByProperty(ctx, ids.PropertySid, ids.SipTrunkSid)
+	require.NoError(t, err)
+	porting, err := c.Porting.StatusByProperty(ctx, ids.PropertySid,
+		&telco.PortingStatusParams{From: clk.Now().Add(-time.Hour), To: clk.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	st.Porting = porting.Items
+	addresses, err := c.Addresses.List(ctx, srv.AccountSid, nil)
+	require.NoError(t, err)
+	st.Addresses = addresses.Items
+	st.Counts = srv.Counts()
+	return st
+}
+
+// POST /__telcotest/reset puts back what the server held at its
+// checkpoint: every resource changed, added or deleted since is as it was
+// (twice over: the checkpoint itself is never changed), the messages sent
+// since are gone, and so are the requests, faults, message failures and
+// callbacks.
+func TestAdmin_ResetRestoresTheCheckpoint(t *testing.T) {
+	t.Parallel()
+	clk := telcotest.NewClock(time.Time{})
+	srv := newServer(t, telcotest.WithAdmin(), telcotest.WithClock(clk))
+	other := srv.AddAccount("", "")
+	ids, err := optest.Setup(srv)
+	require.NoError(t, err)
+	srv.Checkpoint()
+	before := readSeedState(t, srv, clk, ids, other)
+	setupMessage := listMessages(t, srv, "")
+	require.Len(t, setupMessage, 1, "Setup sends one message, scheduled")
+
+	ctx := testCtx(t)
+	c := srv.Client()
+	rc := newReceiver(t, http.StatusOK)
+	change := func(round string) {
+		t.Helper()
+		require.NoError(t, c.Properties.Update(ctx, ids.PropertySid, &telco.UpdatePropertyParams{Name: telco.Ptr("Renamed " + round)}))
+		_, err := c.Numbers.Configure(ctx, ids.Number, &telco.NumberConfigParams{Friendly: "changed " + round,
+			WebhookURL: rc.URL + "/inbound", WebhookMethod: "POST"})
+		require.NoError(t, err)
+		_, err = c.NumberBlocks.Configure(ctx, ids.NumberBlockSid, &telco.ConfigureNumberBlockParams{
+			RoutingMethod: telco.BlockRoutingEndpoint, EndpointNumber: "+61299990001"})
+		require.NoError(t, err)
+		require.NoError(t, c.OnlineLogins.Update(ctx, ids.OnlineLoginSid, &telco.UpdateOnlineLoginParams{FirstName: telco.Ptr(round),
+			Permissions: []telco.Permission{{PropertySid: ids.PropertySid, Scopes: telco.Scopes{telco.ScopeAdmin}}}}))
+		require.NoError(t, c.SipTrunks.Update(ctx, ids.PropertySid, ids.SipTrunkSid, &telco.UpdateSipTrunkParams{
+			Name: telco.Ptr(round), IPAddresses: []string{"52.62.10.8"}, AllowedCountries: []string{"GB"}}))
+		require.True(t, srv.SetPortingStatus(ids.PortingNo, "Approved "+round))
+		_, err = c.Properties.Create(ctx, &telco.CreatePropertyParams{Name: round, MainDomain: "example.com", TimeZone: "UTC"})
+		require.NoError(t, err)
+		_, err = c.Messages.Send(ctx, ids.PropertySid, &telco.SendMessageParams{To: "+61400000001", Text: round})
+		require.NoError(t, err)
+		admin(t, srv, http.MethodPost, "inbound", `{"property_sid": "`+ids.PropertySid+`", "from": "+61400000002", "to": "`+ids.Number+`", "text": "in"}`)
+		admin(t, srv, http.MethodPost, "message-failures", `{"to": "+61400000001"}`)
+		require.True(t, srv.SetAccountSmsEnabled(other.AccountSid, false))
+		arm(t, srv, `{"op": "Lookup.NumberDetails", "kind": "status"}`)
+		srv.Flush()
+		require.NotEmpty(t, srv.Callbacks(), "the inbound webhook")
+		require.NotEqual(t, before, readSeedState(t, srv, clk, ids, other), "round %s changed the state", round)
+	}
+
+	change("one")
+	require.NoError(t, c.Addresses.Delete(ctx, ids.AddressSid))
+	r := admin(t, srv, http.MethodPost, "reset", "")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var cleared struct {
+		Cleared struct{ Messages, Requests, Callbacks, Faults int }
+	}
+	require.NoError(t, json.Unmarshal(r.Body, &cleared), "%s", r.Body)
+	assert.Equal(t, 2, cleared.Cleared.Messages, "the send and the inbound")
+	assert.Equal(t, 1, cleared.Cleared.Faults)
+	assert.Equal(t, 2, cleared.Cleared.Callbacks, "the inbound webhook and the porting one")
+	assert.Greater(t, cleared.Cleared.Requests, 10)
+
+	requests, total := listRequests(t, srv)
+	assert.Empty(t, requests)
+	assert.Zero(t, total)
+	assert.Zero(t, srv.Requests())
+	assert.Empty(t, listFaults(t, srv))
+	assert.Empty(t, srv.Callbacks())
+	assert.JSONEq(t, `{"message_failures": []}`, string(admin(t, srv, http.MethodGet, "message-failures", "").Body))
+	assert.Equal(t, setupMessage, listMessages(t, srv, ""), "the checkpoint's message, no other")
+	assert.Equal(t, before, readSeedState(t, srv, clk, ids, other))
+	_, err = srv.ClientFor(other.AccountSid).Messages.Send(ctx, other.PropertySid, &telco.SendMessageParams{To: "+61400000003", Text: "on"})
+	assert.NoError(t, err, "SMS is enabled again")
+
+	change("two")
+	srv.Reset()
+	assert.Equal(t, before, readSeedState(t, srv, clk, ids, other), "the checkpoint is never changed by what follows")
+	assert.Equal(t, http.StatusMethodNotAllowed, admin(t, srv, http.MethodGet, "reset", "").Status)
+}
+
+// A server that was never checkpointed resets to its state at start, with
+// no messages; requests count from 1 again.
+func TestAdmin_ResetWithoutCheckpoint(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	seeded := srv.Counts()
+	for i := 0; i < 3; i++ {
+		_, _, err := rawSend(t, srv, strconv.Itoa(i))
+		require.NoError(t, err)
+	}
+	srv.Receive(srv.PropertySid, "+61400000001", "+61299990000", "in")
+	require.Equal(t, 4, srv.Counts().Messages)
+	require.Equal(t, http.StatusOK, admin(t, srv, http.MethodPost, "reset", "").Status)
+	assert.Equal(t, seeded, srv.Counts())
+	assert.Empty(t, listMessages(t, srv, ""))
+	assert.Equal(t, http.StatusOK, raw(t, srv, http.MethodGet, "/v2/Properties/"+srv.PropertySid, "").Status,
+		"the seeded project is there, under its SID")
+	requests, total := listRequests(t, srv)
+	assert.Len(t, requests, 1)
+	assert.Equal(t, 1, total)
+}
+
+// Resets while clients send and read: nothing races (under -race), no
+// request fails for it, and after a last reset nothing is left.
+func TestAdmin_ResetWhileBusy(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, telcotest.WithAdmin())
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 15; j++ {
+				resp, _, err := rawSend(t, srv, strconv.Itoa(j))
+				if assert.NoError(t, err) {
+					assert.Equal(t, http.StatusOK, resp.StatusCode)
+				}
+				listMessages(t, srv, "")
+				listRequests(t, srv)
+			}
+		}()
+	}
+	for j := 0; j < 10; j++ {
+		assert.Equal(t, http.StatusOK, admin(t, srv, http.MethodPost, "reset", "").Status)
+	}
+	wg.Wait()
+	srv.Reset()
+	assert.Empty(t, listMessages(t, srv, ""))
+	assert.Zero(t, srv.Counts().Messages)
 }

@@ -122,7 +122,8 @@ type faultState struct {
 	pending   []*pendingFault
 	lastID    int // the last pendingFault's id
 	policy    func(method, path string) *Fault
-	requests  int
+	requests  int        // since the start or the last Reset
+	log       requestLog // the most recent of them (requestlog.go)
 	inflight  int
 	idle      *sync.Cond
 	closed    chan struct{}
@@ -162,8 +163,8 @@ func (s *Server) ClearFaults() {
 // recursive call that runs it does not consume another fault.
 type innerKey struct{}
 
-// applyFault is the hook at the top of serveHTTP. It counts the request,
-// and when a fault claims it, carries the fault out; it returns true when
+// applyFault is the hook at the top of serveHTTP. When a fault claims the
+// request, it carries the fault out; it returns true when
 // the request needs nothing more.
 func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, authorized bool) bool {
 	if r.Context().Value(innerKey{}) != nil {
@@ -229,15 +230,14 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, authorized b
 	return true
 }
 
-// takeFault counts the request and finds the fault that claims it, if
-// any; a claimed request is counted in flight until doneRequest. A request
+// takeFault finds the fault that claims the request, if any (serveCounted
+// has counted it); a claimed request is counted in flight until doneRequest. A request
 // the server refuses (authorized false, serveHTTP's own check) uses up no
 // fault.
 func (s *Server) takeFault(r *http.Request, authorized bool) *Fault {
 	fs := &s.faults
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.requests++
 	if !authorized {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,21 @@ type messageOut struct {
 	Received        int64               `json:"Received,omitempty"`
 	ExternalID      string              `json:"ExternalId,omitempty"`
 	ErrorCode       string              `json:"ErrorCode"`
+}
+
+// writeMessages answers 200 with {"Messages": page}.
+func writeMessages(w http.ResponseWriter, page []messageOut) {
+	writeJSON(w, http.StatusOK, struct {
+		Messages []messageOut `json:"Messages"`
+	}{page})
+}
+
+// writeMessage answers 200 with {"Message": m}, the answer of a send and
+// of a get.
+func writeMessage(w http.ResponseWriter, m messageOut) {
+	writeJSON(w, http.StatusOK, struct {
+		Message messageOut `json:"Message"`
+	}{m})
 }
 
 func wireOut(m telco.Message) messageOut {
@@ -140,6 +156,20 @@ func (s *Server) FailMessagesTo(e164 string) {
 	s.st.failTo[e164] = true
 }
 
+// failingTo lists the numbers FailMessagesTo was given, sorted.
+func (s *Server) failingTo() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.st.failTo))
+	for to, on := range s.st.failTo {
+		if on {
+			out = append(out, to)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Receive records an inbound SMS on the project, as if from sent it to to,
 // and returns it. A project SID the server does not know yet is created.
 // It sends the webhooks the service would: to the WebHookUrl of to when to
@@ -148,7 +178,12 @@ func (s *Server) FailMessagesTo(e164 string) {
 func (s *Server) Receive(propertySid, from, to, text string) telco.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prop := s.st.ensureProperty(propertySid)
+	return s.receive(s.st.ensureProperty(propertySid), from, to, text)
+}
+
+// receive is Receive on a project the store holds. The caller holds s.mu.
+func (s *Server) receive(prop *telco.Property, from, to, text string) telco.Message {
+	propertySid := prop.PropertySid
 	now := s.now()
 	ts := telco.TimestampOf(now)
 	m := &messageRec{Message: telco.Message{
@@ -357,20 +392,25 @@ func (s *Server) advanceAll(now time.Time) {
 }
 
 // catchUp brings the messages up to the clock: a Clock calls it when
-// moved, and under real time a timer calls it when the next one is due.
+// moved, and under real time (or a running Clock) a timer calls it when
+// the next one is due.
 func (s *Server) catchUp() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
+		// A running clock that jumped ahead leaves the timer set for a
+		// real time now too late: arm sets it afresh.
+		s.timerAt = time.Time{}
 		s.advanceAll(s.now())
 	}
 }
 
-// arm sets, under real time, the timer that runs catchUp when the next
-// pending message is due, so that webhooks go out without a read. Under a
-// Clock, moving the clock does that. The caller holds s.mu.
+// arm sets, under real time or a running Clock, the timer that runs
+// catchUp when the next pending message is due, so that webhooks go out
+// without a read. Under a manual Clock, moving the clock does that. The
+// caller holds s.mu.
 func (s *Server) arm(now time.Time) {
-	if s.clock != nil || s.closed {
+	if (s.clock != nil && !s.clock.follows()) || s.closed {
 		return
 	}
 	next := s.st.pending.next()

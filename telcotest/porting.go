@@ -99,12 +99,18 @@ func (s *Server) submitPorting(w http.ResponseWriter, r *http.Request, pp pathPa
 func (s *Server) SetPortingStatus(portingNo, status string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.setPortingStatus(portingNo, status) != nil
+}
+
+// setPortingStatus is SetPortingStatus, returning the request it moved
+// (nil when there is none). The caller holds s.mu.
+func (s *Server) setPortingStatus(portingNo, status string) *telco.PortingRequest {
 	for _, rec := range s.st.porting {
 		if rec.req.PortingNo != portingNo {
 			continue
 		}
 		if rec.req.Status == status {
-			return true // no change: no history entry and no webhook
+			return &rec.req // no change: no history entry and no webhook
 		}
 		now := s.now()
 		rec.req.Status, rec.updated = status, now
@@ -120,9 +126,9 @@ func (s *Server) SetPortingStatus(portingNo, status string) bool {
 			n.Status = status
 		}
 		s.hooks.send(CallbackPortingStatus, rec.req.WebhookURL, http.MethodPost, rec.req)
-		return true
+		return &rec.req
 	}
-	return false
+	return nil
 }
 
 func (s *Server) portingStatus(w http.ResponseWriter, r *http.Request, propertySid string) {

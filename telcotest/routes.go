@@ -208,8 +208,11 @@ func opOf(method string, segs []string) string {
 
 // requestSegs is the request's path split into unescaped segments, as the
 // router reads it.
-func requestSegs(r *http.Request) []string {
-	segs := splitPath(r.URL.EscapedPath())
+func requestSegs(r *http.Request) []string { return splitUnescaped(r.URL.EscapedPath()) }
+
+// splitUnescaped is an escaped path split into unescaped segments.
+func splitUnescaped(escaped string) []string {
+	segs := splitPath(escaped)
 	for i, p := range segs {
 		if u, err := unescape(p); err == nil {
 			segs[i] = u

@@ -58,10 +58,11 @@ func serveHealth(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// handler returns the server's http.Handler: serveHTTP, behind the admin
-// API and logged when cfg asks for them.
+// handler returns the server's http.Handler: serveHTTP, each request
+// counted (serveCounted), behind the admin API and logged when cfg asks
+// for them.
 func (s *Server) handler(cfg *serverConfig) http.Handler {
-	h := http.Handler(http.HandlerFunc(s.serveHTTP))
+	h := http.Handler(http.HandlerFunc(s.serveCounted))
 	if cfg.admin {
 		h = s.adminHandler(h)
 	}

@@ -46,8 +46,11 @@
 // WithAddr listens on any address, WithTLS serves HTTPS, WithRequestLog
 // writes one line per request (never a credential), and GET /healthz
 // (HealthPath) answers without credentials; WithAdmin serves an admin API
-// under AdminPath that arms faults over HTTP, for clients in other
-// languages; `telco mock` uses them all.
+// under AdminPath, for clients in other languages, that does over HTTP
+// what the Server's methods do (faults, Messages, RequestRecords,
+// Receive, FailMessagesTo, SetPortingStatus, the Clock, Reset); `telco
+// mock` uses them all. One server can serve a whole test suite:
+// Checkpoint once it is seeded, Reset between tests.
 package telcotest
 
 import (
@@ -69,7 +72,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,10 +97,10 @@ type Server struct {
 	stopListen func() // stops following clock
 	hooks      *hooks
 	faults     faultState // fault injection and request counts (faults.go)
-	date       atomic.Pointer[dateHeader]
 
 	mu      sync.Mutex // guards everything below
 	st      store
+	seed    store // what Reset puts back (Checkpoint)
 	closed  bool
 	timer   *time.Timer // real time only: wakes catchUp when a message is due
 	timerAt time.Time
@@ -129,7 +131,9 @@ type serverConfig struct {
 
 // WithClock makes the server take every time it uses from c instead of the
 // real clock, so that a test can move message statuses, scheduled sends
-// and lease expiry along with c.Advance.
+// and lease expiry along with c.Advance. Without it a server runs on the
+// real clock, or with WithAdmin on a running Clock of its own
+// (NewRunningClock), which the admin API moves.
 func WithClock(c *Clock) ServerOption { return func(cfg *serverConfig) { cfg.clock = c } }
 
 // WithAccount adds one more account, with its own seeded project (see
@@ -186,6 +190,10 @@ func startServer(opts []ServerOption) (*Server, error) {
 	if cfg.token == "" {
 		cfg.token = randomToken()
 	}
+	if cfg.admin && cfg.clock == nil {
+		// The admin API moves the clock (POST /__telcotest/clock).
+		cfg.clock = NewRunningClock()
+	}
 	s := &Server{AccountSid: cfg.accountSid, Token: cfg.token, clock: cfg.clock, hooks: newHooks(cfg.callbacks)}
 	s.st = newStore(cfg.accountSid)
 	s.faults.init()
@@ -193,6 +201,7 @@ func startServer(opts []ServerOption) (*Server, error) {
 	for _, a := range cfg.more {
 		s.AddAccount(a[0], a[1])
 	}
+	s.Checkpoint()
 	if s.clock != nil {
 		s.stopListen = s.clock.listen(s.catchUp)
 	}
@@ -381,13 +390,10 @@ func (s *Server) FailNext(n, status int) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if serveHealth(w, r) {
-		return
-	}
 	// The Date header tells clients the fake's time (its Clock's, when it
 	// has one), as SendOnce reads the service's to place its windows.
 	h := w.Header()
-	h["Date"] = s.dateValue()
+	h.Set("Date", s.now().UTC().Format(http.TimeFormat))
 	// A request id on every answer, for telco.CallInfo to read; the
 	// service's documents name no such header.
 	h["X-Request-Id"] = []string{newSid("RQ")}
@@ -426,54 +432,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// into memory, and the answer goes out once they have let go of it.
 	// Written straight to the connection, a large page a client did not
 	// read would hold the lock, and every other request, until it did.
-	ans := answers.Get().(*answer)
-	ans.header = w.Header()
+	ans := &answer{header: w.Header()}
 	rt.handle(s, ans, r, params)
 	ans.writeTo(w)
-	ans.release()
-}
-
-// dateHeader is a Date header's value for one second of the server's
-// time.
-type dateHeader struct {
-	unix  int64
-	value []string
-}
-
-// dateValue is the Date header's value for now, formatted once a second
-// and shared by the answers of that second. Sharing is safe: the slice has
-// no room to grow (Header.Add copies it), Header.Set replaces it, and
-// net/http copies the header map before writing it.
-func (s *Server) dateValue() []string {
-	now := s.now().UTC()
-	if d := s.date.Load(); d != nil && d.unix == now.Unix() {
-		return d.value
-	}
-	d := &dateHeader{unix: now.Unix(), value: []string{now.Format(http.TimeFormat)}}
-	s.date.Store(d)
-	return d.value
-}
-
-// jsonContentType is the Content-Type of every JSON answer, shared as
-// dateValue's values are.
-var jsonContentType = []string{"application/json; charset=utf-8"}
-
-// answers are reused: a page of 200 messages is about 90 kB, which a new
-// buffer would grow to in a dozen steps on every request.
-var answers = sync.Pool{New: func() any { return new(answer) }}
-
-// maxPooledAnswer is the largest body buffer kept for reuse, so that one
-// very large answer does not stay pinned in the pool.
-const maxPooledAnswer = 1 << 20
-
-// release returns a to the pool once its answer is written.
-func (a *answer) release() {
-	if a.body.Cap() > maxPooledAnswer {
-		return
-	}
-	a.header, a.status = nil, 0
-	a.body.Reset()
-	answers.Put(a)
 }
 
 // answer is a ResponseWriter that keeps the status and body in memory
@@ -522,7 +483,7 @@ type wireStatus struct {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header()["Content-Type"] = jsonContentType
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
@@ -570,20 +531,15 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 // readBody is decodeBody with the decoding left to decode, which gets the
-// body ("{}" for an empty one) and must copy what it keeps: the buffer
-// goes back to a pool.
+// body ("{}" for an empty one).
 func readBody(w http.ResponseWriter, r *http.Request, decode func(body []byte) error) bool {
 	if isForm(r.Header.Get("Content-Type")) {
 		writeError(w, http.StatusBadRequest, "SerializationException",
 			"This operation accepts only application/json bodies.")
 		return false
 	}
-	rb := requestBodies.Get().(*requestBody)
-	defer rb.release()
-	rb.lr = io.LimitedReader{R: r.Body, N: 4 << 20}
-	_, err := rb.buf.ReadFrom(&rb.lr)
+	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 	if err == nil {
-		body := rb.buf.Bytes()
 		if len(bytes.TrimSpace(body)) == 0 {
 			body = []byte("{}")
 		}
@@ -608,24 +564,6 @@ func isForm(contentType string) bool {
 	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	return mt == form
-}
-
-// requestBody is a reusable buffer for reading a request's JSON body.
-type requestBody struct {
-	buf bytes.Buffer
-	lr  io.LimitedReader
-}
-
-var requestBodies = sync.Pool{New: func() any { return new(requestBody) }}
-
-// release returns rb to the pool, unless a large body grew it.
-func (rb *requestBody) release() {
-	rb.lr = io.LimitedReader{}
-	if rb.buf.Cap() > maxPooledAnswer {
-		return
-	}
-	rb.buf.Reset()
-	requestBodies.Put(rb)
 }
 
 const sidAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

@@ -37,7 +37,11 @@ var ErrNotStubbed = errors.New("telcotest: not stubbed")
 //     element.
 //   - Find answers ErrNotStubbed; FindAll pages Find as the SDK does.
 //   - FindByExternalID and ListByExternalID answer from the messages the
-//     stub's sends returned.
+//     stub's sends returned; FillLedger answers 0, nil: the stub's memory
+//     is those sends.
+//   - SendAll sends msgs in chunks of ChunkSize with SendBatchOnce, one
+//     chunk at a time, and yields each message's result in input order
+//     (with its chunk's error when the chunk left it unsettled).
 //
 // The zero value is ready to use; a MessagesStub is safe for concurrent use
 // once its funcs are set.
@@ -50,6 +54,8 @@ type MessagesStub struct {
 	SendBatchOnceFunc    func(ctx context.Context, propertySid string, msgs []telco.SendMessageParams) ([]telco.BatchResult, error)
 	FindByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string]telco.Message, error)
 	ListByExternalIDFunc func(ctx context.Context, propertySid string, since time.Time, externalIDs ...string) (map[string][]telco.Message, error)
+	FillLedgerFunc       func(ctx context.Context, propertySid string, from, to time.Time) (int, error)
+	SendAllFunc          func(ctx context.Context, propertySid string, msgs iter.Seq[telco.SendMessageParams], opts *telco.SendAllOptions) iter.Seq2[telco.BatchResult, error]
 
 	mu   sync.Mutex
 	sent map[[2]string][]telco.Message // by project and ExternalId, what the sends returned
@@ -244,4 +250,54 @@ func (s *MessagesStub) ListByExternalID(ctx context.Context, propertySid string,
 		}
 	}
 	return out, nil
+}
+
+// FillLedger calls FillLedgerFunc, or answers 0: the stub remembers what
+// its own sends returned, and has no history to read.
+func (s *MessagesStub) FillLedger(ctx context.Context, propertySid string, from, to time.Time) (int, error) {
+	if s.FillLedgerFunc != nil {
+		return s.FillLedgerFunc(ctx, propertySid, from, to)
+	}
+	return 0, nil
+}
+
+// SendAll calls SendAllFunc, or sends msgs in chunks with SendBatchOnce.
+func (s *MessagesStub) SendAll(ctx context.Context, propertySid string, msgs iter.Seq[telco.SendMessageParams], opts *telco.SendAllOptions) iter.Seq2[telco.BatchResult, error] {
+	if s.SendAllFunc != nil {
+		return s.SendAllFunc(ctx, propertySid, msgs, opts)
+	}
+	size := telco.DefaultSendAllChunkSize
+	if opts != nil && opts.ChunkSize > 0 {
+		size = opts.ChunkSize
+	}
+	return func(yield func(telco.BatchResult, error) bool) {
+		var chunk []telco.SendMessageParams
+		flush := func() bool {
+			if len(chunk) == 0 {
+				return true
+			}
+			res, err := s.SendBatchOnce(ctx, propertySid, chunk)
+			for i := range chunk {
+				var r telco.BatchResult
+				if res != nil {
+					r = res[i]
+				}
+				var e error
+				if r.Message == nil && r.Err == nil {
+					e = err
+				}
+				if !yield(r, e) {
+					return false
+				}
+			}
+			chunk = chunk[:0]
+			return true
+		}
+		for m := range msgs {
+			if chunk = append(chunk, m); len(chunk) == size && !flush() {
+				return
+			}
+		}
+		flush()
+	}
 }

@@ -121,6 +121,7 @@ func (c Callback) OK() bool { return c.Err == "" }
 type queued struct {
 	cb   Callback
 	body []byte
+	gen  int // hooks.gen when queued: a reset since means it is not recorded
 }
 
 // hooks sends webhooks in the background, at most limits.Workers at a
@@ -141,6 +142,7 @@ type hooks struct {
 	pending int // queued or in flight
 	closed  bool
 	done    []Callback // finished, oldest first; the last limits.History count
+	gen     int        // counts resets
 }
 
 func newHooks(l CallbackLimits) *hooks {
@@ -177,7 +179,7 @@ func (h *hooks) send(kind CallbackKind, rawURL, method string, v any) {
 		h.record(cb)
 		return
 	}
-	h.queue = append(h.queue, queued{cb, body})
+	h.queue = append(h.queue, queued{cb, body, h.gen})
 	h.pending++
 	if h.workers < h.limits.Workers {
 		h.workers++
@@ -201,7 +203,9 @@ func (h *hooks) work() {
 			q.cb.Err = err.Error()
 		}
 		h.mu.Lock()
-		h.record(q.cb)
+		if q.gen == h.gen {
+			h.record(q.cb)
+		}
 		if h.pending--; h.pending == 0 {
 			h.idle.Broadcast()
 		}
@@ -305,6 +309,24 @@ func (h *hooks) close() {
 	h.flush()
 	stop.Stop()
 	h.cancel()
+}
+
+// reset drops the webhooks queued and the history, and keeps those in
+// flight from being recorded; it returns how many it dropped.
+func (h *hooks) reset() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.gen++
+	dropped := len(h.queue) - h.head
+	clear(h.queue)
+	h.queue, h.head = h.queue[:0], 0
+	if h.pending -= dropped; h.pending == 0 {
+		h.idle.Broadcast()
+	}
+	n := min(len(h.done), h.limits.History) + dropped
+	clear(h.done)
+	h.done = h.done[:0]
+	return n
 }
 
 func (h *hooks) list() []Callback {

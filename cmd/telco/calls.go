@@ -120,7 +120,7 @@ from:
 	}
 	fs := c.Flags()
 	a.propertyFlag(fs, &f.prop)
-	fs.StringVar(&f.acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	fs.StringVar(&f.acct, "account", "", "account SID (default your own when no project is given by --property, $TELCO_PROPERTY_SID or the profile); not with --property")
 	fs.StringVar(&f.since, "since", "", "calls that started at or after this time ("+timeHelp+")")
 	fs.StringVar(&f.until, "until", "", "calls that started before this time")
 	fs.StringVar(&f.p.Token, "token", "", "only calls written after the answer that gave this Token")

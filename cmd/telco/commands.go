@@ -125,7 +125,7 @@ func (a *app) needSubcommand(cmd *cobra.Command, _ []string) error {
 func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %s (got %d argument(s))", cmd.CommandPath(), names, len(args))
+			return usagef("%s takes %s (got %s)", cmd.CommandPath(), names, plural(len(args), "argument"))
 		}
 		return nil
 	}

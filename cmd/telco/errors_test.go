@@ -33,7 +33,8 @@ func TestGoldenErrors(t *testing.T) {
 		{"addresses_delete_no_yes", []string{"addresses", "delete", "ADXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 2},
 		{"output_value", []string{"projects", "list", "-o", "yaml"}, 2},
 		{"service_unknown_project", []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, 1},
-		{"service_unknown_time_zone", []string{"projects", "create", "--name", "X", "--domain", "x.example", "--time-zone", "Mars Standard Time"}, 1},
+		{"service_unknown_country", []string{"addresses", "create", "--line1", "1 Main St", "--city", "Sydney", "--country", "XX"}, 1},
+		{"time_zone_near_miss", []string{"projects", "create", "--name", "X", "--domain", "x.example", "--time-zone", "Australia/Sydny"}, 2},
 	}
 	for _, tc := range cases {
 		for _, format := range []string{"table", "json"} {
@@ -122,8 +123,8 @@ func TestErrorsSayItOnce(t *testing.T) {
 		once  []string // each said exactly once
 		fault *telcotest.Fault
 	}{
-		{args: []string{"projects", "create", "--name", "X", "--domain", "x.example", "--time-zone", "Mars Standard Time"},
-			once: []string{"'Mars Standard Time' is not a recognised time zone ID.", "UNKNOWN_TIME_ZONE", "projects create"}},
+		{args: []string{"addresses", "create", "--line1", "1 Main St", "--city", "Sydney", "--country", "XX"},
+			once: []string{"The country XX was not found.", "COUNTRY_NOT_FOUND", "addresses create"}},
 		{args: []string{"projects", "get", "PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, once: []string{"The property was not found.", "PROPERTY_NOT_FOUND"}},
 		{args: []string{"api", "GET", "/v2/Properties/PRXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"}, once: []string{"The property was not found.", "telco: api: 400"}},
 		{args: []string{"sms", "send", "--to", "+61400000001", "--text", "hi"}, once: []string{"injected failure", "may have reached the service"},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -146,22 +147,35 @@ func (l *listFlags) params() telco.ListParams { return telco.ListParams{Count: l
 
 // propertyFlag adds --property, defaulting to $TELCO_PROPERTY_SID.
 func (a *app) propertyFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "property", "", "project (property) SID (default $TELCO_PROPERTY_SID)")
+	fs.StringVar(p, "property", "", "project (property) SID (default $TELCO_PROPERTY_SID, else the profile's default project)")
 }
 
+// property is the project a command works on: p (its --property or
+// argument), else $TELCO_PROPERTY_SID, else the default project of the
+// profile that gives the credentials (telco login --property).
 func (a *app) property(p string) (string, error) {
-	if v := firstNonEmpty(p, a.env("TELCO_PROPERTY_SID")); v != "" {
+	if v := firstNonEmpty(p, a.env("TELCO_PROPERTY_SID"), a.profileProperty()); v != "" {
 		return v, nil
 	}
-	return "", usagef("give --property or set TELCO_PROPERTY_SID")
+	return "", usagef("give --property, set TELCO_PROPERTY_SID, or save a default project with 'telco login --property PR...'")
+}
+
+// profileProperty is the default project of the profile the credentials
+// come from; "" when they come from elsewhere, or it has none.
+func (a *app) profileProperty() string {
+	cr, err := a.credentials()
+	if err != nil {
+		return "" // building the client says why
+	}
+	return cr.propertySid
 }
 
 // scope picks a project or an account for a command that takes either:
 // an explicit flag wins over $TELCO_PROPERTY_SID (else setting the variable,
 // as the mock recipe does, would silently override --account), and giving
 // both flags is a usage error. With neither, it is $TELCO_PROPERTY_SID when
-// set, else the caller's own account. Exactly one result is non-empty,
-// unless the account is unknown too.
+// set, else the profile's default project, else the caller's own account.
+// Exactly one result is non-empty, unless the account is unknown too.
 func (a *app) scope(prop, acct string) (string, string, error) {
 	switch {
 	case prop != "" && acct != "":
@@ -171,7 +185,7 @@ func (a *app) scope(prop, acct string) (string, string, error) {
 	case prop != "":
 		return prop, "", nil
 	}
-	if p := a.env("TELCO_PROPERTY_SID"); p != "" {
+	if p := firstNonEmpty(a.env("TELCO_PROPERTY_SID"), a.profileProperty()); p != "" {
 		return p, "", nil
 	}
 	return "", a.account(), nil
@@ -195,4 +209,49 @@ func (a *app) secret(what, flagValue, envName string, fromStdin bool) (string, e
 		return flagValue, nil
 	}
 	return a.env(envName), nil
+}
+
+// closest returns the names nearest to v by edit distance, ignoring case,
+// when they are near enough to be what v meant: at most one edit in seven
+// characters of v (one to three in all). It is for "did you mean" in the
+// values of flags too open for a fixed list (time zones); ties are all
+// returned, at most three, in the order of names.
+func closest(v string, names []string) []string {
+	target := []rune(strings.ToLower(v))
+	limit := max(1, min(3, len(target)/7))
+	best := limit + 1
+	var out []string
+	for _, n := range names {
+		d := editDistance(target, []rune(strings.ToLower(n)))
+		switch {
+		case d > limit:
+		case d < best:
+			best, out = d, []string{n}
+		case d == best && len(out) < 3 && !slices.Contains(out, n):
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b: the fewest
+// insertions, deletions and substitutions that turn one into the other.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -132,3 +132,29 @@ func TestScopeFlags(t *testing.T) {
 		assert.Contains(t, r.stderr, "not both", args)
 	}
 }
+
+// closest suggests what a value probably meant, and nothing for a value
+// too far from every name.
+func TestClosest(t *testing.T) {
+	t.Parallel()
+	names := []string{"Australia/Sydney", "Australia/Melbourne", "Europe/London", "UTC", "Arab Standard Time", "Tokyo Standard Time"}
+	for _, tc := range []struct {
+		v    string
+		want []string
+		why  string
+	}{
+		{"Australia/Sydny", []string{"Australia/Sydney"}, "one letter left out"},
+		{"australia/sydney", []string{"Australia/Sydney"}, "case is not a difference"},
+		{"Australia/Melborne", []string{"Australia/Melbourne"}, "one letter left out"},
+		{"UTX", []string{"UTC"}, "a short name allows one edit"},
+		{"UXX", nil, "two edits in three letters is another word"},
+		{"Mars Standard Time", nil, "three edits in 18 letters is too many"},
+		{"Tokio Standard Tim", []string{"Tokyo Standard Time"}, "two edits in 18 letters"},
+		{"", nil, "nothing to match"},
+	} {
+		assert.Equal(t, tc.want, closest(tc.v, names), "%q: %s", tc.v, tc.why)
+	}
+	assert.Equal(t, 3, editDistance([]rune("kitten"), []rune("sitting")))
+	assert.Equal(t, 0, editDistance(nil, nil))
+	assert.Equal(t, 5, editDistance([]rune("Zürich"), []rune("Zu")), "runes, not bytes (which would make it 6)")
+}

@@ -183,7 +183,7 @@ func TestBatchDryRun(t *testing.T) {
 	in := fmt.Sprintf("To,Text,ExternalId,Schedule\n+61400000001,Hello,d-1,%d\n0400000002,Bad,d-2,\n", sched.Unix())
 	r := h.runIn(in, "sms", "batch", "--dry-run", "-o", "json")
 	assert.Equal(t, 2, r.code, "a line would be refused")
-	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 lines would be sent, 1 refused")
+	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 line would be sent, 1 refused")
 	assert.Contains(t, r.stdout, `"Schedule":"`+sched.In(syd).Format(time.RFC3339)+`"`)
 	assert.Contains(t, r.stdout, `"Action":"refuse"`)
 	r = h.runIn(in, "sms", "batch", "--dry-run")

@@ -36,7 +36,8 @@ type mockInfo struct {
 	// CAP12 is where --ca-p12 wrote it as a PKCS#12 trust store.
 	CAP12 string `json:"ca_p12,omitempty"`
 	// AdminURL is the base of the admin API (telcotest.WithAdmin), which
-	// arms faults over HTTP with the first account's credentials.
+	// does over HTTP, with the first account's credentials, what
+	// telcotest's hooks do in Go: faults, inspection, reset, the clock.
 	AdminURL string `json:"admin_url"`
 	// Accounts are every account, the first one (the keys above) first.
 	Accounts []mockAccount `json:"accounts"`
@@ -97,11 +98,19 @@ tracked calls), flow (the ConfigID of a flow of that project), admin_url and
 accounts (every account with its account_sid, token, property_sid and
 property_sids, the first account first), so that any client can be pointed at
 it. --info-file PATH also writes that line to PATH, atomically, once the fake
-is ready (wait for the file rather than for a time), and removes it when the
-mock stops, unless --keep-info-file. --env prints export lines for a shell
-instead of the JSON line (TELCO_BASE_URL, TELCO_ACCOUNT_SID, TELCO_TOKEN,
-TELCO_PROPERTY_SID; TELCO_ALLOW_INSECURE_HTTP=1 for plain http to a host that
-is not loopback; SSL_CERT_FILE with --tls --ca-file).
+is ready (wait for the file rather than for a time: it comes after everything
+printed), and removes it when the mock stops, unless --keep-info-file. --env
+prints export lines for a shell instead of the JSON line (TELCO_BASE_URL,
+TELCO_ACCOUNT_SID, TELCO_TOKEN, TELCO_PROPERTY_SID; TELCO_ALLOW_INSECURE_HTTP=1
+for plain http to a host that is not loopback; SSL_CERT_FILE, an absolute
+path, with --tls --ca-file).
+
+  rm -f mock.json
+  telco mock --addr 127.0.0.1:8080 --info-file mock.json --env > mock.env &
+  until [ -s mock.json ]; do sleep 0.1; done
+  . ./mock.env
+
+or, without --env:
 
   telco mock --addr 127.0.0.1:8080 --info-file mock.json &
   until [ -s mock.json ]; do sleep 0.1; done
@@ -119,10 +128,16 @@ reaches another's resources is answered 403 FORBIDDEN.
 Bound to all interfaces (--addr 0.0.0.0:8080), it prints a loopback URL the
 CLI accepts, and warns: anyone who can reach the port can use the fake.
 
-Faults, for clients in any language: the admin API under /__telcotest/
-(HTTP Basic with the first account's SID and token) arms the fake's faults
-for the next requests that match, lists them with the uses left, and clears
-them. --fault arms one at start-up with the same keys (repeatable):
+The admin API, for test suites in any language, lives under /__telcotest/
+(HTTP Basic with the first account's SID and token; GET /__telcotest/ lists
+its endpoints). It arms faults for the next requests that match, lists the
+messages the fake holds and the requests that reached it, makes it receive an
+SMS, fails messages to a number, moves a porting request on, moves the fake's
+clock ahead (it follows real time until then), and resets the fake to how it
+started (POST /__telcotest/reset): the seeded accounts, projects, number,
+block, flow and calls, under the SIDs printed; no messages, requests or
+faults. --fault arms a fault at start-up with the admin API's keys
+(repeatable):
 
   curl -u "$SID:$TOKEN" -d '{"kind":"status","status":503,"retry_after":2,"op":"Messages.Send"}' \
     "$URL/__telcotest/faults"
@@ -186,6 +201,9 @@ the mock listens, and serves a certificate it signs for localhost,
 				c.To, c.Endpoint = strings.TrimPrefix(mockNumber, "+"), "61400000000"
 				srv.AddCall(srv.PropertySid, c)
 			}
+			// What POST /__telcotest/reset puts back: everything seeded
+			// above, under the SIDs and tokens printed below.
+			srv.Checkpoint()
 			for _, f := range more.faults {
 				srv.Inject(f.count, f.fault)
 			}

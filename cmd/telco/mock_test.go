@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -467,4 +468,159 @@ func TestMockEnv_InsecureHTTPAndCA(t *testing.T) {
 	}
 	env := mockEnv(mockInfo{URL: "https://127.0.0.1:8443", CAFile: "/tmp/my ca.pem"})
 	assert.Contains(t, env, "export SSL_CERT_FILE='/tmp/my ca.pem'\n")
+}
+
+// mockJSON is mockDo for an answer that must be JSON with the status
+// want; it decodes the body into out.
+func mockJSON(t *testing.T, want int, method, url, sid, token, body string, out any) {
+	t.Helper()
+	code, _, got, err := mockDo(t, method, url, sid, token, body)
+	require.NoError(t, err)
+	require.Equal(t, want, code, "%s %s: %s", method, url, got)
+	if out != nil {
+		require.NoError(t, json.Unmarshal([]byte(got), out), got)
+	}
+}
+
+// mockSeeds is what a client reads of what `telco mock` seeded.
+type mockSeeds struct {
+	Projects, OtherProjects, Flows, Calls, Blocks string
+}
+
+func readMockSeeds(t *testing.T, info mockInfo) mockSeeds {
+	t.Helper()
+	get := func(path string, acct mockAccount) string {
+		t.Helper()
+		code, _, body, err := mockDo(t, http.MethodGet, info.URL+path, acct.AccountSid, acct.Token, "")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, code, "%s: %s", path, body)
+		return body
+	}
+	first, second := info.Accounts[0], info.Accounts[1]
+	return mockSeeds{
+		Projects:      get("/v2/Properties", first),
+		OtherProjects: get("/v2/Properties", second),
+		Flows:         get("/v2/Properties/"+info.PropertySid+"/Flows", first),
+		Calls:         get("/v2/Properties/"+info.PropertySid+"/Calls", first),
+		Blocks:        get("/v2/Properties/"+info.PropertySid+"/numberblocks", first),
+	}
+}
+
+// POST /__telcotest/reset puts `telco mock` back as it started: what it
+// seeded after the fake started (the number, block, flow and calls, the
+// generated second account and the further projects) is there, under the
+// SIDs it printed; the messages, requests and faults are gone.
+func TestMockResetRestoresItsSeeds(t *testing.T) {
+	t.Parallel()
+	info, _ := startMock(t, "--accounts", "2", "--projects", "2",
+		"--fault", "op=Lookup.NumberDetails,kind=status,status=503")
+	require.Len(t, info.Accounts, 2)
+	sid, token := info.AccountSid, info.Token
+	admin := strings.TrimSuffix(info.AdminURL, "/")
+	seeds := readMockSeeds(t, info)
+	assert.Contains(t, seeds.Flows, info.Flow)
+	assert.Contains(t, seeds.Blocks, "Mock block")
+	assert.Contains(t, seeds.OtherProjects, info.Accounts[1].PropertySids[1])
+
+	// Change what a test would.
+	mockJSON(t, http.StatusOK, http.MethodPost, info.URL+"/v2/Properties", sid, token,
+		`{"Name": "Extra", "MainDomain": "example.com", "TimeZone": "UTC"}`, nil)
+	mockJSON(t, http.StatusNoContent, http.MethodPatch, info.URL+"/v2/Properties/"+info.PropertySid, sid, token, `{"Name": "Renamed"}`, nil)
+	mockJSON(t, http.StatusOK, http.MethodPost, info.URL+"/v2/Properties/"+info.PropertySid+"/Messages", sid, token,
+		`{"To": "+61400000001", "Text": "hi"}`, nil)
+	mockJSON(t, http.StatusCreated, http.MethodPost, admin+"/inbound", sid, token,
+		`{"property_sid": "`+info.PropertySid+`", "from": "+61400000002", "to": "`+info.Number+`", "text": "in"}`, nil)
+	mockJSON(t, http.StatusCreated, http.MethodPost, admin+"/message-failures", sid, token, `{"to": "+61400000001"}`, nil)
+	require.NotEqual(t, seeds, readMockSeeds(t, info))
+
+	var cleared struct {
+		Cleared struct{ Messages, Faults int }
+	}
+	mockJSON(t, http.StatusOK, http.MethodPost, admin+"/reset", sid, token, "", &cleared)
+	assert.Equal(t, 2, cleared.Cleared.Messages)
+	assert.Equal(t, 1, cleared.Cleared.Faults, "the --fault, unused")
+
+	var msgs struct{ Messages []json.RawMessage }
+	mockJSON(t, http.StatusOK, http.MethodGet, admin+"/messages", sid, token, "", &msgs)
+	assert.NotNil(t, msgs.Messages)
+	assert.Empty(t, msgs.Messages)
+	var reqs struct {
+		Requests []json.RawMessage
+		Total    int
+	}
+	mockJSON(t, http.StatusOK, http.MethodGet, admin+"/requests", sid, token, "", &reqs)
+	assert.Empty(t, reqs.Requests)
+	assert.Zero(t, reqs.Total)
+	var faults struct{ Faults []json.RawMessage }
+	mockJSON(t, http.StatusOK, http.MethodGet, admin+"/faults", sid, token, "", &faults)
+	assert.Empty(t, faults.Faults)
+	assert.Equal(t, seeds, readMockSeeds(t, info), "the seeds, under the SIDs the mock printed")
+}
+
+// `telco mock` runs on a clock that follows real time and that the admin
+// API moves on: a message scheduled 30 minutes ahead is sent once the
+// clock has moved 30 minutes, and not before. Every admin endpoint wants
+// the first account's credentials.
+func TestMockClockSendsAScheduledMessage(t *testing.T) {
+	t.Parallel()
+	info, _ := startMock(t)
+	sid, token := info.AccountSid, info.Token
+	admin := strings.TrimSuffix(info.AdminURL, "/")
+	var clock struct{ Now string }
+	mockJSON(t, http.StatusOK, http.MethodGet, admin+"/clock", sid, token, "", &clock)
+	now, err := time.Parse(time.RFC3339, clock.Now)
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), now, 2*time.Second, "the real time, to begin with")
+
+	schedule := now.Unix() + 30*60
+	mockJSON(t, http.StatusOK, http.MethodPost, info.URL+"/v2/Properties/"+info.PropertySid+"/Messages", sid, token,
+		`{"To": "+61400000001", "Text": "in half an hour", "ExternalId": "later", "Schedule": `+strconv.FormatInt(schedule, 10)+`}`, nil)
+	status := func() string {
+		t.Helper()
+		var out struct {
+			Messages []struct{ Status, ExternalId string }
+		}
+		mockJSON(t, http.StatusOK, http.MethodGet, admin+"/messages?external_id=later", sid, token, "", &out)
+		require.Len(t, out.Messages, 1)
+		return out.Messages[0].Status
+	}
+	assert.Equal(t, "Processing", status())
+	mockJSON(t, http.StatusOK, http.MethodPost, admin+"/clock", sid, token, `{"advance_ms": 1740000}`, nil) // 29 minutes
+	assert.Equal(t, "Processing", status(), "a minute early")
+	mockJSON(t, http.StatusOK, http.MethodPost, admin+"/clock", sid, token, `{"advance_ms": 61000}`, &clock)
+	assert.Equal(t, "Delivered", status(), "sent, and its receipt in, once 30 minutes have passed")
+	moved, err := time.Parse(time.RFC3339, clock.Now)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, moved.Sub(now), 30*time.Minute)
+
+	for _, ep := range []struct{ method, path string }{{"GET", "/"}, {"GET", "/messages"}, {"GET", "/requests"},
+		{"POST", "/reset"}, {"POST", "/inbound"}, {"GET", "/clock"}, {"POST", "/clock"}, {"POST", "/porting-status"},
+		{"GET", "/message-failures"}, {"POST", "/message-failures"}} {
+		code, h, _, err := mockDo(t, ep.method, admin+ep.path, sid, "wrong", "{}")
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusUnauthorized, code, ep)
+		assert.Contains(t, h.Get("WWW-Authenticate"), "Basic", ep)
+	}
+	assert.Equal(t, "Delivered", status(), "nothing refused was done")
+}
+
+// The README's Python test is examples/mock-python/mock_admin.py, byte
+// for byte: CI runs the file (.ci/mock-curl), so the page cannot show
+// code that does not run.
+func TestMockPythonExampleIsInTheReadme(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	script, err := os.ReadFile(filepath.Join("..", "..", "examples", "mock-python", "mock_admin.py"))
+	require.NoError(t, err)
+	const marker = "<!-- The next block is examples/mock-python/mock_admin.py, byte for byte. -->\n```python\n"
+	_, after, found := strings.Cut(string(readme), marker)
+	require.True(t, found, "README.md has no Python block after the marker")
+	block, _, closed := strings.Cut(after, "\n```\n")
+	require.True(t, closed, "the Python block is not closed")
+	assert.Equal(t, string(script), block+"\n", "README.md's Python block and examples/mock-python/mock_admin.py differ")
+	for _, endpoint := range []string{`"messages"`, `"requests"`, `"reset"`, `"inbound"`, `"clock"`, `"message-failures"`,
+		`"porting-status"`, `"faults"`, `admin("GET", "")`, `token="wrong"`} {
+		assert.Contains(t, block, endpoint, "the Python test uses every endpoint")
+	}
 }

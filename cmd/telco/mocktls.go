@@ -25,6 +25,7 @@ import (
 	"math/big"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,6 +191,19 @@ func (m *mockCI) serverOptions(a *app, addr string) ([]telcotest.ServerOption, e
 	}
 	if m.caFile == "" && m.caP12 == "" {
 		return nil, usagef("mock: --tls needs --ca-file PATH (or --ca-p12 PATH), where clients will find the CA certificate to trust")
+	}
+	// Absolute, as --env exports them and the info file holds them: a
+	// shell that sources the export lines and then changes directory
+	// must still find the CA.
+	for _, p := range []*string{&m.caFile, &m.caP12} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return nil, usagef("mock: %s: %v", *p, err)
+		}
+		*p = abs
 	}
 	hosts := m.tlsHosts
 	if h, _, err := net.SplitHostPort(addr); err == nil {

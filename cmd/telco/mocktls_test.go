@@ -368,3 +368,48 @@ func TestMockTLS_CAP12TrustStore(t *testing.T) {
 	assert.Empty(t, info.CAFile)
 	assert.FileExists(t, filepath.Join(dir, "only.p12"))
 }
+
+// Issue 36: the README's recipe, as a shell runs it: start the mock with
+// --env and --info-file in the background, wait for the info file, source
+// the export lines, change directory, and call the mock over HTTPS. A
+// relative --ca-file (SSL_CERT_FILE=ca.pem) broke at the cd; the paths
+// --env exports and the info file holds are absolute.
+func TestMockEnvRecipeSurvivesACd(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := `set -e
+rm -f mock.json
+"$TELCO" mock --addr 127.0.0.1:0 --tls --ca-file ca.pem --ca-p12 ca.p12 --info-file mock.json --env > mock.env 2> mock.err &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+n=0
+until [ -s mock.json ]; do
+  n=$((n+1)); [ $n -lt 300 ] || { echo "no info file" >&2; cat mock.err >&2; exit 1; }
+  sleep 0.05
+done
+. ./mock.env
+cp mock.json info.json # the mock removes its own when it stops
+mkdir -p elsewhere && cd elsewhere
+echo "SSL_CERT_FILE=$SSL_CERT_FILE"
+"$TELCO" projects get "$TELCO_PROPERTY_SID" -o json
+`
+	sh := exec.Command("/bin/sh", "-c", script)
+	sh.Dir = dir
+	sh.Env = append(os.Environ(), "TELCO="+telcoBinary(t), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+	out, err := sh.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	want, err := filepath.EvalSymlinks(filepath.Join(dir, "ca.pem"))
+	require.NoError(t, err)
+	line, _, _ := strings.Cut(strings.SplitN(string(out), "SSL_CERT_FILE=", 2)[1], "\n")
+	require.True(t, filepath.IsAbs(line), "SSL_CERT_FILE=%s is absolute", line)
+	got, err := filepath.EvalSymlinks(line)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Contains(t, string(out), `"PropertySid"`, "the call after the cd reached the mock over HTTPS")
+	var info mockInfo
+	b, err := os.ReadFile(filepath.Join(dir, "info.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &info))
+	assert.True(t, filepath.IsAbs(info.CAFile), "ca_file %s", info.CAFile)
+	assert.True(t, filepath.IsAbs(info.CAP12), "ca_p12 %s", info.CAP12)
+}

@@ -35,7 +35,7 @@ func (a *app) numberBlocksCmd() *cobra.Command {
 		return c
 	}
 	var acct, prop, text string
-	search := blockCmd("NumberBlocks.Search", "search [--account SID | --property SID]", "Search number blocks by account or project (operation 1)",
+	search := blockCmd("NumberBlocks.Search", "search [--account SID | --property SID]", "Search number blocks by account or project",
 		exactArgs(0, "no arguments"),
 		func(fs *pflag.FlagSet) {
 			fs.StringVar(&acct, "account", "", "account SID to search")

@@ -212,7 +212,7 @@ func (a *app) numberListCmd() *cobra.Command {
 	}
 	fs := c.Flags()
 	a.propertyFlag(fs, &prop)
-	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	fs.StringVar(&acct, "account", "", "account SID (default your own when no project is given by --property, $TELCO_PROPERTY_SID or the profile); not with --property")
 	fs.StringSliceVar(&types, "type", nil, "Local, Toll-Free, Shared-Rate or National (repeatable)")
 	fs.StringSliceVar(&caps, "capability", nil, "Voice, SMS or MMS (repeatable)")
 	lf.add(fs)

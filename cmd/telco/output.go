@@ -305,3 +305,12 @@ func yesNo(b bool) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// plural is n and noun, in the plural unless n is 1: "1 line", "0 lines".
+// Nouns whose plural is not noun+"s" need a word of their own.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -77,3 +77,14 @@ func TestTimesAreShownInTheUsersZone(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "0 lines", plural(0, "line"))
+	assert.Equal(t, "1 line", plural(1, "line"))
+	assert.Equal(t, "2 lines", plural(2, "line"))
+	h := newHarness(t)
+	r := h.run("projects", "list", "extra")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "(got 1 argument)")
+}

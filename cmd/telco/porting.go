@@ -130,7 +130,7 @@ func (a *app) portingStatusCmd() *cobra.Command {
 	}
 	fs := c.Flags()
 	a.propertyFlag(fs, &prop)
-	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	fs.StringVar(&acct, "account", "", "account SID (default your own when no project is given by --property, $TELCO_PROPERTY_SID or the profile); not with --property")
 	fs.StringVar(&since, "since", "-720h", "from this time: "+timeHelp)
 	fs.StringVar(&until, "until", "+1h", "to this time")
 	fs.StringSliceVar(&numbers, "porting-no", nil, "only these porting request numbers (repeatable)")

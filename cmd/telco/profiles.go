@@ -13,7 +13,10 @@ package main
 // profile named with --profile while the flags or the environment give
 // credentials is refused rather than silently passed over; one named by
 // $TELCO_PROFILE gives way with a note. A base URL given by flag or
-// environment wins over the profile's.
+// environment wins over the profile's. A profile may keep a default
+// project (telco login --property), which commands that take a project
+// use after --property and $TELCO_PROPERTY_SID, and only while that
+// profile gives the credentials: a project belongs to one account.
 //
 // Profiles are one JSON file, profiles.json, in the user's configuration
 // directory (os.UserConfigDir's place: $XDG_CONFIG_HOME/telco or
@@ -47,16 +50,17 @@ const profilesFile = "profiles.json"
 // defaultProfile is the profile used when none is named.
 const defaultProfile = "default"
 
-// profile is one saved set of credentials.
+// profile is one saved set of credentials, with a default project.
 type profile struct {
-	AccountSid string `json:"account_sid"`
-	Token      string `json:"token"`
-	BaseURL    string `json:"base_url,omitempty"`
+	AccountSid  string `json:"account_sid"`
+	Token       string `json:"token"`
+	BaseURL     string `json:"base_url,omitempty"`
+	PropertySid string `json:"property_sid,omitempty"`
 }
 
 // String keeps the token out of %v.
 func (p profile) String() string {
-	return fmt.Sprintf("profile{AccountSid: %s, Token: [redacted], BaseURL: %s}", p.AccountSid, p.BaseURL)
+	return fmt.Sprintf("profile{AccountSid: %s, Token: [redacted], BaseURL: %s, PropertySid: %s}", p.AccountSid, p.BaseURL, p.PropertySid)
 }
 
 // GoString keeps the token out of %#v.
@@ -74,6 +78,16 @@ type credentials struct {
 	// refusal (401): "--account-sid and --token", "TELCO_ACCOUNT_SID and
 	// TELCO_TOKEN", `profile "staging" (PATH)`. Never a value.
 	source string
+	// propertySid is the profile's default project, when a profile gave
+	// the credentials.
+	propertySid string
+}
+
+// resolvedCredentials is what credentials found, once it has looked.
+type resolvedCredentials struct {
+	cr   credentials
+	err  error
+	done bool
 }
 
 // profileName is the profile a command uses, and whether the user named
@@ -89,20 +103,43 @@ func (a *app) profileName() (name, how string) {
 }
 
 // credentials resolves the account SID, token and base URL: flags, then
-// the environment, then the profile (see the top of this file).
+// the environment, then the profile (see the top of this file). The
+// answer is kept for the invocation, so that a warning about the
+// profiles file or the note that TELCO_PROFILE gives way is said once,
+// however many times a command asks.
 func (a *app) credentials() (credentials, error) {
+	if !a.creds.done {
+		a.creds.cr, a.creds.err = a.resolveCredentials()
+		a.creds.done = true
+	}
+	return a.creds.cr, a.creds.err
+}
+
+// envCredentials says whether the flags or the environment give an
+// account SID or a token (so that no profile is used), and where each
+// comes from: "--account-sid" or "TELCO_ACCOUNT_SID", "--token" or
+// "TELCO_TOKEN".
+func (a *app) envCredentials() (sidFrom, tokenFrom string, given bool) {
+	if a.accountSid == "" && a.token == "" && a.env("TELCO_ACCOUNT_SID") == "" && a.env("TELCO_TOKEN") == "" {
+		return "", "", false
+	}
+	sidFrom, tokenFrom = "--account-sid", "--token"
+	if a.accountSid == "" {
+		sidFrom = "TELCO_ACCOUNT_SID"
+	}
+	if a.token == "" {
+		tokenFrom = "TELCO_TOKEN"
+	}
+	return sidFrom, tokenFrom, true
+}
+
+// resolveCredentials is credentials, without the keeping.
+func (a *app) resolveCredentials() (credentials, error) {
 	sidFlag, tokenFlag := a.accountSid, a.token
 	sidEnv, tokenEnv := a.env("TELCO_ACCOUNT_SID"), a.env("TELCO_TOKEN")
 	base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL"))
 	name, how := a.profileName()
-	if sidFlag != "" || tokenFlag != "" || sidEnv != "" || tokenEnv != "" {
-		sidFrom, tokenFrom := "--account-sid", "--token"
-		if sidFlag == "" {
-			sidFrom = "TELCO_ACCOUNT_SID"
-		}
-		if tokenFlag == "" {
-			tokenFrom = "TELCO_TOKEN"
-		}
+	if sidFrom, tokenFrom, given := a.envCredentials(); given {
 		source := sidFrom + " and " + tokenFrom
 		switch {
 		case firstNonEmpty(sidFlag, sidEnv) == "":
@@ -129,7 +166,7 @@ func (a *app) credentials() (credentials, error) {
 	switch {
 	case ok && p.AccountSid != "" && p.Token != "":
 		return credentials{sid: p.AccountSid, token: p.Token, baseURL: firstNonEmpty(base, p.BaseURL),
-			source: fmt.Sprintf("profile %q (%s)", name, path)}, nil
+			source: fmt.Sprintf("profile %q (%s)", name, path), propertySid: p.PropertySid}, nil
 	case how != "":
 		return credentials{}, usagef("no profile %q in %s: run 'telco login --profile %s' to save one", name, path, name)
 	}
@@ -253,16 +290,25 @@ func checkProfileName(name string) error {
 // loginCmd is "telco login".
 func (a *app) loginCmd() *cobra.Command {
 	var tokenStdin bool
+	var prop string
 	c := &cobra.Command{
-		Use:   "login [--profile NAME] [--account-sid SID] [--token-stdin] [--base-url URL]",
+		Use:   "login [--profile NAME] [--account-sid SID] [--token-stdin] [--base-url URL] [--property PR...]",
 		Short: "Check an account SID and token, and save them as a profile",
-		Long: `Check an account SID and token with one read (the first project), and save
-them, with the base URL when one is given, as a profile (--profile NAME, else
-$TELCO_PROFILE, else "default") for the commands that follow.
+		Long: `Check an account SID and token with one read (the first project, or the
+project --property names), and save them, with the base URL when one is given,
+as a profile (--profile NAME, else $TELCO_PROFILE, else "default") for the
+commands that follow.
+
+--property PR... saves a default project in the profile: commands that take a
+project use it when neither --property nor $TELCO_PROPERTY_SID gives one, as
+long as the profile gives the credentials. Logging in again to the same
+account keeps it; --property "" forgets it.
 
 The account SID comes from --account-sid, else is asked for on a terminal.
 The token is read from --token-stdin (the first line of standard input), else
-asked for on a terminal without being shown. It is never printed.
+asked for on a terminal without being shown. It is never printed. Without a
+terminal (standard input from /dev/null or a pipe, as in CI and cron) and
+without --token-stdin, login fails at once (exit 2).
 
 Profiles are kept in profiles.json in the user's configuration directory
 ($XDG_CONFIG_HOME/telco or ~/.config/telco; ~/Library/Application Support/telco
@@ -272,8 +318,10 @@ Credentials are taken from the flags, then the environment (TELCO_ACCOUNT_SID,
 TELCO_TOKEN, TELCO_BASE_URL), then the profile: a profile is used when neither
 gives any.`,
 		Example: `  printf '%s\n' "$TOKEN" | telco login --profile staging --account-sid AC... --token-stdin --base-url http://127.0.0.1:8080
-  telco --profile staging projects list`,
-		Annotations: ops("Properties.List"),
+  printf '%s\n' "$TOKEN" | telco login --account-sid AC... --token-stdin --base-url http://127.0.0.1:8080 --property PR...
+  telco --profile staging projects list
+  telco projects get`,
+		Annotations: ops("Properties.List", "Properties.Get"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				// login and logins are one letter apart.
@@ -287,6 +335,15 @@ gives any.`,
 				return err
 			}
 			sid := strings.TrimSpace(a.accountSid)
+			if !a.stdinTTY && !tokenStdin && a.token == "" {
+				// Said before anything is asked: CI and cron give /dev/null
+				// or a pipe, where a prompt would wait for nothing.
+				need := "the token on standard input with --token-stdin"
+				if sid == "" {
+					need = "--account-sid, and " + need
+				}
+				return usagef("standard input is not a terminal, so nothing can be asked: give %s (printf '%%s\\n' \"$TOKEN\" | telco login --account-sid AC... --token-stdin)", need)
+			}
 			if sid == "" {
 				if !a.stdinTTY || tokenStdin {
 					return usagef("give --account-sid (it can be asked for only on a terminal, without --token-stdin)")
@@ -305,22 +362,22 @@ gives any.`,
 				return err
 			}
 			base := firstNonEmpty(a.baseURL, a.env("TELCO_BASE_URL"))
-			c, err := a.clientFor(credentials{sid: sid, token: token, baseURL: base, source: "the credentials given to telco login"})
-			if err != nil {
-				return err
-			}
-			if _, err := c.Properties.List(cmd.Context(), &telco.ListParams{Count: 1}); err != nil {
-				var ae *telco.APIError
-				if errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized {
-					return &exitError{code: exitService, msg: fmt.Sprintf("the service refused account %s with this token (401): nothing saved", sid)}
-				}
-				return fmt.Errorf("checking the credentials, nothing saved: %w", err)
-			}
 			ps, path, err := a.readProfiles()
 			if err != nil {
 				return err
 			}
-			ps.Profiles[name] = profile{AccountSid: sid, Token: token, BaseURL: base}
+			prop = strings.TrimSpace(prop)
+			if old, ok := ps.Profiles[name]; ok && old.AccountSid == sid && !cmd.Flags().Changed("property") {
+				prop = old.PropertySid // a new token for the same account keeps its project
+			}
+			c, err := a.clientFor(credentials{sid: sid, token: token, baseURL: base, source: "the credentials given to telco login"})
+			if err != nil {
+				return err
+			}
+			if err := checkLogin(cmd, c, sid, prop); err != nil {
+				return err
+			}
+			ps.Profiles[name] = profile{AccountSid: sid, Token: token, BaseURL: base, PropertySid: prop}
 			if err := a.writeProfiles(ps, path); err != nil {
 				return err
 			}
@@ -328,19 +385,47 @@ gives any.`,
 				return a.printJSON(a.stdout, struct {
 					Profile, AccountSid string
 					BaseURL             string `json:",omitempty"`
+					PropertySid         string `json:",omitempty"`
 					Path                string
-				}{name, sid, base, path})
+				}{name, sid, base, prop, path})
 			}
-			at := ""
+			at, project := "", ""
 			if base != "" {
 				at = " at " + base
 			}
-			fmt.Fprintf(a.stdout, "logged in to account %s%s; saved as profile %q in %s\n", sid, at, name, path)
+			if prop != "" {
+				project = ", default project " + prop
+			}
+			fmt.Fprintf(a.stdout, "logged in to account %s%s; saved as profile %q%s in %s\n", sid, at, name, project, path)
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&tokenStdin, "token-stdin", false, "read the token from the first line of standard input")
+	c.Flags().StringVar(&prop, "property", "", `default project (property) SID to save in the profile ("" forgets it)`)
 	return c
+}
+
+// checkLogin checks the credentials with one read before anything is
+// saved: the default project when one is given (which checks that these
+// credentials reach it), else the first project.
+func checkLogin(cmd *cobra.Command, c *telco.Client, sid, prop string) error {
+	var err error
+	if prop != "" {
+		_, err = c.Properties.Get(cmd.Context(), prop)
+	} else {
+		_, err = c.Properties.List(cmd.Context(), &telco.ListParams{Count: 1})
+	}
+	if err == nil {
+		return nil
+	}
+	var ae *telco.APIError
+	switch {
+	case errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized:
+		return &exitError{code: exitService, msg: fmt.Sprintf("the service refused account %s with this token (401): nothing saved", sid)}
+	case prop != "":
+		return fmt.Errorf("checking --property %s with these credentials, nothing saved: %w", prop, err)
+	}
+	return fmt.Errorf("checking the credentials, nothing saved: %w", err)
 }
 
 // loginToken is the token for telco login: standard input's first line
@@ -431,6 +516,77 @@ at the service: logout only forgets them here.`,
 			}
 			fmt.Fprintf(a.stdout, "profile %q removed from %s\n", name, path)
 			return nil
+		},
+	}
+}
+
+// profilesCmd is "telco profiles": the saved profiles.
+func (a *app) profilesCmd() *cobra.Command {
+	return a.group("profiles", "List the profiles saved by telco login", a.profilesListCmd())
+}
+
+// profileEntry is one profile as profiles list shows it: never its token.
+type profileEntry struct {
+	Name       string
+	AccountSid string
+	// BaseURL is the service the profile's commands call: its saved base
+	// URL, else the public service.
+	BaseURL string
+	// PropertySid is its default project ("" for none).
+	PropertySid string
+	// Active says that commands use this profile now.
+	Active bool
+}
+
+// profileCols are profiles list's columns.
+var profileCols = []column[profileEntry]{
+	{name: "NAME", get: func(p *profileEntry) string { return p.Name }},
+	{name: "ACCOUNT SID", get: func(p *profileEntry) string { return p.AccountSid }},
+	{name: "BASE URL", get: func(p *profileEntry) string { return p.BaseURL }},
+	{name: "DEFAULT PROJECT", get: func(p *profileEntry) string { return p.PropertySid }},
+	{name: "ACTIVE", get: func(p *profileEntry) string { return yesNo(p.Active) }},
+}
+
+// profilesListCmd is "telco profiles list".
+func (a *app) profilesListCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the saved profiles: name, account, base URL, default project, which is in use",
+		Long: `List the profiles saved by telco login, by name: each one's account SID, the
+base URL its commands call, its default project (telco login --property), and
+whether commands use it now (--profile NAME, else $TELCO_PROFILE, else
+"default"; none while the flags or the environment give credentials). Tokens
+are never shown, in any output format.`,
+		Example:     `  telco profiles list -o json`,
+		Annotations: noOps("reads the saved profiles; calls none"),
+		Args:        exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			ps, path, err := a.readProfiles()
+			if err != nil {
+				return err
+			}
+			active, how := a.profileName()
+			if sidFrom, tokenFrom, given := a.envCredentials(); given {
+				active = ""
+				fmt.Fprintf(a.stderr, "telco: no profile is in use: the credentials come from %s and %s\n", sidFrom, tokenFrom)
+			} else if _, ok := ps.Profiles[active]; !ok && how != "" && len(ps.Profiles) > 0 {
+				fmt.Fprintf(a.stderr, "telco: no profile %q (named by %s) in %s\n", active, how, path)
+			}
+			names := make([]string, 0, len(ps.Profiles))
+			for n := range ps.Profiles {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			entries := make([]profileEntry, 0, len(names))
+			for _, n := range names {
+				p := ps.Profiles[n]
+				entries = append(entries, profileEntry{Name: n, AccountSid: p.AccountSid,
+					BaseURL: firstNonEmpty(p.BaseURL, telco.DefaultBaseURL), PropertySid: p.PropertySid, Active: n == active})
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(a.stderr, "telco: no profiles saved in %s: 'telco login' saves one\n", path)
+			}
+			return printList(a, nil, entries, profileCols)
 		},
 	}
 }

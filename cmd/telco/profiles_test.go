@@ -192,7 +192,7 @@ func TestLoginAndLogout(t *testing.T) {
 	assert.Contains(t, r.stderr, "give --account-sid")
 	r = h.runIn("", "login", "--account-sid", srv.AccountSid, "--base-url", srv.URL)
 	assert.Equal(t, 2, r.code, "no token, and no terminal to ask on")
-	assert.Contains(t, r.stderr, "give --token-stdin")
+	assert.Contains(t, r.stderr, "with --token-stdin")
 	r = h.runIn(srv.Token+"\n", "--profile", "bad name", "login", "--account-sid", srv.AccountSid, "--token-stdin")
 	assert.Equal(t, 2, r.code)
 	r = h.runIn("", "login", "list")
@@ -253,4 +253,180 @@ func TestLoginAsksOnATerminal(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(config, "telco", profilesFile))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), srv.Token)
+}
+
+// Issue 36: login with standard input from /dev/null (CI, cron) or a pipe,
+// and without --token-stdin, fails at once naming --token-stdin (exit 2),
+// before asking anything: /dev/null is a character device, not a terminal
+// to ask on, and asking it failed with "inappropriate ioctl for device".
+func TestLoginWithoutATerminalNamesTokenStdin(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	h := newProfileHarness(t)
+	devNull, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	t.Cleanup(func() { devNull.Close() })
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	t.Cleanup(func() { pr.Close() })
+	for name, stdin := range map[string]*os.File{"/dev/null": devNull, "a pipe": pr} {
+		for _, args := range [][]string{
+			{"login", "--account-sid", srv.AccountSid, "--base-url", srv.URL},
+			{"login", "--base-url", srv.URL},
+		} {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), args, stdin, &out, &errOut, envOf(h.env))
+			assert.Equal(t, 2, code, "%s, %v: a usage error: %s", name, args, errOut.String())
+			assert.Contains(t, errOut.String(), "--token-stdin", "%s, %v", name, args)
+			assert.NotContains(t, errOut.String(), "Token (not shown)", "%s, %v: nothing is asked", name, args)
+			assert.NotContains(t, errOut.String(), "Account SID:", "%s, %v: nothing is asked", name, args)
+			assert.NotContains(t, errOut.String(), "ioctl", "%s, %v", name, args)
+			assert.Empty(t, out.String())
+		}
+	}
+	assert.NoFileExists(t, h.path(), "nothing saved")
+}
+
+// Issue 36: telco profiles list shows every saved profile (name, account,
+// base URL, default project, which one is in use), in a table or as JSON,
+// and never a token.
+func TestProfilesList(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	h := newProfileHarness(t)
+
+	r := h.runIn("", "profiles", "list", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.JSONEq(t, "[]", r.stdout, "none saved yet")
+	assert.Contains(t, r.stderr, "no profiles saved")
+
+	r = h.runIn(srv.Token+"\n", "login", "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL)
+	require.Equal(t, 0, r.code, r.stderr)
+	r = h.runIn(srv.Token+"\n", "login", "--profile", "staging", "--account-sid", srv.AccountSid, "--token-stdin",
+		"--base-url", srv.URL, "--property", srv.PropertySid)
+	require.Equal(t, 0, r.code, r.stderr)
+	ps, path, err := newApp(context.Background(), newInterrupts(nil), strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, envOf(h.env)).readProfiles()
+	require.NoError(t, err)
+	ps.Profiles["public"] = profile{AccountSid: "ACPUBLICPUBLICPUBLICPUBLICPUBLIC", Token: "public-s3cret-token"}
+	require.NoError(t, (&app{}).writeProfiles(ps, path))
+
+	list := func(extra ...string) ([]profileEntry, result) {
+		t.Helper()
+		r := h.runIn("", append([]string{"profiles", "list", "-o", "json"}, extra...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		var got []profileEntry
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+		for _, secret := range []string{srv.Token, "public-s3cret-token", "token", "Token"} {
+			assert.NotContains(t, r.stdout+r.stderr, secret, "never a token, nor a field for one")
+		}
+		return got, r
+	}
+	got, _ := list()
+	assert.Equal(t, []profileEntry{
+		{Name: "default", AccountSid: srv.AccountSid, BaseURL: srv.URL, Active: true},
+		{Name: "public", AccountSid: "ACPUBLICPUBLICPUBLICPUBLICPUBLIC", BaseURL: telco.DefaultBaseURL},
+		{Name: "staging", AccountSid: srv.AccountSid, BaseURL: srv.URL, PropertySid: srv.PropertySid},
+	}, got, "sorted by name; the default profile is the one in use")
+
+	got, _ = list("--profile", "staging")
+	assert.True(t, got[2].Active, "--profile chooses")
+	assert.False(t, got[0].Active)
+	h.env["TELCO_PROFILE"] = "public"
+	got, _ = list()
+	assert.True(t, got[1].Active, "TELCO_PROFILE chooses")
+
+	// Credentials from the environment win over every profile: none is in
+	// use, and the list says why.
+	h.env["TELCO_ACCOUNT_SID"], h.env["TELCO_TOKEN"] = srv.AccountSid, "env-s3cret-token"
+	got, r = list()
+	for _, p := range got {
+		assert.False(t, p.Active, p.Name)
+	}
+	assert.Contains(t, r.stderr, "no profile is in use: the credentials come from TELCO_ACCOUNT_SID and TELCO_TOKEN")
+	assert.NotContains(t, r.stdout+r.stderr, "env-s3cret-token")
+	delete(h.env, "TELCO_ACCOUNT_SID")
+	delete(h.env, "TELCO_TOKEN")
+	delete(h.env, "TELCO_PROFILE")
+
+	r = h.runIn("", "profiles", "list")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^NAME\s+ACCOUNT SID\s+BASE URL\s+DEFAULT PROJECT\s+ACTIVE$`, r.stdout)
+	assert.Regexp(t, `(?m)^staging\s+`+srv.AccountSid+`\s+\S+\s+`+srv.PropertySid+`\s+no$`, r.stdout)
+	assert.Regexp(t, `(?m)^default\s+`+srv.AccountSid+`\s+\S+\s+yes$`, r.stdout)
+	for _, secret := range []string{srv.Token, "public-s3cret-token"} {
+		assert.NotContains(t, r.stdout+r.stderr, secret)
+	}
+}
+
+// Issue 36: telco login --property saves a default project in the profile,
+// used by every command that takes a project when neither --property nor
+// TELCO_PROPERTY_SID gives one, and only while that profile gives the
+// credentials.
+func TestLoginSavesADefaultProject(t *testing.T) {
+	t.Parallel()
+	srv := telcotest.NewServer()
+	t.Cleanup(srv.Close)
+	other, _ := srv.AddProperty(srv.AccountSid, "Other")
+	h := newProfileHarness(t)
+
+	r := h.runIn(srv.Token+"\n", "login", "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL,
+		"--property", "PRNOSUCHPROJECTNOSUCHPROJECTNOSU")
+	assert.Equal(t, 1, r.code, "a project the credentials cannot read is not saved: %s", r.stderr)
+	assert.Contains(t, r.stderr, "PRNOSUCHPROJECTNOSUCHPROJECTNOSU")
+	assert.Contains(t, r.stderr, "nothing saved")
+	assert.NoFileExists(t, h.path())
+
+	r = h.runIn(srv.Token+"\n", "login", "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL,
+		"--property", srv.PropertySid)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "default project "+srv.PropertySid)
+
+	// No --property, no TELCO_PROPERTY_SID: the profile's project.
+	r = h.runIn("", "sms", "send", "--to", "+61400000001", "--text", "hi", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var m telco.Message
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &m))
+	assert.Equal(t, srv.PropertySid, m.PropertySid)
+	r = h.runIn("", "projects", "get", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, srv.PropertySid)
+	r = h.runIn("", "sip-trunks", "list", "-o", "json")
+	assert.Equal(t, 0, r.code, "a command that takes --property or --account: %s", r.stderr)
+
+	// The flag and the variable come first.
+	r = h.runIn("", "sms", "send", "--property", other.PropertySid, "--to", "+61400000001", "--text", "hi", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &m))
+	assert.Equal(t, other.PropertySid, m.PropertySid)
+	h.env["TELCO_PROPERTY_SID"] = other.PropertySid
+	r = h.runIn("", "sms", "send", "--to", "+61400000001", "--text", "hi", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &m))
+	assert.Equal(t, other.PropertySid, m.PropertySid)
+	delete(h.env, "TELCO_PROPERTY_SID")
+
+	// Credentials from the environment are not the profile's: nor is its
+	// project.
+	h.env["TELCO_ACCOUNT_SID"], h.env["TELCO_TOKEN"], h.env["TELCO_BASE_URL"] = srv.AccountSid, srv.Token, srv.URL
+	r = h.runIn("", "sms", "send", "--to", "+61400000001", "--text", "hi")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "give --property")
+	delete(h.env, "TELCO_ACCOUNT_SID")
+	delete(h.env, "TELCO_TOKEN")
+	delete(h.env, "TELCO_BASE_URL")
+
+	// Logging in again to the same account keeps the project; --property ""
+	// forgets it.
+	r = h.runIn(srv.Token+"\n", "login", "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "default project "+srv.PropertySid)
+	r = h.runIn(srv.Token+"\n", "login", "--account-sid", srv.AccountSid, "--token-stdin", "--base-url", srv.URL, "--property", "", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, srv.PropertySid)
+	r = h.runIn("", "sms", "send", "--to", "+61400000001", "--text", "hi")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "telco login --property")
 }

@@ -8,15 +8,17 @@ import (
 	"time"
 )
 
-// isTerminal reports whether w is a terminal (a character device), where a
-// progress bar can redraw itself; a pipe, file or test buffer is not.
+// isTerminal reports whether w is a terminal, where a progress bar can
+// redraw itself and a person can be asked for a token; a pipe, a file or a
+// test buffer is not, nor is /dev/null: it is a character device, but
+// not one with a terminal's modes (CI and cron give it as standard input).
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0 && hasTerminalModes(f)
 }
 
 // progress draws a bar on w, redrawn in place with a carriage return:

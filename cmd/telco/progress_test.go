@@ -54,6 +54,6 @@ func TestProgressBar(t *testing.T) {
 	assert.False(t, isTerminal(f), "a regular file is not a terminal")
 	if tty, err := os.OpenFile("/dev/null", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
-		assert.True(t, isTerminal(tty), "/dev/null is a character device")
+		assert.False(t, isTerminal(tty), "/dev/null is a character device, but not a terminal")
 	}
 }

@@ -24,7 +24,10 @@ func (a *app) projectCreateCmd() *cobra.Command {
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Active = optBool(cmd.Flags(), "active")
-			p.TimeZone = a.timeZone(p.TimeZone)
+			var err error
+			if p.TimeZone, err = a.timeZone(p.TimeZone); err != nil {
+				return err
+			}
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
 				return c.Properties.Create(cmd.Context(), &p)
 			}, showOne(a, propertyCols))
@@ -49,7 +52,7 @@ func (a *app) projectGetCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:         "get [PROPERTY_SID]",
 		Annotations: ops("Properties.Get"),
-		Short:       "Show a project (default $TELCO_PROPERTY_SID)",
+		Short:       "Show a project (default $TELCO_PROPERTY_SID, else the profile's default project)",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s takes at most one PROPERTY_SID", cmd.CommandPath())
@@ -63,7 +66,7 @@ func (a *app) projectGetCmd() *cobra.Command {
 			}
 			sid, err := a.property(sid)
 			if err != nil {
-				return usagef("give a PROPERTY_SID or set TELCO_PROPERTY_SID")
+				return usagef("give a PROPERTY_SID, set TELCO_PROPERTY_SID, or save a default project with 'telco login --property PR...'")
 			}
 			return runCall(a, func(c *telco.Client) (*telco.Property, error) {
 				return c.Properties.Get(cmd.Context(), sid)
@@ -92,7 +95,11 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 				IntegrationsEnabled: optBool(fs, "integrations"), Active: optBool(fs, "active"),
 			}
 			if p.TimeZone != nil {
-				p.TimeZone = telco.Ptr(a.timeZone(*p.TimeZone))
+				tz, err := a.timeZone(*p.TimeZone)
+				if err != nil {
+					return err
+				}
+				p.TimeZone = &tz
 			}
 			if p == (telco.UpdatePropertyParams{}) {
 				return usagef("projects update: give at least one field to change")
@@ -118,21 +125,50 @@ func (a *app) projectUpdateCmd() *cobra.Command {
 }
 
 // timeZoneHelp is the help of --time-zone.
-const timeZoneHelp = `Windows time zone ID ("AUS Eastern Standard Time"), or an IANA name (Australia/Sydney), sent as its Windows ID`
+const timeZoneHelp = `Windows time zone ID ("AUS Eastern Standard Time"), or an IANA name (Australia/Sydney), sent as its Windows ID; any other name is refused before sending`
 
-// timeZone is --time-zone as the service takes it: a Windows ID as it is,
-// an IANA name as the Windows ID of the SDK's table (telco.WindowsZone),
-// said on standard error. Anything else is sent as it is, for the
-// service to refuse.
-func (a *app) timeZone(v string) string {
-	if _, windows := telco.IANAZone(v); windows || v == "" {
-		return v
+// legacyWindowsZones are Windows IDs that the CLDR table no longer lists
+// (Windows retired them, but keeps them for old settings) and that the
+// service still takes, as telcotest does.
+var legacyWindowsZones = []string{"Mid-Atlantic Standard Time", "Kamchatka Standard Time"}
+
+// timeZone is --time-zone as the service takes it: a Windows ID as it is
+// (any case), an IANA name as the Windows ID of the SDK's table
+// (telco.WindowsZone), said on standard error. Anything else is a usage
+// error before any request, with the nearest names when one is close: a
+// misspelt zone would otherwise cost a round trip to be refused, or worse,
+// be taken for another. "" is left to the SDK's check of required fields.
+func (a *app) timeZone(v string) (string, error) {
+	z := strings.TrimSpace(v)
+	switch {
+	case z == "":
+		return v, nil
+	case isWindowsZone(z):
+		return z, nil
 	}
-	if id, ok := telco.WindowsZone(strings.TrimSpace(v)); ok {
-		fmt.Fprintf(a.stderr, "telco: sent %s for %s\n", id, strings.TrimSpace(v))
-		return id
+	if id, ok := telco.WindowsZone(z); ok {
+		fmt.Fprintf(a.stderr, "telco: sent %s for %s\n", id, z)
+		return id, nil
 	}
-	return v
+	known := append(append(telco.IANAZones(), telco.WindowsZones()...), legacyWindowsZones...)
+	if near := closest(z, known); len(near) > 0 {
+		return "", usagef("--time-zone: unknown time zone %q; did you mean %s?", z, strings.Join(near, " or "))
+	}
+	return "", usagef(`--time-zone: unknown time zone %q: give a Windows time zone ID ("AUS Eastern Standard Time") or an IANA name (Australia/Sydney)`, z)
+}
+
+// isWindowsZone says whether id is a Windows time zone ID the service
+// takes, in any case.
+func isWindowsZone(id string) bool {
+	if _, ok := telco.IANAZone(id); ok {
+		return true
+	}
+	for _, legacy := range legacyWindowsZones {
+		if strings.EqualFold(legacy, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // propertyCols are a project's columns.

@@ -39,6 +39,7 @@ type app struct {
 	profile                    string // --profile: the saved credentials to use
 	profileNoted               bool   // the note that TELCO_PROFILE gives way was printed
 	credSource                 string // where the client's credentials came from, for a 401
+	creds                      resolvedCredentials
 	output                     string
 	timeout                    time.Duration
 	debug                      bool
@@ -115,7 +116,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 	root.SetFlagErrorFunc(a.flagError)
 
 	root.AddCommand(
-		a.mockCmd(), a.versionCmd(), a.loginCmd(), a.logoutCmd(),
+		a.mockCmd(), a.versionCmd(), a.loginCmd(), a.logoutCmd(), a.profilesCmd(),
 		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 		a.flowsCmd(), a.callsCmd(),

@@ -160,7 +160,7 @@ func (a *app) sipGetCmd() *cobra.Command {
 		},
 	}
 	a.propertyFlag(c.Flags(), &prop)
-	c.Flags().StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	c.Flags().StringVar(&acct, "account", "", "account SID (default your own when no project is given by --property, $TELCO_PROPERTY_SID or the profile); not with --property")
 	return c
 }
 
@@ -314,7 +314,7 @@ another; the tool sends PATCH with a merge patch. Should the service refuse it,
 	}
 	fs := c.Flags()
 	a.propertyFlag(fs, &prop)
-	fs.StringVar(&acct, "account", "", "account SID (default your own when neither --property nor $TELCO_PROPERTY_SID); not with --property")
+	fs.StringVar(&acct, "account", "", "account SID (default your own when no project is given by --property, $TELCO_PROPERTY_SID or the profile); not with --property")
 	fs.String("name", "", "trunk name")
 	fs.String("caller-id", "", "default caller ID, an Australian E.164 number")
 	fs.StringVar(&typ, "type", "", "ip (IP to IP) or auth (authenticated)")

@@ -114,7 +114,7 @@ as look-ups.`,
 	fs.IntVar(&o.parallel, "parallel", 1, fmt.Sprintf("chunks in flight at once, 1 to %d; results stay in input order", maxParallel))
 	fs.StringVar(&o.journal, "journal", "", "journal file: the ExternalIds the batch makes up for lines without one (default FILE"+journalSuffix+"; none for standard input); what was sent is in the ledger")
 	fs.StringVar(&o.ledger, "ledger", "", ledgerHelp)
-	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: lines without an ExternalId of their own get new ones on every run (lines with one are still sent once per ledger)")
+	fs.BoolVar(&o.noJournal, "no-journal", false, "keep no journal: lines without an ExternalId of their own get ExternalIds made from the input, the same for the same input but new for an edited one (lines with one are still sent once per ledger)")
 	fs.BoolVar(&o.force, "force", false, "once every line was sent, send the lines without an ExternalId of their own again, as a new batch (never an ExternalId in the file)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check every line and print what would be sent; send nothing")
 	fs.BoolVar(&o.recover, "recover", false, "replace a journal (or, with --since, a ledger) that cannot be read, and look every line the ledger does not know up before sending it")
@@ -206,7 +206,7 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 		path = ""
 	case path == "" && name == "-":
 		if batch.NeedsBatchID(lines) {
-			fmt.Fprintln(a.stderr, "telco: reading standard input without --journal: lines without an ExternalId of their own get new ones on every run; give --journal PATH to keep them")
+			fmt.Fprintln(a.stderr, "telco: reading standard input without --journal: lines without an ExternalId of their own get ExternalIds made from the input, so an edited input sends them all again; give --journal PATH to keep them across edits")
 		}
 	case path == "":
 		// One file reached by two names has one journal.
@@ -217,15 +217,16 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	ctx := cmd.Context()
 	var j *batch.Journal
 	var rec *batch.Recovery
+	sum := batch.InputSum(raw)
 	if path != "" {
-		if j, rec, err = a.openJournal(path, prop, lines, o, since); err != nil {
+		if j, rec, err = a.openJournal(path, prop, sum, lines, o, since); err != nil {
 			return err
 		}
 		defer j.Close()
 	}
 	// Every ExternalId the batch makes up is in the journal before a
 	// request carries it.
-	ids, err := batchIDs(j, lines, !o.dryRun)
+	ids, err := batchIDs(j, batch.BatchIDOf(sum, prop, ""), lines, !o.dryRun)
 	if err != nil {
 		return journalError(path, err)
 	}
@@ -261,13 +262,18 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 			fmt.Fprintln(a.stderr, "telco: --force sends again only lines without an ExternalId of their own; every line here has one, and an ExternalId you give is sent once per ledger")
 		} else {
 			if j != nil && !o.dryRun {
-				if err := j.Restart(); err != nil {
+				if err := j.Restart(sum); err != nil {
 					return journalError(path, err)
 				}
 				ids, err = j.IDs(lines, true)
 			} else {
-				// A dry run writes nothing: the new batch's IDs as they would be.
-				ids, err = batchIDs(nil, lines, false)
+				// A dry run writes nothing: the new batch's IDs as the
+				// journal's Restart will take them.
+				current := batch.BatchIDOf(sum, prop, "")
+				if j != nil {
+					current = j.BatchID()
+				}
+				ids, err = batchIDs(nil, batch.BatchIDOf(sum, prop, current), lines, false)
 			}
 			if err != nil {
 				return journalError(path, err)
@@ -305,11 +311,11 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 }
 
 // batchIDs gives the lines their ExternalIds: from the journal j, which
-// keeps those it makes up (written first, with write), or made up afresh
-// without one.
-func batchIDs(j *batch.Journal, lines []batch.Line, write bool) ([]string, error) {
+// keeps those it makes up (written first, with write), or, without one,
+// made up from batchID as a new journal would make them.
+func batchIDs(j *batch.Journal, batchID string, lines []batch.Line, write bool) ([]string, error) {
 	if j == nil {
-		ids, _ := batch.AssignIDs(lines, batch.NewBatchID(), nil)
+		ids, _ := batch.AssignIDs(lines, batchID, nil)
 		return ids, nil
 	}
 	return j.IDs(lines, write)
@@ -340,8 +346,8 @@ func (a *app) batchLedger(o batchOpts, since time.Time) (path string, l *boltled
 // --recover replaces one that cannot be read. A journal that cannot be
 // read stops the batch with exit status 3 unless --recover: it may hold
 // ExternalIds that lines were sent under.
-func (a *app) openJournal(path, prop string, lines []batch.Line, o batchOpts, since time.Time) (*batch.Journal, *batch.Recovery, error) {
-	jo := batch.JournalOptions{Property: prop, ReadOnly: o.dryRun}
+func (a *app) openJournal(path, prop, sum string, lines []batch.Line, o batchOpts, since time.Time) (*batch.Journal, *batch.Recovery, error) {
+	jo := batch.JournalOptions{Input: sum, Property: prop, ReadOnly: o.dryRun}
 	j, err := batch.OpenJournal(path, jo)
 	var ee *batch.EarlierError
 	if err == nil || !o.recover || !(errors.Is(err, boltfile.ErrUnreadable) || errors.As(err, &ee)) {
@@ -463,9 +469,9 @@ func (a *app) batchStatus(res *batch.Result, rr batchRerun) error {
 		return fmt.Errorf("%s: %w%s", summary, res.Failed, resume)
 	case res.Refused > 0 && res.Refused == res.LocalRefused && res.LocalRefused == res.Total:
 		// Nothing was sent: as with one invalid sms send, a validation error.
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d messages refused before sending; none was sent", res.Refused, res.Total)}
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %s refused before sending; none was sent", res.Refused, plural(res.Total, "message"))}
 	case res.Refused > 0:
-		return &exitError{code: exitService, msg: fmt.Sprintf("%s: %d of %d messages rejected", summary, res.Refused, res.Total)}
+		return &exitError{code: exitService, msg: fmt.Sprintf("%s: %d of %s rejected", summary, res.Refused, plural(res.Total, "message"))}
 	}
 	fmt.Fprintf(a.stderr, "telco: %s\n", summary)
 	return nil
@@ -592,9 +598,11 @@ func (a *app) batchDryRun(job *batch.Job, complete bool) error {
 			return err
 		}
 	}
-	summary := fmt.Sprintf("dry run, nothing sent: %d lines would be sent", counts["send"])
-	if counts["look-up"] > 0 {
-		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", counts["look-up"])
+	summary := fmt.Sprintf("dry run, nothing sent: %s would be sent", plural(counts["send"], "line"))
+	if n := counts["look-up"]; n == 1 {
+		summary += ", 1 looked up first (it may have been sent)"
+	} else if n > 0 {
+		summary += fmt.Sprintf(", %d looked up first (they may have been sent)", n)
 	}
 	if counts["done"] > 0 {
 		summary += fmt.Sprintf(", %d sent before", counts["done"])

@@ -386,3 +386,67 @@ func TestBatchExternalIDWithBlanksIsRefused(t *testing.T) {
 	r = h.run("sms", "batch", file)
 	assert.Equal(t, 0, r.code, r.stderr)
 }
+
+// Issue 36: counts of one are said in the singular ("1 lines" was).
+func TestBatchCountsOfOne(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := h.runIn("To,Text\n0400000001,a\n", "sms", "batch")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 1 message refused before sending; none was sent")
+	r = h.runIn("To,Text\n+61400000001,a\n", "sms", "batch", "--dry-run")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "dry run, nothing sent: 1 line would be sent\n")
+	r = h.runIn("To,Text\n+61400000001,a\n", "sms", "batch")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "1 of 1 line sent\n")
+	for _, out := range []string{r.stdout, r.stderr} {
+		assert.NotRegexp(t, `\b1 (lines|messages|records|results)\b`, out)
+	}
+}
+
+// Issue 36: --dry-run shows the ExternalIds the real run sends, derived
+// ones included: from a file (whose journal the dry run does not create),
+// from standard input without a journal, and for --force on a finished
+// batch. The same file in another project is another batch.
+func TestBatchDryRunShowsTheIDsTheRunSends(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	in := "To,Text\n+61400000001,one\n+61400000002,two\n"
+	file := filepath.Join(t.TempDir(), "campaign.csv")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	ids := func(out string) []string {
+		t.Helper()
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var row struct {
+				ExternalID string `json:"ExternalId"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(line), &row), line)
+			got = append(got, row.ExternalID)
+		}
+		return got
+	}
+	run := func(stdin string, args ...string) []string {
+		t.Helper()
+		r := h.runIn(stdin, append([]string{"sms", "batch", "-o", "json"}, args...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		return ids(r.stdout)
+	}
+
+	planned := run("", file, "--dry-run")
+	require.Len(t, planned, 2)
+	assert.Regexp(t, `^tb[a-z2-7]{10}-2$`, planned[0])
+	assert.Equal(t, planned, run("", file, "--dry-run"), "the same on every dry run")
+	assert.Equal(t, planned, run("", file), "the real run sends what the dry run showed")
+	assert.Equal(t, planned, run(in, "--dry-run"), "the same input on standard input is the same batch")
+	assert.Equal(t, planned, run(in, "--no-journal", "--dry-run"))
+
+	again := run("", file, "--dry-run", "--force")
+	assert.NotEqual(t, planned, again, "--force is a new batch, with new ExternalIds")
+	assert.Equal(t, again, run("", file, "--force"), "which the dry run showed")
+	assert.NotEqual(t, again, run("", file, "--dry-run", "--force"), "and the next --force another")
+
+	other, _ := h.srv.AddProperty(h.srv.AccountSid, "Other")
+	assert.NotEqual(t, planned, run(in, "--property", other.PropertySid, "--dry-run"), "another project, another batch")
+}

@@ -20,6 +20,10 @@ func columnsEnv(env func(string) string) int {
 	return 80
 }
 
+// hasTerminalModes cannot ask the system here: a character device is
+// taken for a terminal.
+func hasTerminalModes(*os.File) bool { return true }
+
 // readNoEcho cannot turn echo off here.
 func readNoEcho(*os.File) (string, error) {
 	return "", errors.New("this system's terminal cannot hide the token: give --token-stdin")

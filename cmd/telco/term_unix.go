@@ -25,6 +25,23 @@ func columnsEnv(env func(string) string) int {
 	return 80
 }
 
+// hasTerminalModes reports whether f has a terminal's modes (the ioctl
+// that reads them succeeds). It asks through SyscallConn, which leaves f's
+// blocking mode as it is, unlike Fd.
+func hasTerminalModes(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var ioctlErr error
+	if err := rc.Control(func(fd uintptr) {
+		_, ioctlErr = unix.IoctlGetTermios(int(fd), ioctlGetTermios)
+	}); err != nil {
+		return false
+	}
+	return ioctlErr == nil
+}
+
 // readNoEcho reads a line from the terminal f without showing it: echo is
 // turned off for the read and back on after.
 func readNoEcho(f *os.File) (string, error) {

@@ -21,6 +21,13 @@ func columnsEnv(env func(string) string) int {
 	return 80
 }
 
+// hasTerminalModes reports whether f is a console (it has a console
+// mode); NUL and redirected handles are not.
+func hasTerminalModes(f *os.File) bool {
+	var mode uint32
+	return windows.GetConsoleMode(windows.Handle(f.Fd()), &mode) == nil
+}
+
 // readNoEcho reads a line from the console f without showing it: echo is
 // turned off for the read and back on after.
 func readNoEcho(f *os.File) (string, error) {

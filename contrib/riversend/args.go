@@ -8,17 +8,53 @@ import (
 	"github.com/telcosdk/telco"
 )
 
-// Kind is the River job kind of SendArgs.
+// Kind is the River job kind of SendArgs, a job of one message.
 const Kind = "telco_send_sms"
 
-// Queue is the River queue SendArgs jobs go to. A River client that works
-// them must list it in Config.Queues.
+// ChunkKind is the River job kind of SendChunkArgs, the jobs Enqueue
+// inserts.
+const ChunkKind = "telco_send_sms_chunk"
+
+// Queue is the River queue SendChunkArgs and SendArgs jobs go to. A River
+// client that works them must list it in Config.Queues.
 const Queue = "telco_sms"
 
-// SendArgs is the River job that sends one SMS: the project to send from
-// and the message, with the fields of telco.SendMessageParams. It is
-// unique by PropertySid and ExternalID (River's unique jobs, in every job
-// state), so inserting the same message twice keeps one job.
+// DefaultChunkSize is the most messages Enqueue puts in one job: the
+// telco CLI's default chunk for `sms batch`. A chunk is one SendBatchOnce,
+// so one request to the service and two ledger transactions for all of
+// its messages.
+const DefaultChunkSize = 100
+
+// SendChunkArgs is the River job that sends a chunk of messages, each
+// once (see Worker.Work): what Enqueue inserts. Enqueue puts messages of
+// one project in a chunk, at most DefaultChunkSize (or
+// EnqueueOptions.ChunkSize) of them, each new to telco_sends, which is
+// what keeps a message from being enqueued twice; the job itself is not a
+// River unique job (see the package documentation).
+type SendChunkArgs struct {
+	// Messages are the chunk's messages, each with its PropertySid and
+	// ExternalID.
+	Messages []SendArgs `json:"messages"`
+}
+
+// Kind names the job kind for River.
+func (SendChunkArgs) Kind() string { return ChunkKind }
+
+// InsertOpts puts the job on Queue. River's other defaults stand: its
+// MaxAttempts (25, with its backoff) and priority; the Worker's Timeout
+// bounds each attempt.
+func (SendChunkArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: Queue}
+}
+
+// SendArgs is one message to send: the project to send from and the
+// message, with the fields of telco.SendMessageParams. Enqueue takes
+// messages as SendArgs and groups them into SendChunkArgs jobs.
+//
+// It is also a River job of its own kind (Kind), which earlier versions of
+// Enqueue inserted and which MessageWorker works: unique by PropertySid
+// and ExternalID (River's unique jobs, in every job state), so inserting
+// the same message twice with River's Insert keeps one job.
 type SendArgs struct {
 	PropertySid string `json:"property_sid" river:"unique"`
 	// ExternalID is required: it is both the job's unique key and how a
@@ -48,7 +84,7 @@ type SendArgs struct {
 // Kind names the job kind for River.
 func (SendArgs) Kind() string { return Kind }
 
-// InsertOpts puts the job on Queue and makes it unique by its
+// InsertOpts puts a job of one message on Queue and makes it unique by its
 // `river:"unique"` fields in every state, cancelled and discarded too, so
 // that a refused or given-up message is not sent again by a second
 // enqueue while River still keeps its row.

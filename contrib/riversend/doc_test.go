@@ -12,7 +12,7 @@ import (
 // TestExportedNamesAreDocumented keeps a doc comment on every exported
 // top-level name of the module's packages, as the SDK's own test does.
 func TestExportedNamesAreDocumented(t *testing.T) {
-	for _, dir := range []string{".", "internal/pgtest"} {
+	for _, dir := range []string{".", "pgtest"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

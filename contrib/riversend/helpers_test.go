@@ -13,7 +13,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/telcosdk/telco/contrib/riversend"
-	"github.com/telcosdk/telco/contrib/riversend/internal/pgtest"
+	"github.com/telcosdk/telco/contrib/riversend/pgtest"
 )
 
 // newDB starts a Postgres for t, migrated for River and telco_sends.
@@ -80,9 +80,15 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	return n
 }
 
-// enqueue commits msgs in one transaction and returns how many jobs were
-// inserted.
+// enqueue commits msgs in one transaction and returns how many messages
+// were enqueued.
 func enqueue(t *testing.T, pool *pgxpool.Pool, rc *river.Client[pgx.Tx], msgs ...riversend.SendArgs) int {
+	t.Helper()
+	return enqueueChunks(t, pool, rc, 0, msgs...)
+}
+
+// enqueueChunks is enqueue in jobs of chunk messages (0: the default).
+func enqueueChunks(t *testing.T, pool *pgxpool.Pool, rc *river.Client[pgx.Tx], chunk int, msgs ...riversend.SendArgs) int {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := pool.Begin(ctx)
@@ -90,7 +96,7 @@ func enqueue(t *testing.T, pool *pgxpool.Pool, rc *river.Client[pgx.Tx], msgs ..
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	n, err := riversend.Enqueue(ctx, rc, tx, msgs...)
+	n, err := riversend.EnqueueWith(ctx, rc, tx, riversend.EnqueueOptions{ChunkSize: chunk}, msgs...)
 	if err != nil {
 		t.Fatal(err)
 	}

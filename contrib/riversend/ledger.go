@@ -482,23 +482,26 @@ func (w *ledgerWrite) queue(b *pgx.Batch, prop string) {
 		w.found, w.errs, w.sids, w.codes, w.texts)
 }
 
-// markSent records m as sent for a, whatever the record says: the worker
-// calls it when SendOnce returned the message but the SDK's write of the
-// outcome failed.
-func (l *Ledger) markSent(ctx context.Context, a *SendArgs, m *telco.Message) error {
+// markSent records each message of ids (of project prop) as sent, with
+// its message in ms, whatever its record says: the worker calls it for the
+// messages SendBatchOnce or SendOnce returned but whose outcome the SDK
+// could not write. One Update: one transaction.
+func (l *Ledger) markSent(ctx context.Context, prop string, ids []string, ms []*telco.Message) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
 	now := time.Now()
-	return l.Update(ctx, a.PropertySid, []string{a.ExternalID}, func(recs []telco.LedgerRecord) error {
-		r := &recs[0]
-		if r.State == telco.LedgerSent {
-			return nil
-		}
-		c := *m
-		c.Text = "" // as the SDK keeps it: the digest stands for the text
-		r.State, r.Message, r.Found, r.Err, r.Claim = telco.LedgerSent, &c, false, nil, time.Time{}
-		if r.Ended.IsZero() || r.Ended.Before(r.Last) {
-			r.Ended = now
+	return l.Update(ctx, prop, ids, func(recs []telco.LedgerRecord) error {
+		for k := range recs {
+			r := &recs[k]
+			if r.State == telco.LedgerSent {
+				continue
+			}
+			c := *ms[k]
+			c.Text = "" // as the SDK keeps it: the digest stands for the text
+			r.State, r.Message, r.Found, r.Err, r.Claim = telco.LedgerSent, &c, false, nil, time.Time{}
+			if r.Ended.IsZero() || r.Ended.Before(r.Last) {
+				r.Ended = now
+			}
 		}
 		return nil
 	})

@@ -181,7 +181,7 @@ func TestLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Work(ctx, job(a, 1)); err != nil {
+		if err := w.Work(ctx, job(1, a)); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(srv.Messages(srv.PropertySid)); n != 1 || srv.Requests() != 1 {
@@ -197,7 +197,7 @@ func TestLedger(t *testing.T) {
 		if _, err := c1.Messages.SendOnce(ctx, b.PropertySid, b.Params()); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Work(ctx, job(b, 1)); err != nil {
+		if err := w.Work(ctx, job(1, b)); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(srv.Messages(srv.PropertySid)); n != 2 || srv.Requests() != 2 {

@@ -36,10 +36,12 @@ func processClient(srv *telcotest.Server, pool *pgxpool.Pool) *telco.Client {
 }
 
 // reproWorker is the worker of a process whose Client is c; sends go
-// through sender (c.Messages when nil).
-func reproWorker(t *testing.T, c *telco.Client, sender riversend.Sender) *riversend.Worker {
+// through sender (c.Messages when nil); each attempt of a job lasts at
+// most timeout (0: the default).
+func reproWorker(t *testing.T, c *telco.Client, sender riversend.Sender, timeout time.Duration) *riversend.Worker {
 	t.Helper()
-	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c, Sender: sender, RateLimitWait: 50 * time.Millisecond})
+	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: c, Sender: sender, RateLimitWait: 50 * time.Millisecond,
+		JobTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +107,12 @@ func storedOnce(t *testing.T, srv *telcotest.Server, pool *pgxpool.Pool, id stri
 	}
 }
 
+// jobState is the state and attempt of the chunk job holding id.
 func jobState(t *testing.T, pool *pgxpool.Pool, id string) (state string, attempt int) {
 	t.Helper()
-	err := pool.QueryRow(context.Background(),
-		"SELECT state, attempt FROM river_job WHERE kind = $1 AND args->>'external_id' = $2", riversend.Kind, id).
+	err := pool.QueryRow(context.Background(), `SELECT state, attempt FROM river_job
+		WHERE kind = $1 AND args->'messages' @> jsonb_build_array(jsonb_build_object('external_id', $2::text))`,
+		riversend.ChunkKind, id).
 		Scan(&state, &attempt)
 	if err != nil {
 		t.Fatal(err)
@@ -151,14 +155,14 @@ func TestInterruptedJobIsLookedUpNotResent(t *testing.T) {
 			// stores the message all the same, and shows it in searches a
 			// little later.
 			srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultLatency, Delay: time.Minute,
-				VisibleAfter: reproVisible, Op: "Messages.Send"})
+				VisibleAfter: reproVisible, Op: "Messages.SendBatch"})
 			const id = "interrupted-1"
 			a := msg(id)
 			a.PropertySid = srv.PropertySid
 			enqueue(t, pool, insertOnly(t, pool), a)
 
 			clientA := processClient(srv, pool)
-			first := reproNode(t, pool, reproWorker(t, clientA, nil), tc.cfg)
+			first := reproNode(t, pool, reproWorker(t, clientA, nil, 0), tc.cfg)
 			startCtx, cancelStart := context.WithCancel(context.Background())
 			defer cancelStart()
 			if err := first.Start(startCtx); err != nil {
@@ -175,7 +179,7 @@ func TestInterruptedJobIsLookedUpNotResent(t *testing.T) {
 
 			// Another process picks it up.
 			clientB := processClient(srv, pool)
-			second := reproNode(t, pool, reproWorker(t, clientB, nil), river.Config{})
+			second := reproNode(t, pool, reproWorker(t, clientB, nil, 0), river.Config{})
 			if err := second.Start(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -188,22 +192,30 @@ func TestInterruptedJobIsLookedUpNotResent(t *testing.T) {
 	}
 }
 
-// switching sends its first message through first and every later one
+// switching makes its first send through first and every later one
 // through then: a job's retry worked by another process.
 type switching struct {
 	first, then riversend.Sender
 	calls       atomic.Int32
 }
 
-func (s *switching) SendOnce(ctx context.Context, prop string, p *telco.SendMessageParams) (*telco.Message, error) {
+func (s *switching) pick() riversend.Sender {
 	if s.calls.Add(1) == 1 {
-		return s.first.SendOnce(ctx, prop, p)
+		return s.first
 	}
-	return s.then.SendOnce(ctx, prop, p)
+	return s.then
+}
+
+func (s *switching) SendOnce(ctx context.Context, prop string, p *telco.SendMessageParams) (*telco.Message, error) {
+	return s.pick().SendOnce(ctx, prop, p)
+}
+
+func (s *switching) SendBatchOnce(ctx context.Context, prop string, msgs []telco.SendMessageParams) ([]telco.BatchResult, error) {
+	return s.pick().SendBatchOnce(ctx, prop, msgs)
 }
 
 // TestRetryWaitsTheSettleTime: an attempt whose send may have reached the
-// service ends (here by River's JobTimeout) before its settle time; River
+// service ends (here by the worker's JobTimeout) before its settle time; River
 // retries it soon, in another process. The retry must not look the
 // message up before the settle time has passed since that attempt, nor
 // send it when the service only shows it after a while.
@@ -212,7 +224,7 @@ func TestRetryWaitsTheSettleTime(t *testing.T) {
 	srv := telcotest.NewServer()
 	t.Cleanup(srv.Close)
 	// Stored, then the connection drops: the send may have been made.
-	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropAfterRead, VisibleAfter: reproVisible, Op: "Messages.Send"})
+	srv.Inject(1, telcotest.Fault{Kind: telcotest.FaultDropAfterRead, VisibleAfter: reproVisible, Op: "Messages.SendBatch"})
 	const id = "retried-1"
 	a := msg(id)
 	a.PropertySid = srv.PropertySid
@@ -220,7 +232,9 @@ func TestRetryWaitsTheSettleTime(t *testing.T) {
 
 	clientA, clientB := processClient(srv, pool), processClient(srv, pool)
 	sender := &switching{first: clientA.Messages, then: clientB.Messages}
-	rc := reproNode(t, pool, reproWorker(t, clientA, sender), river.Config{JobTimeout: 300 * time.Millisecond})
+	// The attempt's bound is the worker's (it takes the place of River's
+	// JobTimeout).
+	rc := reproNode(t, pool, reproWorker(t, clientA, sender, 300*time.Millisecond), river.Config{})
 	start := time.Now()
 	if err := rc.Start(context.Background()); err != nil {
 		t.Fatal(err)

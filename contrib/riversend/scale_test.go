@@ -112,18 +112,21 @@ func startNode(t *testing.T, dsn, id string, svc *service, o nodeOpts) *node {
 	t.Cleanup(pool.Close)
 	opts := append(append([]telco.Option{}, svc.opts...), telco.WithLedger(riversend.NewLedger(pool)))
 	w, err := riversend.NewWorker(riversend.WorkerConfig{Client: svc.srv.Client(append(opts, o.telco...)...),
-		RateLimitWait: 50 * time.Millisecond})
+		RateLimitWait: 50 * time.Millisecond, JobTimeout: 4 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, w)
 	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		ID:                   id,
-		Queues:               map[string]river.QueueConfig{riversend.Queue: {MaxWorkers: 25}},
-		Workers:              workers,
-		FetchCooldown:        5 * time.Millisecond,
-		FetchPollInterval:    50 * time.Millisecond,
+		ID:                id,
+		Queues:            map[string]river.QueueConfig{riversend.Queue: {MaxWorkers: 25}},
+		Workers:           workers,
+		FetchCooldown:     5 * time.Millisecond,
+		FetchPollInterval: 50 * time.Millisecond,
+		// The worker's JobTimeout (4s) bounds its jobs; River's must not
+		// exceed RescueStuckJobsAfter, which rescues a dead node's jobs
+		// soon after their attempts' 4s.
 		JobTimeout:           4 * time.Second,
 		RescueStuckJobsAfter: 5 * time.Second,
 		RetryPolicy:          fastRetry{},
@@ -146,15 +149,16 @@ func startNode(t *testing.T, dsn, id string, svc *service, o nodeOpts) *node {
 }
 
 // campaign enqueues n messages, plus every 200th a second time, in
-// transactions of 1,000, and returns the ExternalIds.
-func campaign(t *testing.T, pool *pgxpool.Pool, prop string, n int) []string {
+// transactions of 1,000 and jobs of chunk messages, and returns the
+// ExternalIds.
+func campaign(t *testing.T, pool *pgxpool.Pool, prop string, n, chunk int) []string {
 	t.Helper()
 	rc := insertOnly(t, pool)
 	ids := make([]string, n)
 	var batch []riversend.SendArgs
 	inserted := 0
 	flush := func() {
-		inserted += enqueue(t, pool, rc, batch...)
+		inserted += enqueueChunks(t, pool, rc, chunk, batch...)
 		batch = batch[:0]
 	}
 	for i := range n {
@@ -172,9 +176,9 @@ func campaign(t *testing.T, pool *pgxpool.Pool, prop string, n int) []string {
 	// The duplicates of the previous batch's last message land in the
 	// next transaction; both kinds are skipped.
 	again := []riversend.SendArgs{{PropertySid: prop, ExternalID: ids[0], To: "+61400000000", Text: "again"}}
-	inserted += enqueue(t, pool, rc, again...)
+	inserted += enqueueChunks(t, pool, rc, chunk, again...)
 	if inserted != n {
-		t.Fatalf("enqueued %d jobs for %d distinct messages", inserted, n)
+		t.Fatalf("enqueued %d messages for %d distinct messages", inserted, n)
 	}
 	return ids
 }
@@ -271,24 +275,83 @@ func newFakeService(t *testing.T, seed uint64) *service {
 	return &service{srv: srv, opts: []telco.Option{telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: 50 * time.Millisecond, MaxRounds: 3})}}
 }
 
+// killChunk is the chunk of the tests that kill a node or restart the
+// database: small enough that the campaign is hundreds of jobs, so that
+// the node killed in the middle of sends still has jobs when it is
+// killed, and the faults, one request in 20, hit many requests.
+const killChunk = 10
+
 func TestScaleOutExactlyOnce(t *testing.T) {
+	// Enqueue's default chunk, and chunks of killChunk: more jobs, more
+	// requests, more faults.
+	for _, chunk := range []int{riversend.DefaultChunkSize, killChunk} {
+		t.Run(fmt.Sprintf("chunks of %d", chunk), func(t *testing.T) {
+			n := scaleCount(t)
+			dsn := pgtestStart(t)
+			pool := migrated(t, dsn)
+			svc := newFakeService(t, uint64(time.Now().UnixNano()))
+			srv := svc.srv
+
+			start := time.Now()
+			ids := campaign(t, pool, srv.PropertySid, n, chunk)
+			t.Logf("enqueued %d messages in %v", n, time.Since(start))
+			start = time.Now()
+			for i := range 4 {
+				startNode(t, dsn, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
+			}
+			waitSent(t, pool, n, 4*time.Minute)
+			el := time.Since(start)
+			t.Logf("4 nodes sent %d messages in %v (%.0f/s), %d requests", n, el, float64(n)/el.Seconds(), srv.Requests())
+			checkOnce(t, srv, pool, ids)
+		})
+	}
+}
+
+// stormPolicy answers three requests in four of the first storm with 429
+// (Retry-After 0), then fails one in 20 as faultPolicy does.
+func stormPolicy(seed uint64, storm int) func(method, path string) *telcotest.Fault {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	calm := faultPolicy(seed, 20)
+	var mu sync.Mutex
+	seen := 0
+	return func(method, path string) *telcotest.Fault {
+		mu.Lock()
+		seen++
+		inStorm := seen <= storm && r.IntN(4) != 0
+		mu.Unlock()
+		if inStorm {
+			return &telcotest.Fault{Kind: telcotest.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "0"}
+		}
+		return calm(method, path)
+	}
+}
+
+// TestScaleOutSurvivesA429Storm: the service rate-limits three requests
+// in four while the four nodes start on the campaign; jobs are snoozed
+// and come back, and every message is stored once.
+func TestScaleOutSurvivesA429Storm(t *testing.T) {
 	n := scaleCount(t)
 	dsn := pgtestStart(t)
 	pool := migrated(t, dsn)
-	svc := newFakeService(t, uint64(time.Now().UnixNano()))
+	seed := uint64(time.Now().UnixNano())
+	svc := newFakeService(t, seed)
 	srv := svc.srv
+	// Four requests per job of the campaign, most of them refused.
+	srv.SetFaultPolicy(stormPolicy(seed, 4*n/riversend.DefaultChunkSize))
 
+	ids := campaign(t, pool, srv.PropertySid, n, riversend.DefaultChunkSize)
 	start := time.Now()
-	ids := campaign(t, pool, srv.PropertySid, n)
-	t.Logf("enqueued %d messages in %v", n, time.Since(start))
-	start = time.Now()
 	for i := range 4 {
 		startNode(t, dsn, fmt.Sprintf("node-%d", i), svc, nodeOpts{})
 	}
 	waitSent(t, pool, n, 4*time.Minute)
-	el := time.Since(start)
-	t.Logf("4 nodes sent %d messages in %v (%.0f/s), %d requests", n, el, float64(n)/el.Seconds(), srv.Requests())
+	t.Logf("4 nodes sent %d messages in %v, %d requests", n, time.Since(start), srv.Requests())
 	checkOnce(t, srv, pool, ids)
+	snoozed := count(t, pool, "SELECT count(*) FROM river_job WHERE (metadata->>'snoozes')::int > 0")
+	if snoozed == 0 {
+		t.Fatal("no job was snoozed: the storm did not reach the workers")
+	}
+	t.Logf("%d jobs snoozed", snoozed)
 }
 
 // dying is the doomed node's HTTP transport: once kill starts, the next
@@ -372,7 +435,7 @@ func TestScaleOutSurvivesAWorkerDying(t *testing.T) {
 	svc.killer = pool
 	srv := svc.srv
 
-	ids := campaign(t, pool, srv.PropertySid, n)
+	ids := campaign(t, pool, srv.PropertySid, n, killChunk)
 	start := time.Now()
 	victim, doomed, kill := doomedNode(t, dsn, svc)
 	for i := range 3 {
@@ -477,7 +540,7 @@ func TestScaleOutSurvivesKillsRestartsAndASlowService(t *testing.T) {
 		telco.WithAttemptTimeout(300 * time.Millisecond),
 	}}
 
-	ids := campaign(t, pool, srv.PropertySid, n)
+	ids := campaign(t, pool, srv.PropertySid, n, killChunk)
 	start := time.Now()
 	victim, doomed, kill := doomedNode(t, pg.DSN, svc)
 	for i := range 3 {

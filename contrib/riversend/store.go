@@ -1,9 +1,11 @@
 package riversend
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -108,14 +110,16 @@ ALTER TABLE telco_sends ALTER COLUMN ledger_state SET DEFAULT 'new',
 // advisory lock's key: "telco_se" in ASCII).
 const migrateLock = 0x74656c636f5f7365
 
-// Migrate brings River's tables to the latest version with rivermigrate
-// and creates telco_sends, or adds the Ledger's columns to a telco_sends
-// of an earlier version, keeping its rows. Both steps are idempotent and
-// safe to run from several processes at once; run it at deploy time,
-// before workers of this version start, and with no worker of an earlier
-// version still running (those keep no ledger). MigrateSends does the
-// second step alone, for a database whose River tables are migrated
-// otherwise, or that uses the Ledger without River.
+// Migrate brings River's tables to the latest version with rivermigrate,
+// creates telco_sends, or adds the Ledger's columns to a telco_sends of an
+// earlier version, keeping its rows, and creates telco_callbacks (the
+// table of CallbackOnce). Every step is idempotent and safe to run from
+// several processes at once; run it at deploy time, before workers of this
+// version start, and with no worker of an earlier version still running
+// (those keep no ledger). MigrateSends does the second step alone, for a
+// database whose River tables are migrated otherwise, or that uses the
+// Ledger without River; MigrateCallbacks the third, for a receiver of
+// webhooks that needs only CallbackOnce.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
@@ -125,6 +129,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("riversend: Migrate: river: %w", err)
 	}
 	if err := MigrateSends(ctx, pool); err != nil {
+		return fmt.Errorf("riversend: Migrate: %w", err)
+	}
+	if err := MigrateCallbacks(ctx, pool); err != nil {
 		return fmt.Errorf("riversend: Migrate: %w", err)
 	}
 	return nil
@@ -151,20 +158,41 @@ func MigrateSends(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
-// Enqueue inserts one job per message inside tx, the caller's own
-// transaction: the messages are sent only if tx commits. Every message
-// needs PropertySid and ExternalID (a *telco.ValidationError before
-// anything is written otherwise); the message itself is checked by the
-// worker, which records a refusal in telco_sends.
+// Enqueue inserts the messages as jobs of up to DefaultChunkSize messages
+// of one project (SendChunkArgs) inside tx, the caller's own transaction:
+// the messages are sent only if tx commits. Every message needs
+// PropertySid and ExternalID (a *telco.ValidationError before anything is
+// written otherwise); the message itself is checked by the worker, which
+// records a refusal in telco_sends.
 //
 // A message whose project and ExternalID are already in telco_sends (from
 // an earlier call, an earlier message of the same call, or a concurrent
-// transaction that commits first) is skipped, and so is one River already
-// holds a unique job for. Enqueue returns how many jobs it inserted.
+// transaction that commits first) is skipped: its row, which Enqueue
+// inserts in tx beside the jobs, is what makes each message unique.
+// Enqueue returns how many messages it enqueued.
 //
 // rc may be an insert-only client (no Queues, no Workers).
 func Enqueue(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, msgs ...SendArgs) (int, error) {
+	return EnqueueWith(ctx, rc, tx, EnqueueOptions{}, msgs...)
+}
+
+// EnqueueOptions are the choices of EnqueueWith.
+type EnqueueOptions struct {
+	// ChunkSize is the most messages in one job; 0 means DefaultChunkSize.
+	// Larger chunks cost fewer requests and transactions per message;
+	// smaller ones spread a small campaign over more workers, and a chunk
+	// that fails as a whole (the service refusing the request, a send in
+	// doubt) holds fewer messages back.
+	ChunkSize int
+}
+
+// EnqueueWith is Enqueue with options.
+func EnqueueWith(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, opts EnqueueOptions, msgs ...SendArgs) (int, error) {
 	var bad []telco.FieldError
+	if opts.ChunkSize < 0 {
+		bad = append(bad, telco.FieldError{Code: telco.CodeParameterInvalid, FieldName: "ChunkSize",
+			Message: fmt.Sprintf("ChunkSize must be 0 (the default) or more, not %d", opts.ChunkSize)})
+	}
 	for i, m := range msgs {
 		if m.PropertySid == "" {
 			bad = append(bad, telco.FieldError{Code: telco.CodeParameterRequired, FieldName: "PropertySid",
@@ -180,6 +208,10 @@ func Enqueue(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, msgs ...S
 	}
 	if len(msgs) == 0 {
 		return 0, nil
+	}
+	size := opts.ChunkSize
+	if size == 0 {
+		size = DefaultChunkSize
 	}
 	props := make([]string, len(msgs))
 	ids := make([]string, len(msgs))
@@ -198,10 +230,9 @@ func Enqueue(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, msgs ...S
 	if err != nil {
 		return 0, fmt.Errorf("riversend: Enqueue: %w", err)
 	}
-	type key struct{ prop, id string }
-	fresh := make(map[key]bool)
+	fresh := make(map[ledgerKey]bool)
 	for rows.Next() {
-		var k key
+		var k ledgerKey
 		if err := rows.Scan(&k.prop, &k.id); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("riversend: Enqueue: %w", err)
@@ -211,26 +242,35 @@ func Enqueue(ctx context.Context, rc *river.Client[pgx.Tx], tx pgx.Tx, msgs ...S
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("riversend: Enqueue: %w", err)
 	}
-	params := make([]river.InsertManyParams, 0, len(fresh))
+	// The new messages by project, in the order given; the first of
+	// duplicates within this call.
+	var order []string
+	byProp := map[string][]SendArgs{}
+	n := 0
 	for _, m := range msgs {
-		k := key{m.PropertySid, m.ExternalID}
-		if fresh[k] {
-			delete(fresh, k) // the first of duplicates within this call
-			params = append(params, river.InsertManyParams{Args: m})
+		k := ledgerKey{m.PropertySid, m.ExternalID}
+		if !fresh[k] {
+			continue
+		}
+		delete(fresh, k)
+		if _, ok := byProp[k.prop]; !ok {
+			order = append(order, k.prop)
+		}
+		byProp[k.prop] = append(byProp[k.prop], m)
+		n++
+	}
+	var params []river.InsertManyParams
+	for _, p := range order {
+		g := byProp[p]
+		for s := 0; s < len(g); s += size {
+			params = append(params, river.InsertManyParams{Args: SendChunkArgs{Messages: g[s:min(s+size, len(g))]}})
 		}
 	}
 	if len(params) == 0 {
 		return 0, nil
 	}
-	res, err := rc.InsertManyTx(ctx, tx, params)
-	if err != nil {
+	if _, err := rc.InsertManyTx(ctx, tx, params); err != nil {
 		return 0, fmt.Errorf("riversend: Enqueue: %w", err)
-	}
-	n := 0
-	for _, r := range res {
-		if !r.UniqueSkippedAsDuplicate {
-			n++
-		}
 	}
 	return n, nil
 }
@@ -313,25 +353,62 @@ func deref(s *string) string {
 	return *s
 }
 
-// verdict records the Worker's verdict on a job, StateRefused or
-// StateFailed, unless the message is sent: a verdict never hides a sent
-// message. It inserts the row when the job was inserted without Enqueue.
+// verdict is the Worker's verdict on one message: StateRefused or
+// StateFailed, and why.
+type verdict struct {
+	a   *SendArgs
+	st  State
+	err error
+}
+
+// recordVerdicts records the Worker's verdicts in one statement, except
+// on messages sent: a verdict never hides a sent message. It inserts the
+// rows of messages whose job was inserted without Enqueue.
 //
 // It runs on a context of its own, detached from the job's: a verdict
 // reached as the job timed out is still worth recording.
-func verdict(ctx context.Context, db DB, a *SendArgs, st State, err error) error {
+func recordVerdicts(ctx context.Context, db DB, vs []verdict) error {
+	if len(vs) == 0 {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	_, werr := db.Exec(ctx, `
+	// One verdict per message (the last), in key order: the order a
+	// Ledger locks its rows in.
+	last := map[ledgerKey]verdict{}
+	for _, v := range vs {
+		last[ledgerKey{v.a.PropertySid, v.a.ExternalID}] = v
+	}
+	keys := make([]ledgerKey, 0, len(last))
+	for k := range last {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b ledgerKey) int { return cmp.Or(cmp.Compare(a.prop, b.prop), cmp.Compare(a.id, b.id)) })
+	var props, ids, states, codes, texts []string
+	for _, k := range keys {
+		v := last[k]
+		props, ids, states = append(props, k.prop), append(ids, k.id), append(states, string(v.st))
+		text := ""
+		if v.err != nil {
+			text = v.err.Error()
+		}
+		codes, texts = append(codes, telco.ErrorCode(v.err)), append(texts, text)
+	}
+	_, err := db.Exec(ctx, `
 		INSERT INTO telco_sends AS t (property_sid, external_id, state, error_code, error_message, finished_at)
-		VALUES ($1, $2, $3, nullif($4, ''), nullif($5, ''), now())
+		SELECT p, i, s, nullif(c, ''), nullif(m, ''), now()
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(p, i, s, c, m)
+		ORDER BY p, i
 		ON CONFLICT (property_sid, external_id) DO UPDATE SET
 		    state = excluded.state, error_code = excluded.error_code,
 		    error_message = excluded.error_message, finished_at = now()
 		WHERE t.state <> 'sent'`,
-		a.PropertySid, a.ExternalID, string(st), telco.ErrorCode(err), err.Error())
-	if werr != nil {
-		return fmt.Errorf("riversend: recording the outcome of %s: %w", a.ExternalID, werr)
+		props, ids, states, codes, texts)
+	if err != nil {
+		if len(keys) == 1 {
+			return fmt.Errorf("riversend: recording the outcome of %s: %w", keys[0].id, err)
+		}
+		return fmt.Errorf("riversend: recording the outcomes of %d messages: %w", len(keys), err)
 	}
 	return nil
 }

@@ -3,9 +3,11 @@ package riversend_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/telcosdk/telco"
@@ -26,19 +28,20 @@ func TestStore(t *testing.T) {
 	t.Run("enqueueing twice inserts one job", func(t *testing.T) {
 		reset(t, pool)
 		if n := enqueue(t, pool, rc, msg("a"), msg("b"), msg("a")); n != 2 {
-			t.Fatalf("first Enqueue inserted %d jobs, want 2 (one duplicate within the call)", n)
+			t.Fatalf("first Enqueue enqueued %d messages, want 2 (one duplicate within the call)", n)
 		}
 		if n := enqueue(t, pool, rc, msg("b"), msg("c")); n != 1 {
-			t.Fatalf("second Enqueue inserted %d jobs, want 1 (b was enqueued before)", n)
+			t.Fatalf("second Enqueue enqueued %d messages, want 1 (b was enqueued before)", n)
 		}
-		if n := count(t, pool, "SELECT count(*) FROM river_job WHERE kind = $1", riversend.Kind); n != 3 {
-			t.Fatalf("%d jobs stored, want 3", n)
+		// One chunk per call, holding each message once.
+		if got := queued(t, pool); len(got) != 2 || fmt.Sprint(got) != "[[PR1/a PR1/b] [PR1/c]]" {
+			t.Fatalf("jobs %v, want [[PR1/a PR1/b] [PR1/c]]", got)
 		}
 		// The same ExternalId in another project is another message.
 		other := msg("a")
 		other.PropertySid = "PR2"
 		if n := enqueue(t, pool, rc, other); n != 1 {
-			t.Fatalf("same ExternalId in another project: %d jobs, want 1", n)
+			t.Fatalf("same ExternalId in another project: %d messages, want 1", n)
 		}
 		o, err := riversend.Lookup(ctx, pool, "PR1", "a")
 		if err != nil {
@@ -46,6 +49,53 @@ func TestStore(t *testing.T) {
 		}
 		if o.State != riversend.StateEnqueued || o.MessageSid != "" || !o.FinishedAt.IsZero() {
 			t.Fatalf("outcome after Enqueue = %+v, want enqueued and unfinished", o)
+		}
+	})
+
+	t.Run("chunks hold one project each, at most ChunkSize messages, in input order", func(t *testing.T) {
+		reset(t, pool)
+		var msgs []riversend.SendArgs
+		for i := range 7 {
+			m := msg(fmt.Sprintf("m%d", i))
+			if i%2 == 1 {
+				m.PropertySid = "PR2"
+			}
+			msgs = append(msgs, m)
+		}
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		n, err := riversend.EnqueueWith(ctx, rc, tx, riversend.EnqueueOptions{ChunkSize: 2}, msgs...)
+		if err != nil || n != 7 {
+			t.Fatalf("EnqueueWith = %d, %v; want 7 messages", n, err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := "[[PR1/m0 PR1/m2] [PR1/m4 PR1/m6] [PR2/m1 PR2/m3] [PR2/m5]]"
+		if got := fmt.Sprint(queued(t, pool)); got != want {
+			t.Fatalf("jobs %s, want %s", got, want)
+		}
+		// The default: DefaultChunkSize messages a job.
+		reset(t, pool)
+		msgs = msgs[:0]
+		for i := range 2*riversend.DefaultChunkSize + 1 {
+			msgs = append(msgs, msg(fmt.Sprintf("d%04d", i)))
+		}
+		if n := enqueue(t, pool, rc, msgs...); n != len(msgs) {
+			t.Fatalf("Enqueue = %d, want %d", n, len(msgs))
+		}
+		var sizes []int
+		for _, j := range queued(t, pool) {
+			sizes = append(sizes, len(j))
+		}
+		if fmt.Sprint(sizes) != fmt.Sprintf("[%d %d 1]", riversend.DefaultChunkSize, riversend.DefaultChunkSize) {
+			t.Fatalf("chunk sizes %v, want two of DefaultChunkSize and one of 1", sizes)
+		}
+		if _, err := riversend.EnqueueWith(ctx, rc, nil, riversend.EnqueueOptions{ChunkSize: -1}, msg("x")); telco.ErrorCode(err) != telco.CodeParameterInvalid {
+			t.Fatalf("EnqueueWith a negative ChunkSize = %v, want a ValidationError", err)
 		}
 	})
 
@@ -132,11 +182,48 @@ func TestStore(t *testing.T) {
 	t.Run("worker", func(t *testing.T) { testWorker(t, pool) })
 }
 
-// job builds the job River would hand the worker.
-func job(a riversend.SendArgs, attempt int) *river.Job[riversend.SendArgs] {
+// job builds the job River would hand the worker: a chunk of msgs.
+func job(attempt int, msgs ...riversend.SendArgs) *river.Job[riversend.SendChunkArgs] {
+	return &river.Job[riversend.SendChunkArgs]{
+		JobRow: &rivertype.JobRow{ID: 1, Attempt: attempt, MaxAttempts: 5, CreatedAt: time.Now().Add(-time.Minute),
+			Kind: riversend.ChunkKind, State: rivertype.JobStateRunning},
+		Args: riversend.SendChunkArgs{Messages: msgs},
+	}
+}
+
+// messageJob builds a job of one message (SendArgs), as earlier versions
+// of Enqueue inserted.
+func messageJob(a riversend.SendArgs, attempt int) *river.Job[riversend.SendArgs] {
 	return &river.Job[riversend.SendArgs]{
 		JobRow: &rivertype.JobRow{ID: 1, Attempt: attempt, MaxAttempts: 5, CreatedAt: time.Now().Add(-time.Minute),
 			Kind: riversend.Kind, State: rivertype.JobStateRunning},
 		Args: a,
 	}
+}
+
+// queued lists the chunk jobs in the order they were inserted, each as
+// the "project/ExternalId" of its messages.
+func queued(t *testing.T, pool *pgxpool.Pool) [][]string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), "SELECT args FROM river_job WHERE kind = $1 ORDER BY id", riversend.ChunkKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out [][]string
+	for rows.Next() {
+		var a riversend.SendChunkArgs
+		if err := rows.Scan(&a); err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, m := range a.Messages {
+			keys = append(keys, m.PropertySid+"/"+m.ExternalID)
+		}
+		out = append(out, keys)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -23,6 +23,8 @@ func newMock(t *testing.T) (*Notifier, *httpmock.MockTransport) {
 	mt := httpmock.NewMockTransport()
 	c, err := telco.NewClient("AC00000000000000000000000000MOCK", "token",
 		telco.WithBaseURL(mockBase), telco.WithHTTPClient(&http.Client{Transport: mt}),
+		// Retries off: an unmatched request fails at once instead of
+		// being retried for about 2 s, and each canned answer is used once.
 		telco.WithRetryPolicy(telco.RetryPolicy{MaxRetries: 0}),
 		// SendOnce looks a maybe-sent message up after a settle time
 		// (5 s by default): canned answers need none.

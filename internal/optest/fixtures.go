@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/telcosdk/telco"
@@ -137,6 +138,19 @@ func batchErr(res []telco.BatchResult, err error) error {
 		}
 	}
 	return nil
+}
+
+// sendAllErr is the first error SendAll yields, or the first refusal of
+// a message, as batchErr for one batch.
+func sendAllErr(seq iter.Seq2[telco.BatchResult, error]) error {
+	var res []telco.BatchResult
+	for r, err := range seq {
+		if err != nil {
+			return err
+		}
+		res = append(res, r)
+	}
+	return batchErr(res, nil)
 }
 
 // table is the fixtures as written, grouped by service.
@@ -389,6 +403,19 @@ func table() []Fixture {
 				_, err := c.Messages.SendBatchOnce(ctx, ids.PropertySid, []telco.SendMessageParams{{To: "+61499999999", Text: "hi"}})
 				return err
 			}, BadField: "Messages[0].ExternalId", BadCode: telco.CodeParameterRequired},
+		{Name: "Messages.SendAll", Ops: []string{"Messages.SendBatch", "Messages.Find"},
+			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
+				msgs := []telco.SendMessageParams{
+					{From: "Acme", To: "+61499990011", Text: "a", ExternalID: "sa-1"},
+					{From: "Acme", To: "+61499990012", Text: "b", ExternalID: "sa-2"},
+				}
+				return sendAllErr(c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), nil))
+			},
+			Effect: telcotest.Counts{Messages: 2},
+			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
+				msgs := []telco.SendMessageParams{{From: "Acme", To: "+61499990011", Text: "a", ExternalID: "sa-1"}}
+				return sendAllErr(c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), &telco.SendAllOptions{ChunkSize: -1}))
+			}, BadField: "ChunkSize", BadCode: telco.CodeParameterInvalid},
 		{Name: "Messages.FindByExternalID", Ops: []string{"Messages.Find"},
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
 				found, err := c.Messages.FindByExternalID(ctx, ids.PropertySid, time.Now().Add(-time.Hour), ids.ExternalID)
@@ -413,6 +440,15 @@ func table() []Fixture {
 				_, err := c.Messages.ListByExternalID(ctx, ids.PropertySid, from)
 				return err
 			}, BadField: "ExternalId", BadCode: telco.CodeParameterRequired},
+		{Name: "Messages.FillLedger", Ops: []string{"Messages.Find"},
+			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
+				_, err := c.Messages.FillLedger(ctx, ids.PropertySid, time.Now().Add(-time.Hour), time.Now().Add(time.Minute))
+				return err
+			},
+			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
+				_, err := c.Messages.FillLedger(ctx, ids.PropertySid, time.Time{}, to)
+				return err
+			}, BadField: "Date_From", BadCode: telco.CodeParameterRequired},
 		{Name: "Messages.Find",
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, n bool) error {
 				_, err := c.Messages.Find(ctx, ids.PropertySid, pick(n, &telco.FindMessagesParams{DateFrom: time.Now().Add(-time.Hour),

@@ -31,7 +31,7 @@ func TestPrepareExternalIDs(t *testing.T) {
 	t.Parallel()
 	prepare := func(in string) (*Job, error) {
 		lines := csvLines(t, in)
-		ids, _ := AssignIDs(lines, NewBatchID(), nil)
+		ids, _ := AssignIDs(lines, BatchIDOf("sum", "PR1", ""), nil)
 		return Prepare(ctx, "PR1", lines, ids, nil)
 	}
 	job, err := prepare("To,Text,ExternalId\n+61400000001,a,own\n+61400000002,b,\n")
@@ -160,9 +160,10 @@ func TestJournalMismatch(t *testing.T) {
 // new one, never one given to another line before.
 func TestJournalKeepsMadeUpIDsAcrossEdits(t *testing.T) {
 	t.Parallel()
-	j, err := OpenJournal(filepath.Join(t.TempDir(), "j"), JournalOptions{Property: "PR1"})
+	j, err := OpenJournal(filepath.Join(t.TempDir(), "j"), JournalOptions{Input: "sum", Property: "PR1"})
 	require.NoError(t, err)
 	defer j.Close()
+	assert.Equal(t, BatchIDOf("sum", "PR1", ""), j.BatchID(), "derived, as a dry run derives it")
 	first, err := j.IDs(csvLines(t, "To,Text\n+61400000001,a\n+61400000002,b\n+61400000002,b\n0400000003,c\n"), true)
 	require.NoError(t, err)
 	batch := j.BatchID()
@@ -181,8 +182,8 @@ func TestJournalKeepsMadeUpIDsAcrossEdits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, edited, again, "written once, read back")
 
-	require.NoError(t, j.Restart())
-	assert.NotEqual(t, batch, j.BatchID(), "--force: a new batch")
+	require.NoError(t, j.Restart("sum2"))
+	assert.Equal(t, BatchIDOf("sum2", "PR1", batch), j.BatchID(), "--force: the next batch, as a dry run derives it")
 	forced, err := j.IDs(csvLines(t, "To,Text\n+61400000001,a\n"), true)
 	require.NoError(t, err)
 	assert.Equal(t, []string{j.BatchID() + "-2"}, forced)

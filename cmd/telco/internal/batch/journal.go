@@ -18,7 +18,6 @@ package batch
 // under another.
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -82,6 +81,9 @@ type Journal struct {
 
 // JournalOptions say which batch a journal is opened for.
 type JournalOptions struct {
+	// Input is the input's InputSum: a new journal's BatchID is derived
+	// from it (BatchIDOf), as a run without a journal derives its own.
+	Input    string
 	Property string
 	ReadOnly bool // for a dry run: nil, nil when there is none
 	Timeout  time.Duration
@@ -160,7 +162,7 @@ func (j *Journal) load(o JournalOptions) error {
 	case !found && j.f.ReadOnly():
 		return errEmpty
 	case !found:
-		j.head = journalHeader{Format: journalFormat, Created: time.Now().UTC(), Property: o.Property, BatchID: NewBatchID()}
+		j.head = journalHeader{Format: journalFormat, Created: time.Now().UTC(), Property: o.Property, BatchID: BatchIDOf(o.Input, o.Property, "")}
 		return j.f.Update(func(tx *bolt.Tx) error {
 			if _, err := tx.CreateBucketIfNotExists(bucketIDs); err != nil {
 				return err
@@ -249,11 +251,15 @@ func damage(c boltfile.Check) string {
 	for _, ids := range c.Damaged {
 		n += len(ids)
 	}
-	if n > 0 {
+	if n == 1 {
+		rs = append(rs, "1 entry fails its checksum")
+	} else if n > 0 {
 		rs = append(rs, fmt.Sprintf("%d entries fail their checksum", n))
 	}
-	if len(c.Hidden) > 0 {
-		rs = append(rs, fmt.Sprintf("%d pages hold more than their elements say", len(c.Hidden)))
+	if n := len(c.Hidden); n == 1 {
+		rs = append(rs, "1 page holds more than its elements say")
+	} else if n > 0 {
+		rs = append(rs, fmt.Sprintf("%d pages hold more than their elements say", n))
 	}
 	return strings.Join(rs, "; ")
 }
@@ -307,12 +313,12 @@ func (j *Journal) IDs(lines []Line, write bool) ([]string, error) {
 	return ids, nil
 }
 
-// Restart forgets the made-up ExternalIds and takes a new BatchID, for
-// --force: the lines without an ExternalId of their own are then a new
-// batch.
-func (j *Journal) Restart() error {
+// Restart forgets the made-up ExternalIds and takes the next BatchID
+// (NextBatchID), for --force: the lines without an ExternalId of their
+// own are then a new batch.
+func (j *Journal) Restart(input string) error {
 	head := j.head
-	head.BatchID = NewBatchID()
+	head.BatchID = BatchIDOf(input, head.Property, head.BatchID)
 	err := j.f.Update(func(tx *bolt.Tx) error {
 		if err := tx.DeleteBucket(bucketIDs); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 			return err
@@ -467,7 +473,7 @@ func RecoverJournal(path string, o JournalOptions, r RecoverOptions) (*Journal, 
 		if r.NeedBatchID {
 			return nil, nil, &MismatchError{fmt.Sprintf("the header of journal %s cannot be read, and lines without an ExternalId column were sent with ExternalIds made from it: give --batch-id (the part before the line number, tb...)", path)}
 		}
-		rec.BatchID = NewBatchID()
+		rec.BatchID = BatchIDOf(o.Input, o.Property, "") // no line's ExternalId is made from it
 	}
 	if rec.MovedTo, err = boltfile.MoveAside(path, time.Now()); err != nil {
 		return nil, nil, fmt.Errorf("moving journal %s aside: %w", path, err)
@@ -526,13 +532,20 @@ func salvage(path string) journalHeader {
 	return best
 }
 
-// NewBatchID is a short random prefix for made-up ExternalIds: "tb" and
-// 10 base-32 characters, unique enough among one project's batches.
-func NewBatchID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
+// BatchIDOf is the prefix of derived ExternalIds for an input (its
+// InputSum) sent to a project: "tb" and 10 base-32 characters of a
+// SHA-256 of the two, and of after, the batch ID it follows ("" for the
+// first; --force takes the next). It is derived rather than random so
+// that a dry run, which creates no journal, shows the ExternalIds the run
+// will send, with a journal or without. The same input sent again to the
+// same project without --force (its journal deleted, or none kept) so
+// reuses its ExternalIds, which the account's ledger then holds as sent:
+// nothing is sent again. An edited input without its journal is a new
+// batch: its lines without an ExternalId of their own get new ones.
+func BatchIDOf(input, property, after string) string {
+	sum := sha256.Sum256([]byte("telco sms batch\x00" + input + "\x00" + property + "\x00" + after))
 	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	v := binary.BigEndian.Uint64(b[:])
+	v := binary.BigEndian.Uint64(sum[:8])
 	var s strings.Builder
 	s.WriteString("tb")
 	for range 10 {
@@ -540,4 +553,10 @@ func NewBatchID() string {
 		v >>= 5
 	}
 	return s.String()
+}
+
+// InputSum identifies an input by its content.
+func InputSum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -49,7 +49,11 @@ func (r *Result) Left() int {
 // Summary is the run in one line: "97 of 100 lines sent (...), 2 refused, 1 uncertain".
 func (r *Result) Summary() string {
 	sent := r.Sent + r.Earlier + r.Found
-	s := fmt.Sprintf("%d of %d lines sent", sent, r.Total)
+	noun := "lines"
+	if r.Total == 1 {
+		noun = "line"
+	}
+	s := fmt.Sprintf("%d of %d %s sent", sent, r.Total, noun)
 	if r.Earlier > 0 {
 		s += fmt.Sprintf(" (%d sent before)", r.Earlier)
 	}
@@ -331,16 +335,27 @@ func (e *ChunkError) LookupSince() time.Time { return e.Since }
 // Error names the lines, not each ExternalId: an unresolved send's own
 // text lists them all, and a chunk may hold hundreds.
 func (e *ChunkError) Error() string {
+	lines, verb := fmt.Sprintf("lines %d to %d", e.First, e.End), "were"
+	if e.First == e.End {
+		lines = fmt.Sprintf("line %d", e.First)
+		if e.Later == "" {
+			verb = "was"
+		}
+	}
 	if len(e.Unsure) > 0 {
 		cause := e.Err
 		var ue *telco.UnresolvedError
 		if errors.As(cause, &ue) && ue.Err != nil {
 			cause = ue.Err
 		}
-		return fmt.Sprintf("lines %d to %d: %d may have been sent (re-run the same command to look them up)%s: %v",
-			e.First, e.End, len(e.Unsure), e.Later, cause)
+		them := "them"
+		if len(e.Unsure) == 1 {
+			them = "it"
+		}
+		return fmt.Sprintf("%s: %d may have been sent (re-run the same command to look %s up)%s: %v",
+			lines, len(e.Unsure), them, e.Later, cause)
 	}
-	return fmt.Sprintf("lines %d to %d%s were not sent: %v", e.First, e.End, e.Later, e.Err)
+	return fmt.Sprintf("%s%s %s not sent: %v", lines, e.Later, verb, e.Err)
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }

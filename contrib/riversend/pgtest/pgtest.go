@@ -9,6 +9,10 @@
 //
 // Run as root, the server runs as the user "postgres" (which the Debian
 // package creates), because Postgres refuses to run as root.
+//
+// It is riversend's own tests' helper, public so that programs built on
+// riversend can test against a real Postgres the same way: the
+// examples/river-campaign module of this repository does.
 package pgtest
 
 import (
