@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/cmd/telco/internal/batch"
 )
 
 // smsCmd is "telco sms", over the SDK's Messages service; batch sending
@@ -315,13 +314,6 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 	before, err := l.Records(ctx, prop, ids)
 	if err != nil {
 		return ledgerError(path, err)
-	}
-	if before[0].State == telco.LedgerRefused {
-		// A refused send left nothing at the service: the same ExternalId
-		// may carry a corrected message.
-		if err := batch.ForgetRefusals(ctx, l, prop, ids); err != nil {
-			return ledgerError(path, err)
-		}
 	}
 	c, err := a.newClient(telco.WithLedger(l))
 	if err != nil {

@@ -1,8 +1,8 @@
 package batch
 
 // What the CLI does to the account's send ledger beyond the SDK's
-// protocol: read it, let a refused ExternalId carry a corrected message,
-// and have lines a lost journal cannot vouch for looked up first.
+// protocol: read it, and have lines a lost journal cannot vouch for
+// looked up first.
 
 import (
 	"context"
@@ -31,26 +31,6 @@ func readRecords(ctx context.Context, l telco.Ledger, prop string, ids []string)
 }
 
 var errUnchanged = errors.New("read only")
-
-// ForgetRefusals lets each of ids whose last attempt the service refused
-// be sent again with another message (a number corrected in the file, or
-// on the command line): the SDK refuses an ExternalId it holds for
-// another message (telco.ErrExternalIDReused), and a refusal keeps the
-// refused message's digest. A refusal leaves nothing at the service under
-// the ExternalId, so nothing can be sent twice; the record's digest is
-// cleared and the claim of the next send writes the new one. Records in
-// any other state are left as they are: an ExternalId sent, or perhaps
-// sent, stays bound to its message.
-func ForgetRefusals(ctx context.Context, l telco.Ledger, prop string, ids []string) error {
-	return l.Update(ctx, prop, ids, func(recs []telco.LedgerRecord) error {
-		for i := range recs {
-			if recs[i].State == telco.LedgerRefused {
-				recs[i].Digest = ""
-			}
-		}
-		return nil
-	})
-}
 
 // LookUpFirst puts each of ids that l has no record of in doubt, its first
 // attempt at since: the SDK then looks it up at the service, a settle

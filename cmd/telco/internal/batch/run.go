@@ -183,23 +183,12 @@ func (job *Job) start(part []int) *chunk {
 }
 
 // send sends the chunk's valid lines with SendBatchOnce (lines the
-// service refused before may go again, corrected or not: ForgetRefusals),
-// and reads what the ledger then says of every line. Lines that break
-// the SDK's rules are not sent, nor recorded: they never reached the
-// service.
+// service refused before go again, corrected or not: the SDK lets a
+// refused ExternalId carry another message), and reads what the ledger
+// then says of every line. Lines that break the SDK's rules are not sent,
+// nor recorded: they never reached the service.
 func (job *Job) send(ctx context.Context, c *telco.Client, r *chunk) {
-	var refused []string // as Prepare read them: nobody else writes the ledger this run holds
-	for _, i := range r.part {
-		if _, ok := r.at[i]; ok && job.recs[i].State == telco.LedgerRefused {
-			refused = append(refused, job.ids[i])
-		}
-	}
-	if len(refused) > 0 {
-		if err := ForgetRefusals(ctx, job.ledger, job.prop, refused); err != nil {
-			r.err = fmt.Errorf("ledger: %w", err)
-		}
-	}
-	if r.err == nil && len(r.msgs) > 0 {
+	if len(r.msgs) > 0 {
 		r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
 	}
 	r.recs, r.rerr = readRecords(context.WithoutCancel(ctx), job.ledger, job.prop, job.idsOf(r.part))
