@@ -392,7 +392,7 @@ func TestBatchRecoverReadableJournalIsRefused(t *testing.T) {
 	assert.Contains(t, r.stderr, "can be read: --recover is only for a journal or a ledger that cannot")
 	r = h.run("sms", "batch", file, "--since", "-1h")
 	assert.Equal(t, 2, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "--since and --batch-id go with --recover")
+	assert.Contains(t, r.stderr, "--since goes with --recover or --look-up-first")
 }
 
 // A line an earlier run left in doubt an hour ago, which this run cannot

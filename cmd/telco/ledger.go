@@ -4,7 +4,8 @@ package main
 // in the state directory, which sms send --external-id and sms batch both
 // send through, so that an ExternalId goes out once per account whatever
 // the command, journal, file or flags that carry it. --ledger PATH names
-// another file (one shared with a program, say).
+// another file (one shared with a program, say). telco ledger sync fills
+// it from the service's history.
 
 import (
 	"crypto/sha256"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/boltledger"
 )
@@ -48,9 +50,115 @@ const onceHelp = "An ExternalId is sent at most once per send ledger: each attem
 
 // freshLedgerHelp is how a fresh ledger learns what was sent before it.
 const freshLedgerHelp = " A fresh ledger (a new machine or container) knows nothing sent " +
-	"before it: telco ledger sync --since TIME records what the service " +
-	"shows as sent in a window, and --look-up-first looks an ExternalId " +
-	"the ledger has never seen up at the service before its first send."
+	"before it: telco ledger sync --since TIME records every ExternalId the " +
+	"service shows as sent in the window, and --look-up-first looks the " +
+	"ExternalIds the ledger has never seen up at the service, from --since " +
+	"(default -24h), before their first send (a batch: one scan of the " +
+	"window)."
+
+// lookUpFirstHelp is --look-up-first's help on the commands that send.
+const lookUpFirstHelp = "look ExternalIds this ledger has never seen up among the project's messages since --since (default -24h) before their first send (for a fresh ledger: a new machine or container)"
+
+// defaultLookBack is how far back --look-up-first looks without --since.
+const defaultLookBack = "-24h"
+
+// ledgerCmd is "telco ledger": the account's send ledger.
+func (a *app) ledgerCmd() *cobra.Command {
+	return a.group("ledger", "Fill the account's send ledger from the service's history", a.ledgerSyncCmd())
+}
+
+// syncResult is what ledger sync did.
+type syncResult struct {
+	Ledger      string
+	PropertySid string
+	From, To    time.Time
+	// Recorded counts the ExternalIds the ledger did not hold as sent
+	// and now does.
+	Recorded int
+}
+
+var syncCols = []column[syncResult]{
+	{name: "LEDGER", get: func(r *syncResult) string { return r.Ledger }},
+	{name: "PROJECT", get: func(r *syncResult) string { return r.PropertySid }},
+	{name: "FROM", at: func(r *syncResult) time.Time { return r.From }},
+	{name: "TO", at: func(r *syncResult) time.Time { return r.To }},
+	{name: "RECORDED", get: func(r *syncResult) string { return itoa(r.Recorded) }},
+}
+
+// ledgerSyncCmd is "telco ledger sync".
+func (a *app) ledgerSyncCmd() *cobra.Command {
+	var prop, since, until, path string
+	var recover bool
+	c := &cobra.Command{
+		Use:         "sync --since TIME [--until TIME]",
+		Annotations: ops("Messages.Find"),
+		Short:       "Record in the send ledger every ExternalId the service shows as sent in a window",
+		Long: `Read the project's sent messages from --since (inclusive) to --until
+(exclusive) from the service, and record every ExternalId among them as
+sent in the account's send ledger (the one sms send and sms batch use;
+--ledger PATH names another), so that a fresh ledger (a new machine or
+container, a lost state directory) sends none of them again: sms send and
+sms batch report them as sent before, with their MessageSid. Times: ` + timeHelp + `.
+
+It costs one request per 200 messages the project sent in the window. The
+service shows a message in its search only after a lag (seconds), so a
+message sent moments ago may be missed: sync before sending, not while
+another machine sends for the account. It prints how many ExternalIds it
+recorded that the ledger did not hold as sent. Records already there are
+kept; one in doubt becomes sent. It holds the ledger while it reads, as a
+batch does.`,
+		Example: `  telco ledger sync --property PR... --since -14d`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			prop, err := a.property(prop)
+			if err != nil {
+				return err
+			}
+			if since == "" {
+				return usagef("give --since: the start of the window to read (%s)", timeHelp)
+			}
+			now := time.Now()
+			r := syncResult{PropertySid: prop}
+			if r.From, err = a.parseTime("since", since, now); err != nil {
+				return err
+			}
+			if r.To, err = a.parseTime("until", until, now); err != nil {
+				return err
+			}
+			if !r.To.After(r.From) {
+				return usagef("--until must be after --since")
+			}
+			if r.Ledger, err = a.ledgerPath(path); err != nil {
+				return err
+			}
+			l, recovered, err := a.openLedger(r.Ledger, recover, r.From)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			if recover && !recovered {
+				return usagef("ledger %s can be read: --recover is only for one that cannot; run without it", r.Ledger)
+			}
+			c, err := a.newClient(telco.WithLedger(l))
+			if err != nil {
+				return err
+			}
+			if r.Recorded, err = c.Messages.FillLedger(cmd.Context(), prop, r.From, r.To); err != nil {
+				return fmt.Errorf("%s recorded before it stopped (run it again: what it recorded is kept): %w",
+					plural(r.Recorded, "ExternalId"), err)
+			}
+			return printOne(a, &r, syncCols)
+		},
+	}
+	fs := c.Flags()
+	a.propertyFlag(fs, &prop)
+	fs.StringVar(&since, "since", "", "from this time, inclusive (required)")
+	fs.StringVar(&until, "until", "+1m", "to this time, exclusive (a minute past now by default, as sms find: a service clock a little ahead is covered)")
+	fs.StringVar(&path, "ledger", "", "the send ledger file to fill (default: the account's, as sms send and sms batch use)")
+	fs.BoolVar(&recover, "recover", false, "move a ledger that cannot be read aside first; the new one is filled, and looks up every other ExternalId from --since before it is sent")
+	fieldFlags(c, "Date_From", "since", "Date_To", "until")
+	return c
+}
 
 // ledgerPath is the ledger a sending command uses: flag when given, else
 // the account's: ledgers/ACCOUNT@HOST-HASH.ledger in the state directory,
@@ -100,9 +208,31 @@ func fileSafe(s string) string {
 
 // ledgerOpts are the ledger's flags of a sending command.
 type ledgerOpts struct {
-	path    string // --ledger
-	recover bool   // --recover
-	since   string // --since, with --recover
+	path        string // --ledger
+	recover     bool   // --recover
+	lookUpFirst bool   // --look-up-first
+	since       string // --since, with --recover or --look-up-first
+}
+
+// lookUpSince is when the look-ups of --recover and --look-up-first
+// search from: --since, else, for --look-up-first alone, defaultLookBack;
+// zero when neither is asked for. --recover needs --since (when the
+// ledger was first used, which only the user knows); --since needs one of
+// the two.
+func (a *app) lookUpSince(o ledgerOpts, now time.Time) (time.Time, error) {
+	switch {
+	case o.recover && o.since == "":
+		return time.Time{}, usagef("--recover needs --since: when the ledger was first used, at the latest")
+	case o.since != "" && !o.recover && !o.lookUpFirst:
+		return time.Time{}, usagef("--since goes with --recover or --look-up-first")
+	case o.since == "" && !o.lookUpFirst:
+		return time.Time{}, nil
+	}
+	since, err := a.parseTime("since", firstNonEmpty(o.since, defaultLookBack), now)
+	if err == nil && !since.Before(now) {
+		err = usagef("--since must be in the past")
+	}
+	return since, err
 }
 
 // openLedger opens the send ledger at path (creating its directory) for
@@ -159,7 +289,7 @@ func ledgerError(path string, err error) error {
 	)
 	switch {
 	case errors.Is(err, boltledger.ErrBusy):
-		return &exitError{code: exitService, msg: fmt.Sprintf("ledger %s: in use by another telco process (an sms batch or sms send of this account?): nothing sent; try again when it ends", path)}
+		return &exitError{code: exitService, msg: fmt.Sprintf("ledger %s: in use by another telco process (an sms batch, sms send or ledger sync of this account?): nothing sent; try again when it ends", path)}
 	case errors.As(err, &fe):
 		return usagef("%s is not a send ledger (is it a batch's journal?): give another --ledger", path)
 	case errors.As(err, &de):

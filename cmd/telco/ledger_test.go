@@ -5,6 +5,7 @@ package main
 // the command, journal, file or flags that send it.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/telcosdk/telco"
 	"github.com/telcosdk/telco/boltledger"
 	"github.com/telcosdk/telco/telcotest"
 )
@@ -265,4 +267,126 @@ func TestBatchWaitsForTheLedger(t *testing.T) {
 	assert.Contains(t, r.stderr, "ledger "+path+": in use by another telco process")
 	assert.Contains(t, r.stderr, "nothing sent")
 	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
+}
+
+// Issue 34, "a fresh machine": a second home directory (a fresh state
+// directory, so a fresh account's ledger) knew nothing the first one had
+// sent and sent it all again. After telco ledger sync --since -1h, or
+// with --look-up-first, it sends nothing the first one sent, by sms
+// batch or by sms send; what is new is sent.
+func TestFreshHomeSendsNothingTheFirstSent(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"ledger sync", "look-up-first"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.ok("sms", "batch", writeBatch(t, 5, true)) // own-0 to own-4
+			h.ok(sendArgs("order-1", "hi")...)
+			require.Len(t, storedIDs(h.srv), 6)
+
+			h.env["XDG_STATE_HOME"] = t.TempDir() // the second home
+			var extra []string
+			if how == "ledger sync" {
+				r := h.run("ledger", "sync", "--since", "-1h", "-o", "json")
+				require.Equal(t, 0, r.code, r.stderr)
+				var got struct {
+					Recorded int
+					Ledger   string
+				}
+				require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+				assert.Equal(t, 6, got.Recorded)
+				assert.Equal(t, filepath.Join(h.env["XDG_STATE_HOME"], "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL)), got.Ledger)
+			} else {
+				extra = []string{"--look-up-first"}
+			}
+			r := h.run(append(sendArgs("order-1", "hi"), extra...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			if how == "ledger sync" {
+				assert.Contains(t, r.stderr, "already sent as")
+			} else {
+				assert.Contains(t, r.stderr, "found at the service as")
+			}
+			before := findRequests(h.srv)
+			r = h.run(append([]string{"sms", "batch", writeBatch(t, 7, true), "--chunk-size", "1", "-o", "json"}, extra...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			if how == "look-up-first" {
+				assert.LessOrEqual(t, findRequests(h.srv)-before, 2, "one scan of the window for the batch, not one search per line")
+			}
+			rows := decodeRows(t, r.stdout)
+			require.Len(t, rows, 7)
+			for k, row := range rows {
+				assert.Equal(t, "sent", row.State, "line %d", row.Line)
+				assert.Equal(t, k < 5, row.Earlier, "line %d: sent before by the first home", row.Line)
+			}
+			r = h.run(append(sendArgs("order-2", "hi"), extra...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			want := map[string]int{"order-1": 1, "order-2": 1}
+			for i := range 7 {
+				want[fmt.Sprintf("own-%d", i)] = 1
+			}
+			assert.Equal(t, want, storedIDs(h.srv))
+		})
+	}
+}
+
+// Without either, the second home's ledger knows nothing of the first's
+// sends, and sends them again: what "once per send ledger" warns of.
+func TestFreshHomeWithoutSyncSendsAgain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	file := writeBatch(t, 2, true)
+	h.ok("sms", "batch", file)
+	h.env["XDG_STATE_HOME"] = t.TempDir()
+	h.ok("sms", "batch", file, "--no-journal")
+	assert.Equal(t, map[string]int{"own-0": 2, "own-1": 2}, storedIDs(h.srv))
+}
+
+// ledger sync: --since is required, the window must not be empty, the
+// result is one record (table or JSON), and a ledger given with --ledger
+// is the one filled; a second sync records nothing new.
+func TestLedgerSync(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.ok("sms", "batch", writeBatch(t, 3, true))
+	r := h.run("ledger", "sync")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "give --since")
+	r = h.run("ledger", "sync", "--since", "-1h", "--until", "-2h")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "--until must be after --since")
+
+	path := filepath.Join(t.TempDir(), "shared.ledger")
+	r = h.run("ledger", "sync", "--since", "-1h", "--ledger", path)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `RECORDED +3\n`, r.stdout)
+	assert.Contains(t, r.stdout, path)
+	r = h.run("ledger", "sync", "--since", "-1h", "--ledger", path)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `RECORDED +0\n`, r.stdout, "the ledger holds them already")
+	l, err := boltledger.OpenWith(path, boltledger.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer l.Close()
+	recs, err := l.Records(context.Background(), h.srv.PropertySid, []string{"own-0", "own-2", "never"})
+	require.NoError(t, err)
+	assert.Equal(t, telco.LedgerSent, recs[0].State)
+	assert.Equal(t, telco.LedgerSent, recs[1].State)
+	assert.Equal(t, telco.LedgerNew, recs[2].State)
+
+	r = h.run("sms", "send", "--to", "+61400000001", "--text", "hi", "--look-up-first")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "go with --external-id")
+	r = h.run("sms", "batch", writeBatch(t, 1, true), "--since", "-1h")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "--since goes with --recover or --look-up-first")
+}
+
+// findRequests counts the Messages.Find requests that reached srv.
+func findRequests(srv *telcotest.Server) int {
+	n := 0
+	for _, r := range srv.RequestRecords() {
+		if r.Op == "Messages.Find" {
+			n++
+		}
+	}
+	return n
 }

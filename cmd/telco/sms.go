@@ -76,8 +76,8 @@ been sent and unresolved: run the same command again to look it up.`,
 			if p.ExternalID != "" {
 				return a.sendOnce(cmd, prop, &p, lo)
 			}
-			if lo.path != "" || lo.recover {
-				return usagef("--ledger and --recover go with --external-id")
+			if lo.path != "" || lo.recover || lo.lookUpFirst || lo.since != "" {
+				return usagef("--ledger, --recover, --look-up-first and --since go with --external-id")
 			}
 			return runCall(a, func(c *telco.Client) (*telco.Message, error) {
 				return c.Messages.Send(cmd.Context(), prop, &p)
@@ -96,7 +96,8 @@ been sent and unresolved: run the same command again to look it up.`,
 	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sent at most once per send ledger (see --ledger)")
 	fs.StringVar(&lo.path, "ledger", "", "with --external-id: "+ledgerHelp)
 	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside; every ExternalId the new one does not know is looked up from --since before it is sent")
-	fs.StringVar(&lo.since, "since", "", "with --recover: the look-ups search from then (the ledger's first use at the latest)")
+	fs.BoolVar(&lo.lookUpFirst, "look-up-first", false, "with --external-id: "+lookUpFirstHelp)
+	fs.StringVar(&lo.since, "since", "", "with --recover: the look-ups search from then (the ledger's first use at the latest); with --look-up-first: how far back it looks")
 	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")
 	fs.StringVar(&p.ForwardFromSms, "forward-from-sms", "", "lease: sender of the forward")
 	fs.StringVar(&p.ForwardToEmail, "forward-to-email", "", "lease: forward responses to this address")
@@ -288,15 +289,10 @@ var messageFields = append(append([]column[telco.Message]{}, messageCols...),
 // commands wait only that long.
 func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o ledgerOpts) error {
 	ctx := cmd.Context()
-	if o.recover != (o.since != "") {
-		return usagef("--recover and --since go together")
-	}
-	var since time.Time
-	if o.recover {
-		var err error
-		if since, err = a.parseTime("since", o.since, time.Now()); err != nil {
-			return err
-		}
+	now := time.Now()
+	since, err := a.lookUpSince(o, now)
+	if err != nil {
+		return err
 	}
 	path, err := a.ledgerPath(o.path)
 	if err != nil {
@@ -315,7 +311,15 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 	if err != nil {
 		return ledgerError(path, err)
 	}
-	c, err := a.newClient(telco.WithLedger(l))
+	var lookBack time.Duration
+	if o.lookUpFirst {
+		lookBack = now.Sub(since)
+	}
+	policy, err := a.reconcilePolicy(lookBack)
+	if err != nil {
+		return err
+	}
+	c, err := a.newClient(telco.WithLedger(l), telco.WithReconcilePolicy(policy))
 	if err != nil {
 		return err
 	}
@@ -344,6 +348,8 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 		}
 		fmt.Fprintf(a.stderr, "telco: already sent as %s at %s (ledger %s): nothing sent\n",
 			m.MessageSid, a.formatTime(at), path)
+	case len(after) == 1 && after[0].Found && was.State == telco.LedgerNew:
+		fmt.Fprintf(a.stderr, "telco: found at the service as %s by its ExternalId (sent before this ledger knew of it): not sent again\n", m.MessageSid)
 	case len(after) == 1 && after[0].Found:
 		fmt.Fprintf(a.stderr, "telco: an earlier attempt reached the service: found as %s by its ExternalId, not sent again\n", m.MessageSid)
 	}

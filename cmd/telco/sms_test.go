@@ -124,7 +124,7 @@ func TestSendLedgerPlaces(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(plain.env["XDG_STATE_HOME"], "telco"), "no ledger without --external-id")
 	r = plain.run("sms", "send", "--to", "+61400000001", "--text", "no id", "--ledger", path)
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "--ledger and --recover go with --external-id")
+	assert.Contains(t, r.stderr, "--ledger, --recover, --look-up-first and --since go with --external-id")
 }
 
 // An ExternalId with a blank at either end is refused before anything is

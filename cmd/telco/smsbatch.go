@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,9 +27,9 @@ import (
 
 // batchOpts are the flags of sms batch.
 type batchOpts struct {
-	prop, format, journal, ledger, since, batchID string
-	chunk, parallel                               int
-	noJournal, force, dryRun, recover             bool
+	prop, format, journal, ledger, since, batchID  string
+	chunk, parallel                                int
+	noJournal, force, dryRun, recover, lookUpFirst bool
 }
 
 // journalSuffix names the default journal, beside the input.
@@ -118,7 +119,8 @@ as look-ups.`,
 	fs.BoolVar(&o.force, "force", false, "once every line was sent, send the lines without an ExternalId of their own again, as a new batch (never an ExternalId in the file)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check every line and print what would be sent; send nothing")
 	fs.BoolVar(&o.recover, "recover", false, "replace a journal (or, with --since, a ledger) that cannot be read, and look every line the ledger does not know up before sending it")
-	fs.StringVar(&o.since, "since", "", "with --recover: when the batch (or the ledger) was first used: the look-ups search from then (default: the damaged journal's own, when it can be read)")
+	fs.BoolVar(&o.lookUpFirst, "look-up-first", false, lookUpFirstHelp+"; one scan of the window for the whole batch")
+	fs.StringVar(&o.since, "since", "", "with --recover: when the batch (or the ledger) was first used: the look-ups search from then (default: the damaged journal's own, when it can be read); with --look-up-first: how far back it looks")
 	fs.StringVar(&o.batchID, "batch-id", "", "with --recover: the damaged journal's batch ID (tb...), for lines without an ExternalId, when it cannot be read")
 	completeEnum(c, "format", "csv", "jsonl")
 	return c
@@ -169,15 +171,22 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 		return usagef("give --journal or --no-journal, not both")
 	case o.recover && o.dryRun:
 		return usagef("--recover replaces a journal or a ledger: not with --dry-run")
-	case !o.recover && (o.since != "" || o.batchID != ""):
-		return usagef("--since and --batch-id go with --recover")
+	case o.batchID != "" && !o.recover:
+		return usagef("--batch-id goes with --recover")
+	case o.since != "" && !o.recover && !o.lookUpFirst:
+		return usagef("--since goes with --recover or --look-up-first")
 	}
 	if o.format, err = enum("format", o.format, "csv", "jsonl"); err != nil {
 		return err
 	}
-	var since time.Time
+	var since, lookFrom time.Time
 	if o.since != "" {
 		if since, err = a.parseTime("since", o.since, time.Now()); err != nil {
+			return err
+		}
+	}
+	if o.lookUpFirst {
+		if lookFrom, err = a.lookUpSince(ledgerOpts{lookUpFirst: true, since: o.since}, time.Now()); err != nil {
 			return err
 		}
 	}
@@ -245,12 +254,16 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	if ledger != nil {
 		l = ledger
 	}
-	if rec != nil {
-		// The journal that was lost, or an earlier telco's, may have sent
-		// lines the ledger does not know of.
-		if err := batch.LookUpFirst(ctx, l, prop, ids, rec.Since); err != nil {
-			return ledgerError(ledgerPath, err)
+	var c *telco.Client
+	if !o.dryRun {
+		if c, err = a.newClient(telco.WithLedger(l)); err != nil {
+			return err
 		}
+		if err := a.fillBatchLedger(ctx, c, prop, ledgerPath, rec, lookFrom); err != nil {
+			return err
+		}
+	} else if o.lookUpFirst {
+		fmt.Fprintln(a.stderr, "telco: dry run: --look-up-first looks the project's messages up when the batch runs, not now: lines it would find show here as sends")
 	}
 	job, err := batch.Prepare(ctx, prop, lines, ids, l)
 	if err != nil {
@@ -287,10 +300,6 @@ func (a *app) runBatch(cmd *cobra.Command, args []string, o batchOpts) error {
 	if o.dryRun {
 		return a.batchDryRun(job, complete)
 	}
-	c, err := a.newClient(telco.WithLedger(l))
-	if err != nil {
-		return err
-	}
 	a.intr.finishInFlight()
 	annotate(cmd, annResolve, prop)
 	out := newBatchOutput(a, lines, job.IDs(), prop)
@@ -319,6 +328,43 @@ func batchIDs(j *batch.Journal, batchID string, lines []batch.Line, write bool) 
 		return ids, nil
 	}
 	return j.IDs(lines, write)
+}
+
+// fillBatchLedger records in the batch's ledger, with one scan of the
+// project's messages, what the service shows as sent that the ledger may
+// not know of: since lookFrom for --look-up-first (zero: not asked), and
+// since the batch began when rec says a journal was recovered (a lost
+// journal, or an earlier telco's, may have sent lines without the
+// ledger). The lines found are then sent before, not sent again. After a
+// recovery it first waits a settle time: the run that wrote the journal
+// may have ended moments ago, and the service's search shows a message
+// only after a lag.
+func (a *app) fillBatchLedger(ctx context.Context, c *telco.Client, prop, ledgerPath string, rec *batch.Recovery, lookFrom time.Time) error {
+	from := lookFrom
+	if rec != nil {
+		if from.IsZero() || rec.Since.Before(from) {
+			from = rec.Since
+		}
+		settle, err := a.settleTime()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(settle):
+		}
+	}
+	if from.IsZero() {
+		return nil
+	}
+	n, err := c.Messages.FillLedger(ctx, prop, from, time.Now().Add(time.Minute))
+	if err != nil {
+		return fmt.Errorf("looking up the project's messages since %s, before sending (nothing sent): %w", a.formatTime(from), err)
+	}
+	fmt.Fprintf(a.stderr, "telco: looked up the project's messages since %s: %s the ledger did not know recorded as sent (ledger %s)\n",
+		a.formatTime(from), plural(n, "ExternalId"), ledgerPath)
+	return nil
 }
 
 // batchLedger opens the send ledger of a batch: --ledger, else the

@@ -430,9 +430,9 @@ type RecoverOptions struct {
 // file is moved aside, not deleted, and the new one has the batch's ID
 // (salvaged, or given) and start. Its made-up ExternalIds are made again
 // from the ID and the line numbers, as a first run makes them; the caller
-// then has every line the ledger does not know looked up, from
-// Recovery.Since, before it is sent (LookUpFirst). A journal that opens is
-// left alone (a *MismatchError says so).
+// then has what the service shows as sent since Recovery.Since recorded
+// in the ledger (Messages.FillLedger) before any line is sent. A journal
+// that opens is left alone (a *MismatchError says so).
 func RecoverJournal(path string, o JournalOptions, r RecoverOptions) (*Journal, *Recovery, error) {
 	j, err := OpenJournal(path, o)
 	if err == nil {
