@@ -3,8 +3,8 @@ package main
 // telco sms batch: the command, its flags, the opening and recovery of
 // the journal and the account's ledger (ledger.go), and the printing of
 // results and exit status. The engine (the input's readers, ExternalIds,
-// the journal, the chunks in flight over SendBatchOnce, the order of the
-// results) is in internal/batch; the ledger's file is boltledger's.
+// the journal, the lines sent with the SDK's SendAll) is in
+// internal/batch; the ledger's file is boltledger's.
 
 import (
 	"bytes"
@@ -35,10 +35,11 @@ type batchOpts struct {
 // journalSuffix names the default journal, beside the input.
 const journalSuffix = batch.JournalSuffix
 
-// maxParallel bounds --parallel: past a handful of requests in flight a
-// batch gains little (the service, not the client, sets the pace), and
-// every chunk in flight is one a kill leaves to be looked up on resume.
-const maxParallel = 16
+// maxParallel bounds --parallel, as the SDK bounds SendAll's: past a
+// handful of requests in flight a batch gains little (the service, not
+// the client, sets the pace), and every chunk in flight is one a kill
+// leaves to be looked up on resume.
+const maxParallel = telco.MaxSendAllParallel
 
 func (a *app) smsBatchCmd() *cobra.Command {
 	var o batchOpts

@@ -1,7 +1,8 @@
 // Package batch is the engine of telco sms batch: it reads the input,
-// gives every line its ExternalId, sends the lines in chunks with the
-// SDK's SendBatchOnce over the account's send ledger, up to a number of
-// chunks in flight, and hands the results back in input order. The cobra
+// gives every line its ExternalId, sends the lines with the SDK's SendAll
+// (chunks through SendBatchOnce over the account's send ledger, up to a
+// number of chunks in flight, results in input order), and hands each
+// line's row back in input order. The cobra
 // command (cmd/telco/smsbatch.go) holds the flags, the choice of ledger
 // and the printing.
 //
@@ -13,7 +14,9 @@
 // send and every other batch, so a line's own ExternalId goes out once
 // whatever the journal, flags or file that carry it. The engine reads the
 // ledger to know which lines were sent before, and, after each chunk,
-// what became of each line. The journal (journal.go) only keeps the
+// what became of each line (found by a look-up, in doubt since when). It
+// keeps what SendAll does not: the lines it does not send, and stopping
+// at a chunk's edge on a failure or a signal. The journal (journal.go) only keeps the
 // ExternalIds the batch made up for lines without one of their own.
 package batch
 

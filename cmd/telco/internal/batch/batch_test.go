@@ -50,28 +50,6 @@ func TestPrepareExternalIDs(t *testing.T) {
 	assert.Contains(t, err.Error(), `lines 2 and 3 share ExternalId "x"`)
 }
 
-// The orderer hands rows out in input order whatever order they come in,
-// past lines that have none.
-func TestOrdererKeepsInputOrder(t *testing.T) {
-	t.Parallel()
-	var got []int
-	o := &orderer{emit: func(rows []Row) error {
-		for _, r := range rows {
-			got = append(got, r.Index)
-		}
-		return nil
-	}, held: map[int]Row{}, none: map[int]bool{}}
-	o.put(Row{Index: 2}, Row{Index: 4})
-	assert.Empty(t, got, "waits for 0 and 1")
-	o.put(Row{Index: 0})
-	assert.Equal(t, []int{0}, got)
-	o.pass(1)
-	assert.Equal(t, []int{0, 2}, got, "1 has no row; 3 is still awaited")
-	o.put(Row{Index: 5})
-	o.drain()
-	assert.Equal(t, []int{0, 2, 4, 5}, got, "drained in order past the gap")
-}
-
 // A run with chunks in flight at once hands every row out in input
 // order, and its summary counts them; a second run on the same journal
 // finds every line settled and sends nothing.
