@@ -131,8 +131,9 @@ func (a *app) smsFindCmd() *cobra.Command {
 	var lf listFlags
 	var prop, since, until, status, direction string
 	var externalIDs []string
+	var parallel int
 	c := &cobra.Command{
-		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
+		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all [--parallel N]]",
 		Annotations: ops("Messages.Find"),
 		Short:       "Find a project's sent and received messages in a time window, or by ExternalId",
 		Long: `Find a project's messages created from --since (inclusive) to --until
@@ -146,7 +147,13 @@ in the order found; an ExternalId with more than one message is named on
 standard error. IDs not found are named on standard error, and the exit
 status is then 1:
 
-  telco sms find --since -1h --external-id order-1042 --external-id order-1043`,
+  telco sms find --since -1h --external-id order-1042 --external-id order-1043
+
+With --all, or --external-id, --parallel N keeps up to N page requests in
+flight (1 to 16; default 1, one page after another): the same messages in
+the same order, a long window read in a fraction of the time when the
+service is tens of milliseconds away. Past the last page, up to N-1
+requests come back empty.`,
 		Example: `  telco sms find --property PR... --since 2026-11-01 --until 2026-11-08 --direction receive --all -o json`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -168,18 +175,28 @@ status is then 1:
 			if p.DateTo, err = a.parseTime("until", until, now); err != nil {
 				return err
 			}
+			switch {
+			case parallel < 1 || parallel > telco.MaxParallelPages:
+				return usagef("--parallel must be from 1 to %d (not %d)", telco.MaxParallelPages, parallel)
+			case parallel > 1 && !lf.all && len(externalIDs) == 0:
+				return usagef("--parallel goes with --all or --external-id: one page is one request")
+			}
+			if len(externalIDs) > 0 && (cmd.Flags().Changed("until") || status != "" || direction != "" || lf.all || lf.count != 0 || lf.skip != 0) {
+				return usagef("--external-id searches from --since to now: it takes no --until, --status, --direction, --count, --skip or --all")
+			}
+			c, err := a.newClient(telco.WithParallelPages(parallel))
+			if err != nil {
+				return err
+			}
 			if len(externalIDs) > 0 {
-				if cmd.Flags().Changed("until") || status != "" || direction != "" || lf.all || lf.count != 0 || lf.skip != 0 {
-					return usagef("--external-id searches from --since to now: it takes no --until, --status, --direction, --count, --skip or --all")
-				}
-				return a.findByExternalID(cmd, prop, p.DateFrom, externalIDs)
+				return a.findByExternalID(cmd, c, prop, p.DateFrom, externalIDs)
 			}
 			var bar *progress
 			if lf.all && !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
 				bar = a.newProgress("messages", 0)
 			}
-			return runList(a, lf.all, messageCols, bar,
-				func(c *telco.Client) (any, []telco.Message, error) {
+			return printListing(a, lf.all, messageCols, bar,
+				func() (any, []telco.Message, error) {
 					page, items, err := pageOf(c.Messages.Find(cmd.Context(), prop, &p))
 					// Message pages carry no total: a full page may have a next.
 					if size := firstNonZero(p.Count, defaultFindCount); err == nil && len(items) == size {
@@ -187,7 +204,7 @@ status is then 1:
 					}
 					return page, items, err
 				},
-				func(c *telco.Client) iter.Seq2[telco.Message, error] {
+				func() iter.Seq2[telco.Message, error] {
 					return c.Messages.FindAll(cmd.Context(), prop, &p)
 				})
 		},
@@ -200,6 +217,7 @@ status is then 1:
 	fs.StringVar(&direction, "direction", "", "only this direction: Transmit or Receive")
 	fs.StringArrayVar(&externalIDs, "external-id", nil, "find the messages sent with this ExternalId since --since (repeatable)")
 	lf.add(fs)
+	fs.IntVar(&parallel, "parallel", 1, fmt.Sprintf("with --all or --external-id: page requests in flight at once, 1 to %d; the same messages in the same order", telco.MaxParallelPages))
 	completeEnum(c, "status", messageStatusNames...)
 	completeEnum(c, "direction", directions...)
 	fieldFlags(c, "Date_From", "since", "Date_To", "until", "Status", "status", "Direction", "direction", "since", "since", "ExternalId", "external-id")
@@ -222,43 +240,41 @@ func firstNonZero(vs ...int) int {
 // the order of ids, each ID's in the order found; it names on standard
 // error the IDs stored more than once, and the IDs not found (exit status
 // 1).
-func (a *app) findByExternalID(cmd *cobra.Command, prop string, since time.Time, ids []string) error {
-	return a.withClient(func(c *telco.Client) error {
-		found, err := c.Messages.ListByExternalID(cmd.Context(), prop, since, ids...)
-		if err != nil {
-			return err
+func (a *app) findByExternalID(cmd *cobra.Command, c *telco.Client, prop string, since time.Time, ids []string) error {
+	found, err := c.Messages.ListByExternalID(cmd.Context(), prop, since, ids...)
+	if err != nil {
+		return err
+	}
+	items := []telco.Message{}
+	var missing []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
 		}
-		items := []telco.Message{}
-		var missing []string
-		seen := map[string]bool{}
-		for _, id := range ids {
-			if seen[id] {
-				continue
+		seen[id] = true
+		ms := found[id]
+		if len(ms) == 0 {
+			missing = append(missing, id)
+			continue
+		}
+		items = append(items, ms...)
+		if len(ms) > 1 {
+			sids := make([]string, len(ms))
+			for i, m := range ms {
+				sids[i] = m.MessageSid
 			}
-			seen[id] = true
-			ms := found[id]
-			if len(ms) == 0 {
-				missing = append(missing, id)
-				continue
-			}
-			items = append(items, ms...)
-			if len(ms) > 1 {
-				sids := make([]string, len(ms))
-				for i, m := range ms {
-					sids[i] = m.MessageSid
-				}
-				fmt.Fprintf(a.stderr, "telco: ExternalId %s has %d messages (sent more than once): %s\n", shellQuote(id), len(ms), strings.Join(sids, ", "))
-			}
+			fmt.Fprintf(a.stderr, "telco: ExternalId %s has %d messages (sent more than once): %s\n", shellQuote(id), len(ms), strings.Join(sids, ", "))
 		}
-		if err := printList(a, nil, items, messageCols); err != nil {
-			return err
-		}
-		if len(missing) > 0 {
-			return &exitError{code: exitService, msg: fmt.Sprintf("not found since %s: %s",
-				a.formatTime(since), strings.Join(missing, ", "))}
-		}
-		return nil
-	})
+	}
+	if err := printList(a, nil, items, messageCols); err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return &exitError{code: exitService, msg: fmt.Sprintf("not found since %s: %s",
+			a.formatTime(since), strings.Join(missing, ", "))}
+	}
+	return nil
 }
 
 // messageCols are a message's list columns; messageFields add the rest.

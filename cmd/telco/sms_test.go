@@ -40,6 +40,49 @@ func TestFindPagesAndWindows(t *testing.T) {
 	assert.Empty(t, all)
 }
 
+// sms find --all --parallel N keeps up to N page requests in flight
+// (issue 35) and lists the same messages in the same order as one page
+// after another, in a table and in JSON; --external-id's scan takes it
+// too. N is 1 to 16, and goes with --all or --external-id.
+func TestFindAllInParallelListsTheSame(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.srv.Client()
+	for b := range 3 {
+		msgs := make([]telco.SendMessageParams, 90)
+		for i := range msgs {
+			n := b*len(msgs) + i
+			msgs[i] = telco.SendMessageParams{From: "Acme", To: fmt.Sprintf("+6140%07d", n), Text: fmt.Sprintf("m%d", n), ExternalID: fmt.Sprintf("p-%d", n)}
+		}
+		_, err := c.Messages.SendBatch(context.Background(), h.srv.PropertySid, msgs)
+		require.NoError(t, err)
+	}
+	for _, format := range []string{"json", "table"} {
+		one := h.run("sms", "find", "--all", "--count", "25", "-o", format)
+		require.Equal(t, 0, one.code, one.stderr)
+		for _, n := range []string{"2", "8", "16"} {
+			r := h.run("sms", "find", "--all", "--count", "25", "--parallel", n, "-o", format)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, one.stdout, r.stdout, "--parallel %s, %s: the same messages in the same order", n, format)
+		}
+	}
+	var all []telco.Message
+	h.jsonOf(&all, "sms", "find", "--all", "--count", "25", "--parallel", "4")
+	require.Len(t, all, 270, "every page of 25, the last one short")
+	for i := 1; i < len(all); i++ {
+		assert.NotEqual(t, all[i-1].MessageSid, all[i].MessageSid)
+	}
+	r := h.run("sms", "find", "--external-id", "p-3", "--external-id", "p-260", "--parallel", "4", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 2, strings.Count(r.stdout, `"MessageSid"`))
+
+	for _, bad := range [][]string{{"--all", "--parallel", "0"}, {"--all", "--parallel", "17"}, {"--parallel", "4"}} {
+		r := h.run(append([]string{"sms", "find"}, bad...)...)
+		assert.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
+		assert.Contains(t, r.stderr, "--parallel", "%v", bad)
+	}
+}
+
 func TestGetUnknownMessageExits1(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
