@@ -369,9 +369,10 @@ func TestBatchTruncatedJournalIsAClearError(t *testing.T) {
 	file := writeBatch(t, 300, true)
 	journal := filepath.Join(t.TempDir(), "j")
 	args := []string{"sms", "batch", file, "--journal", journal, "--chunk-size", "20"}
+	env := fakeEnv(t, srv) // one state directory, so one account's ledger, for every run
 	run := func() (int, string) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = fakeEnv(t, srv)
+		cmd.Env = env
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		_ = cmd.Run()

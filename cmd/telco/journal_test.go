@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/boltledger"
 	"github.com/telcosdk/telco/cmd/telco/internal/batch"
 	"github.com/telcosdk/telco/telcotest"
 	bolt "go.etcd.io/bbolt"
@@ -52,7 +54,7 @@ func storedIDs(srv *telcotest.Server) map[string]int {
 }
 
 // Re-running a finished batch sends nothing and prints the whole record;
-// --force sends it again as a new batch, with new derived ExternalIds.
+// --force sends it again as a new batch, with new made-up ExternalIds.
 func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -63,14 +65,14 @@ func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
 	require.Len(t, first, 7)
 	assert.FileExists(t, file+journalSuffix, "the journal is beside the input")
 	for _, row := range first {
-		assert.Regexp(t, `^tb[a-z2-7]{10}-\d+$`, row.ExternalID, "derived from the journal and the line")
+		assert.Regexp(t, `^tb[a-z2-7]{10}-\d+$`, row.ExternalID, "made up from the batch and the line")
 		assert.True(t, strings.HasSuffix(row.ExternalID, fmt.Sprintf("-%d", row.Line)))
 		assert.False(t, row.Earlier)
 	}
 
 	r = h.run("sms", "batch", file, "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Contains(t, r.stderr, "every line was sent before (ledger ")
 	assert.Contains(t, r.stderr, "--force")
 	again := decodeRows(t, r.stdout)
 	require.Len(t, again, 7, "the whole record again")
@@ -80,6 +82,11 @@ func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
 	}
 	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 7, "nothing sent again")
 
+	r = h.run("sms", "batch", file, "--force", "--dry-run", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 7, strings.Count(r.stdout, `"Action":"send"`), "a dry run shows the new batch")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 7, "and sends nothing")
+
 	r = h.run("sms", "batch", file, "--force", "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
 	forced := decodeRows(t, r.stdout)
@@ -88,24 +95,25 @@ func TestBatchRerunSendsNothingUnlessForced(t *testing.T) {
 	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 14)
 }
 
-// A journal belongs to one input and one project.
-func TestBatchJournalOfAnotherInputIsRefused(t *testing.T) {
+// A journal belongs to one project: the same file sent to another
+// project needs a journal of its own.
+func TestBatchJournalOfAnotherProjectIsRefused(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	file := writeBatch(t, 2, true)
+	file := writeBatch(t, 2, false)
 	h.ok("sms", "batch", file)
-	require.NoError(t, os.WriteFile(file, []byte("To,Text,ExternalId\n+61400000009,changed,own-9\n"), 0o644))
-	r := h.run("sms", "batch", file)
-	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "belongs to another input")
 	var other telco.Property
 	h.jsonOf(&other, "projects", "create", "--name", "Other", "--domain", "other.example", "--time-zone", "AUS Eastern Standard Time", "--sms")
+	r := h.run("sms", "batch", file, "--property", other.PropertySid)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "belongs to project "+h.srv.PropertySid)
 	r = h.run("sms", "batch", file, "--journal", filepath.Join(t.TempDir(), "j"), "--property", other.PropertySid)
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 2, "the changed file went to the other project, with its own journal")
+	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 2)
+	assert.Len(t, h.srv.Messages(other.PropertySid), 2, "the other project's batch, with its own journal")
 }
 
-// Lines the journal says may have been sent are looked up before anything
+// Lines the ledger says may have been sent are looked up before anything
 // is resent: one that was stored is not sent again, one that was not is.
 func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 	t.Parallel()
@@ -118,9 +126,8 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 
 	// A run that died in its second chunk: lines 0 and 1 sent, lines 2
 	// and 3 in flight, of which only line 2 reached the service.
-	path, err := batch.DefaultJournalPath(file)
-	require.NoError(t, err)
-	j, err := batch.OpenJournal(path, batch.JournalOptions{Input: batch.InputSum(raw), Property: h.srv.PropertySid})
+	ledger := filepath.Join(t.TempDir(), "l")
+	l, err := boltledger.Open(ledger)
 	require.NoError(t, err)
 	c := h.srv.Client()
 	var sent [3]*telco.Message
@@ -130,7 +137,7 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 		require.NoError(t, err)
 	}
 	attempt := time.Now().Add(-3 * time.Second)
-	require.NoError(t, j.Ledger.Update(context.Background(), h.srv.PropertySid, []string{"own-0", "own-1", "own-2", "own-3"},
+	require.NoError(t, l.Update(context.Background(), h.srv.PropertySid, []string{"own-0", "own-1", "own-2", "own-3"},
 		func(recs []telco.LedgerRecord) error {
 			for i := range 2 {
 				recs[i] = telco.LedgerRecord{State: telco.LedgerSent, First: attempt, Last: attempt, Attempts: 1, Message: sent[i]}
@@ -140,14 +147,14 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 			}
 			return nil
 		}))
-	require.NoError(t, j.Close())
+	require.NoError(t, l.Close())
 
-	r := h.run("sms", "batch", file, "--dry-run", "-o", "json")
+	r := h.run("sms", "batch", file, "--ledger", ledger, "--dry-run", "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, `"Action":"look-up"`)
-	assert.Contains(t, r.stderr, "0 lines would be sent, 2 looked up first (they may have been sent), 2 settled by an earlier run")
+	assert.Contains(t, r.stderr, "0 lines would be sent, 2 looked up first (they may have been sent), 2 sent before")
 
-	r = h.run("sms", "batch", file, "-o", "json")
+	r = h.run("sms", "batch", file, "--ledger", ledger, "-o", "json")
 	require.Equal(t, 0, r.code, r.stderr)
 	rows := decodeRows(t, r.stdout)
 	require.Len(t, rows, 4)
@@ -156,7 +163,7 @@ func TestBatchResumeReconcilesUncertainLines(t *testing.T) {
 		byID[row.ExternalID] = row
 	}
 	assert.True(t, byID["own-0"].Earlier)
-	assert.Equal(t, "Message 0", byID["own-0"].Message.Text, "the text comes from the input: a journal keeps none")
+	assert.Equal(t, "Message 0", byID["own-0"].Message.Text, "the text comes from the input: a ledger keeps none")
 	assert.True(t, byID["own-2"].Found, "found by its ExternalId, not sent again")
 	assert.Equal(t, "sent", byID["own-3"].State)
 	assert.False(t, byID["own-3"].Found, "not found: sent")
@@ -202,10 +209,9 @@ func TestBatchJournalIsLocked(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	file := writeBatch(t, 1, true)
-	raw, _ := os.ReadFile(file)
 	path, err := batch.DefaultJournalPath(file)
 	require.NoError(t, err)
-	j, err := batch.OpenJournal(path, batch.JournalOptions{Input: batch.InputSum(raw), Property: h.srv.PropertySid})
+	j, err := batch.OpenJournal(path, batch.JournalOptions{Property: h.srv.PropertySid})
 	require.NoError(t, err)
 	defer j.Close()
 	r := h.run("sms", "batch", file)
@@ -214,10 +220,10 @@ func TestBatchJournalIsLocked(t *testing.T) {
 	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
 }
 
-// setJournalState rewrites the state of id's record in the journal at
+// setLedgerState rewrites the state of id's record in the ledger at
 // path, sealed anew (a valid record of a state this version does not
 // know, as a newer telco might write).
-func setJournalState(t *testing.T, path, id, state string) {
+func setLedgerState(t *testing.T, path, id, state string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	require.NoError(t, err)
@@ -242,9 +248,9 @@ func setJournalState(t *testing.T, path, id, state string) {
 	}))
 }
 
-// dropJournalRecords deletes every bucket of the journal at path but its
+// dropLedgerRecords deletes every bucket of the ledger at path but its
 // meta.
-func dropJournalRecords(t *testing.T, path string) {
+func dropLedgerRecords(t *testing.T, path string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	require.NoError(t, err)
@@ -287,8 +293,10 @@ func halfSentBatch(t *testing.T, h *harness) (string, string, []batchRowOut) {
 
 // A journal bbolt cannot read (both header pages damaged) stops the
 // batch with exit 3, nothing sent; --recover moves it aside, salvages the
-// batch's ID and start from its header record, looks every line up and
-// sends only those not found: every line stored once.
+// batch's ID and start from its header record, and makes the same
+// ExternalIds again: the ledger knows the lines sent, every line it does
+// not know is looked up, and only those not found are sent: every line
+// stored once.
 func TestBatchRecoverSalvagesTheHeader(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -316,10 +324,11 @@ func TestBatchRecoverSalvagesTheHeader(t *testing.T) {
 	for k, row := range rows {
 		assert.Equal(t, "sent", row.State)
 		if k < 14 {
-			assert.True(t, row.Found, "line %d was found, not sent again", row.Line)
+			assert.True(t, row.Earlier, "line %d: the ledger holds it as sent, not sent again", row.Line)
 			assert.Equal(t, first[k].ExternalID, row.ExternalID, "the same ExternalId: the batch ID was salvaged")
 		} else {
 			assert.False(t, row.Found)
+			assert.False(t, row.Earlier)
 		}
 	}
 	stored := storedIDs(h.srv)
@@ -329,11 +338,11 @@ func TestBatchRecoverSalvagesTheHeader(t *testing.T) {
 	}
 	r = h.run("sms", "batch", file)
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Contains(t, r.stderr, "every line was sent before")
 }
 
 // With the header lost too (the file cut to 100 bytes), --recover needs
-// --since, and --batch-id for lines whose ExternalIds were derived from
+// --since, and --batch-id for lines whose ExternalIds were made up from
 // it; with them, nothing is sent twice.
 func TestBatchRecoverWithoutTheHeader(t *testing.T) {
 	t.Parallel()
@@ -357,13 +366,13 @@ func TestBatchRecoverWithoutTheHeader(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	rows := decodeRows(t, r.stdout)
 	require.Len(t, rows, 30)
-	found := 0
+	earlier := 0
 	for _, row := range rows {
-		if row.Found {
-			found++
+		if row.Earlier {
+			earlier++
 		}
 	}
-	assert.Equal(t, 14, found)
+	assert.Equal(t, 14, earlier, "the ledger knows the lines sent under the ExternalIds made again")
 	stored := storedIDs(h.srv)
 	assert.Len(t, stored, 30)
 	for id, n := range stored {
@@ -371,8 +380,8 @@ func TestBatchRecoverWithoutTheHeader(t *testing.T) {
 	}
 }
 
-// --recover is for a journal that cannot be read: a readable one is left
-// alone.
+// --recover is for a journal or a ledger that cannot be read: readable
+// ones are left alone.
 func TestBatchRecoverReadableJournalIsRefused(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -380,10 +389,10 @@ func TestBatchRecoverReadableJournalIsRefused(t *testing.T) {
 	h.ok("sms", "batch", file)
 	r := h.run("sms", "batch", file, "--recover")
 	assert.Equal(t, 2, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "can be read: --recover is only for a journal that cannot")
+	assert.Contains(t, r.stderr, "can be read: --recover is only for a journal or a ledger that cannot")
 	r = h.run("sms", "batch", file, "--since", "-1h")
 	assert.Equal(t, 2, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "--since and --batch-id go with --recover")
+	assert.Contains(t, r.stderr, "--since goes with --recover or --look-up-first")
 }
 
 // A line an earlier run left in doubt an hour ago, which this run cannot
@@ -394,21 +403,18 @@ func TestBatchUnresolvedHintSearchesFromTheFirstAttempt(t *testing.T) {
 	h := newHarness(t)
 	h.env["TELCO_TEST_SETTLE_TIME"] = "20ms"
 	file := writeBatch(t, 2, true)
-	raw, err := os.ReadFile(file)
-	require.NoError(t, err)
-	path, err := batch.DefaultJournalPath(file)
-	require.NoError(t, err)
-	j, err := batch.OpenJournal(path, batch.JournalOptions{Input: batch.InputSum(raw), Property: h.srv.PropertySid})
+	ledger := filepath.Join(t.TempDir(), "l")
+	l, err := boltledger.Open(ledger)
 	require.NoError(t, err)
 	first := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	require.NoError(t, j.Ledger.Update(context.Background(), h.srv.PropertySid, []string{"own-0"}, func(recs []telco.LedgerRecord) error {
+	require.NoError(t, l.Update(context.Background(), h.srv.PropertySid, []string{"own-0"}, func(recs []telco.LedgerRecord) error {
 		recs[0] = telco.LedgerRecord{State: telco.LedgerInDoubt, First: first, Last: first, Attempts: 1}
 		return nil
 	}))
-	require.NoError(t, j.Close())
+	require.NoError(t, l.Close())
 	h.srv.Inject(100, telcotest.Fault{Kind: telcotest.FaultStatus, Status: 400, Op: "Messages.Find"})
 
-	r := h.run("sms", "batch", file, "-o", "json")
+	r := h.run("sms", "batch", file, "--ledger", ledger, "-o", "json")
 	assert.Equal(t, 3, r.code, r.stderr)
 	rows := decodeRows(t, r.stdout)
 	require.Len(t, rows, 2)
@@ -442,7 +448,7 @@ func TestBatchRecoverEarlierJournal(t *testing.T) {
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		meta, _ := tx.CreateBucket([]byte("meta"))
 		_, _ = tx.CreateBucket([]byte("lines"))
-		v, _ := json.Marshal(map[string]any{"Version": 1, "Input": batch.InputSum(raw), "Property": h.srv.PropertySid,
+		v, _ := json.Marshal(map[string]any{"Version": 1, "Input": fmt.Sprintf("%x", sha256.Sum256(raw)), "Property": h.srv.PropertySid,
 			"BatchID": "tbearlier0001", "Created": started})
 		return meta.Put([]byte("meta"), v)
 	}))

@@ -205,7 +205,18 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	if _, ok := catalog.Lookup(rep.Op); !ok {
 		rep.Op = "" // telco api's Client.Do, say: no operation of the service's
 	}
-	if errors.Is(err, telco.ErrMaybeSent) {
+	var doubt interface {
+		Resolve() string
+		Details() []string
+	}
+	switch {
+	case errors.As(err, &doubt):
+		// A command that said its doubt in its own terms (a batch's
+		// lines in doubt, however many, in a few lines).
+		rep.MaybeSent, rep.ExitCode = true, exitMaybeSent
+		rep.Resolve = doubt.Resolve()
+		details = append(details, doubt.Details()...)
+	case errors.Is(err, telco.ErrMaybeSent):
 		rep.MaybeSent = true
 		rep.ExitCode = exitMaybeSent
 		rep.Resolve = resolveHint(cmd, err, a.started, a.location())

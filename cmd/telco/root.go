@@ -117,7 +117,7 @@ cut short by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM).`,
 
 	root.AddCommand(
 		a.mockCmd(), a.versionCmd(), a.loginCmd(), a.logoutCmd(), a.profilesCmd(),
-		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(),
+		a.projectsCmd(), a.numbersCmd(), a.numberBlocksCmd(), a.smsCmd(), a.ledgerCmd(),
 		a.loginsCmd(), a.sipTrunksCmd(), a.portingCmd(), a.addressesCmd(), a.lookupCmd(),
 		a.flowsCmd(), a.callsCmd(),
 		a.apiCmd(),
@@ -178,13 +178,11 @@ func (a *app) clientFor(cr credentials, extra ...telco.Option) (*telco.Client, e
 	if a.timeout > 0 {
 		opts = append(opts, telco.WithAttemptTimeout(a.timeout))
 	}
-	settle, err := a.settleTime()
+	policy, err := a.reconcilePolicy(0)
 	if err != nil {
 		return nil, err
 	}
-	if settle > 0 {
-		opts = append(opts, telco.WithReconcilePolicy(telco.ReconcilePolicy{SettleTime: settle}))
-	}
+	opts = append(opts, telco.WithReconcilePolicy(policy))
 	if a.debug {
 		// The SDK logs an allow-list of fields: never a token, a password
 		// or a message's text.
@@ -272,6 +270,14 @@ func (a *app) settleTime() (time.Duration, error) {
 		return 0, usagef("%s must be a positive duration such as 500ms, not %q", settleTimeEnv, v)
 	}
 	return d, nil
+}
+
+// reconcilePolicy is the SDK's reconcile policy as the tool sets it: its
+// settle time (settleTime), and lookBack (0 for none), --look-up-first's
+// look-up before a first send.
+func (a *app) reconcilePolicy(lookBack time.Duration) (telco.ReconcilePolicy, error) {
+	settle, err := a.settleTime()
+	return telco.ReconcilePolicy{SettleTime: settle, LookBack: lookBack}, err
 }
 
 // stateDir is where the tool keeps its state (the ledger of sms send):

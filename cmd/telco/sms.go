@@ -5,16 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
 )
 
 // smsCmd is "telco sms", over the SDK's Messages service; batch sending
@@ -28,7 +24,7 @@ func (a *app) smsSendCmd() *cobra.Command {
 	var p telco.SendMessageParams
 	var prop, schedule string
 	var noReceipt bool
-	var lo sendLedgerOpts
+	var lo ledgerOpts
 	c := &cobra.Command{
 		Use:         "send --to E164 --text TEXT [--from SENDER] [--external-id ID]",
 		Annotations: ops("Messages.Send", "Messages.Find"),
@@ -37,19 +33,18 @@ func (a *app) smsSendCmd() *cobra.Command {
 ID, or empty for a leased sender (then the --forward-* and --webhook-* flags
 apply to responses). --text - reads the text from standard input.
 
-With --external-id the message is sent at most once: a ledger file (in
-$XDG_STATE_HOME/telco, else ~/.local/state/telco; ~/Library/Application
-Support/telco on macOS, %LocalAppData%\telco on Windows; or --ledger PATH)
-records the send before its request. Running the same command again sends
-nothing and says when and as what the message was sent; a send that may
-have reached the service is looked up by its ExternalId before it is sent
-again; the same ExternalId with another message (To, From, Text or
-Schedule) is refused, nothing sent. A second sms send waits a few seconds
-for the ledger, then fails. Without --external-id the message is sent as
-asked, with no ledger.
+` + wrap("With --external-id the message is sent at most once. "+onceHelp, "", 76) + `
+
+Running the same command again sends nothing and says when and as what the
+message was sent; a send that may have reached the service is looked up by
+its ExternalId before it is sent again; the same ExternalId with another
+message (To, From, Text or Schedule) is refused, nothing sent, unless the
+service refused its earlier send (a corrected message may then go). Without
+--external-id the message is sent as asked, with no ledger.
 
 A ledger that cannot be read sends nothing (exit 3): --recover --since TIME
-moves it aside and looks the ExternalId up from TIME before sending.
+moves it aside, and every ExternalId the new one does not know is looked up
+from TIME before it is sent.
 
 Exit status: 0 sent (or sent before); 1 refused, or failed before reaching
 the service: not sent; 2 a usage or validation error: not sent; 3 may have
@@ -81,8 +76,8 @@ been sent and unresolved: run the same command again to look it up.`,
 			if p.ExternalID != "" {
 				return a.sendOnce(cmd, prop, &p, lo)
 			}
-			if lo.path != "" || lo.recover {
-				return usagef("--ledger and --recover go with --external-id")
+			if lo.path != "" || lo.recover || lo.lookUpFirst || lo.since != "" {
+				return usagef("--ledger, --recover, --look-up-first and --since go with --external-id")
 			}
 			return runCall(a, func(c *telco.Client) (*telco.Message, error) {
 				return c.Messages.Send(cmd.Context(), prop, &p)
@@ -98,10 +93,11 @@ been sent and unresolved: run the same command again to look it up.`,
 	fs.BoolVar(&noReceipt, "no-receipt", false, "ask for no delivery receipt (the service default is a receipt)")
 	fs.StringVar(&p.DeliveryReceiptWebhookURI, "receipt-webhook-url", "", "URL called on the delivery receipt")
 	fs.StringVar(&p.DeliveryReceiptWebhookMethod, "receipt-webhook-method", "", "POST (default) or GET")
-	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sends it at most once (see --ledger)")
-	fs.StringVar(&lo.path, "ledger", "", "with --external-id: the ledger file (default in the state directory)")
-	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside and look the ExternalId up from --since first")
-	fs.StringVar(&lo.since, "since", "", "with --recover: the look-up searches from then (the ExternalId's first use at the latest)")
+	fs.StringVar(&p.ExternalID, "external-id", "", "your own id, returned on the message: sent at most once per send ledger (see --ledger)")
+	fs.StringVar(&lo.path, "ledger", "", "with --external-id: "+ledgerHelp)
+	fs.BoolVar(&lo.recover, "recover", false, "with --external-id: move a ledger that cannot be read aside; every ExternalId the new one does not know is looked up from --since before it is sent")
+	fs.BoolVar(&lo.lookUpFirst, "look-up-first", false, "with --external-id: "+lookUpFirstHelp)
+	fs.StringVar(&lo.since, "since", "", "with --recover: the look-ups search from then (the ledger's first use at the latest); with --look-up-first: how far back it looks")
 	fs.StringVar(&p.ForwardToSms, "forward-to-sms", "", "lease: forward responses to this number")
 	fs.StringVar(&p.ForwardFromSms, "forward-from-sms", "", "lease: sender of the forward")
 	fs.StringVar(&p.ForwardToEmail, "forward-to-email", "", "lease: forward responses to this address")
@@ -135,8 +131,9 @@ func (a *app) smsFindCmd() *cobra.Command {
 	var lf listFlags
 	var prop, since, until, status, direction string
 	var externalIDs []string
+	var parallel int
 	c := &cobra.Command{
-		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all]",
+		Use:         "find [--since T] [--until T] [--status S] [--direction D] [--external-id ID]... [--all [--parallel N]]",
 		Annotations: ops("Messages.Find"),
 		Short:       "Find a project's sent and received messages in a time window, or by ExternalId",
 		Long: `Find a project's messages created from --since (inclusive) to --until
@@ -150,7 +147,13 @@ in the order found; an ExternalId with more than one message is named on
 standard error. IDs not found are named on standard error, and the exit
 status is then 1:
 
-  telco sms find --since -1h --external-id order-1042 --external-id order-1043`,
+  telco sms find --since -1h --external-id order-1042 --external-id order-1043
+
+With --all, or --external-id, --parallel N keeps up to N page requests in
+flight (1 to 16; default 1, one page after another): the same messages in
+the same order, a long window read in a fraction of the time when the
+service is tens of milliseconds away. Past the last page, up to N-1
+requests come back empty.`,
 		Example: `  telco sms find --property PR... --since 2026-11-01 --until 2026-11-08 --direction receive --all -o json`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -172,18 +175,28 @@ status is then 1:
 			if p.DateTo, err = a.parseTime("until", until, now); err != nil {
 				return err
 			}
+			switch {
+			case parallel < 1 || parallel > telco.MaxParallelPages:
+				return usagef("--parallel must be from 1 to %d (not %d)", telco.MaxParallelPages, parallel)
+			case parallel > 1 && !lf.all && len(externalIDs) == 0:
+				return usagef("--parallel goes with --all or --external-id: one page is one request")
+			}
+			if len(externalIDs) > 0 && (cmd.Flags().Changed("until") || status != "" || direction != "" || lf.all || lf.count != 0 || lf.skip != 0) {
+				return usagef("--external-id searches from --since to now: it takes no --until, --status, --direction, --count, --skip or --all")
+			}
+			c, err := a.newClient(telco.WithParallelPages(parallel))
+			if err != nil {
+				return err
+			}
 			if len(externalIDs) > 0 {
-				if cmd.Flags().Changed("until") || status != "" || direction != "" || lf.all || lf.count != 0 || lf.skip != 0 {
-					return usagef("--external-id searches from --since to now: it takes no --until, --status, --direction, --count, --skip or --all")
-				}
-				return a.findByExternalID(cmd, prop, p.DateFrom, externalIDs)
+				return a.findByExternalID(cmd, c, prop, p.DateFrom, externalIDs)
 			}
 			var bar *progress
 			if lf.all && !(a.jsonOut() && isTerminal(a.stdout)) { // streamed JSON would share the screen with it
 				bar = a.newProgress("messages", 0)
 			}
-			return runList(a, lf.all, messageCols, bar,
-				func(c *telco.Client) (any, []telco.Message, error) {
+			return printListing(a, lf.all, messageCols, bar,
+				func() (any, []telco.Message, error) {
 					page, items, err := pageOf(c.Messages.Find(cmd.Context(), prop, &p))
 					// Message pages carry no total: a full page may have a next.
 					if size := firstNonZero(p.Count, defaultFindCount); err == nil && len(items) == size {
@@ -191,7 +204,7 @@ status is then 1:
 					}
 					return page, items, err
 				},
-				func(c *telco.Client) iter.Seq2[telco.Message, error] {
+				func() iter.Seq2[telco.Message, error] {
 					return c.Messages.FindAll(cmd.Context(), prop, &p)
 				})
 		},
@@ -204,6 +217,7 @@ status is then 1:
 	fs.StringVar(&direction, "direction", "", "only this direction: Transmit or Receive")
 	fs.StringArrayVar(&externalIDs, "external-id", nil, "find the messages sent with this ExternalId since --since (repeatable)")
 	lf.add(fs)
+	fs.IntVar(&parallel, "parallel", 1, fmt.Sprintf("with --all or --external-id: page requests in flight at once, 1 to %d; the same messages in the same order", telco.MaxParallelPages))
 	completeEnum(c, "status", messageStatusNames...)
 	completeEnum(c, "direction", directions...)
 	fieldFlags(c, "Date_From", "since", "Date_To", "until", "Status", "status", "Direction", "direction", "since", "since", "ExternalId", "external-id")
@@ -226,43 +240,41 @@ func firstNonZero(vs ...int) int {
 // the order of ids, each ID's in the order found; it names on standard
 // error the IDs stored more than once, and the IDs not found (exit status
 // 1).
-func (a *app) findByExternalID(cmd *cobra.Command, prop string, since time.Time, ids []string) error {
-	return a.withClient(func(c *telco.Client) error {
-		found, err := c.Messages.ListByExternalID(cmd.Context(), prop, since, ids...)
-		if err != nil {
-			return err
+func (a *app) findByExternalID(cmd *cobra.Command, c *telco.Client, prop string, since time.Time, ids []string) error {
+	found, err := c.Messages.ListByExternalID(cmd.Context(), prop, since, ids...)
+	if err != nil {
+		return err
+	}
+	items := []telco.Message{}
+	var missing []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
 		}
-		items := []telco.Message{}
-		var missing []string
-		seen := map[string]bool{}
-		for _, id := range ids {
-			if seen[id] {
-				continue
+		seen[id] = true
+		ms := found[id]
+		if len(ms) == 0 {
+			missing = append(missing, id)
+			continue
+		}
+		items = append(items, ms...)
+		if len(ms) > 1 {
+			sids := make([]string, len(ms))
+			for i, m := range ms {
+				sids[i] = m.MessageSid
 			}
-			seen[id] = true
-			ms := found[id]
-			if len(ms) == 0 {
-				missing = append(missing, id)
-				continue
-			}
-			items = append(items, ms...)
-			if len(ms) > 1 {
-				sids := make([]string, len(ms))
-				for i, m := range ms {
-					sids[i] = m.MessageSid
-				}
-				fmt.Fprintf(a.stderr, "telco: ExternalId %s has %d messages (sent more than once): %s\n", shellQuote(id), len(ms), strings.Join(sids, ", "))
-			}
+			fmt.Fprintf(a.stderr, "telco: ExternalId %s has %d messages (sent more than once): %s\n", shellQuote(id), len(ms), strings.Join(sids, ", "))
 		}
-		if err := printList(a, nil, items, messageCols); err != nil {
-			return err
-		}
-		if len(missing) > 0 {
-			return &exitError{code: exitService, msg: fmt.Sprintf("not found since %s: %s",
-				a.formatTime(since), strings.Join(missing, ", "))}
-		}
-		return nil
-	})
+	}
+	if err := printList(a, nil, items, messageCols); err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return &exitError{code: exitService, msg: fmt.Sprintf("not found since %s: %s",
+			a.formatTime(since), strings.Join(missing, ", "))}
+	}
+	return nil
 }
 
 // messageCols are a message's list columns; messageFields add the rest.
@@ -288,48 +300,42 @@ var messageFields = append(append([]column[telco.Message]{}, messageCols...),
 	column[telco.Message]{name: "ERROR CODE", get: func(m *telco.Message) string { return m.ErrorCode }},
 )
 
-// sendLedgerOpts are the ledger flags of sms send.
-type sendLedgerOpts struct {
-	path, since string
-	recover     bool
-}
-
-// sendLedgerName is the default ledger's file, in the state directory.
-const sendLedgerName = "sms-send.ledger"
-
-// sendLedgerApp marks a ledger of sms send (a batch's journal is not
-// one).
-type sendLedgerApp struct{ Kind string }
-
-const sendLedgerKind = "sms-send"
-
-// sendOnce sends p at most once with SendOnce over the ledger, which it
-// holds for the send and closes after, so that other sends wait only that
-// long.
-func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o sendLedgerOpts) error {
+// sendOnce sends p at most once with SendOnce over the account's send
+// ledger, which it holds for the send and closes after, so that other
+// commands wait only that long.
+func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessageParams, o ledgerOpts) error {
 	ctx := cmd.Context()
-	path := o.path
-	if path == "" {
-		dir, err := a.stateDir()
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("the state directory: %w", err)
-		}
-		path = filepath.Join(dir, sendLedgerName)
+	now := time.Now()
+	since, err := a.lookUpSince(o, now)
+	if err != nil {
+		return err
 	}
-	l, err := a.openSendLedger(path, p.ExternalID, o)
+	path, err := a.ledgerPath(o.path)
+	if err != nil {
+		return err
+	}
+	l, recovered, err := a.openLedger(path, o.recover, since)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
+	if o.recover && !recovered {
+		return usagef("ledger %s can be read: --recover is only for one that cannot; run without it", path)
+	}
 	ids := []string{p.ExternalID}
 	before, err := l.Records(ctx, prop, ids)
 	if err != nil {
-		return sendLedgerError(path, p.ExternalID, err)
+		return ledgerError(path, err)
 	}
-	c, err := a.newClient(telco.WithLedger(l))
+	var lookBack time.Duration
+	if o.lookUpFirst {
+		lookBack = now.Sub(since)
+	}
+	policy, err := a.reconcilePolicy(lookBack)
+	if err != nil {
+		return err
+	}
+	c, err := a.newClient(telco.WithLedger(l), telco.WithReconcilePolicy(policy))
 	if err != nil {
 		return err
 	}
@@ -358,82 +364,10 @@ func (a *app) sendOnce(cmd *cobra.Command, prop string, p *telco.SendMessagePara
 		}
 		fmt.Fprintf(a.stderr, "telco: already sent as %s at %s (ledger %s): nothing sent\n",
 			m.MessageSid, a.formatTime(at), path)
+	case len(after) == 1 && after[0].Found && was.State == telco.LedgerNew:
+		fmt.Fprintf(a.stderr, "telco: found at the service as %s by its ExternalId (sent before this ledger knew of it): not sent again\n", m.MessageSid)
 	case len(after) == 1 && after[0].Found:
 		fmt.Fprintf(a.stderr, "telco: an earlier attempt reached the service: found as %s by its ExternalId, not sent again\n", m.MessageSid)
 	}
 	return printOne(a, m, messageFields)
-}
-
-// openSendLedger opens the ledger of sms send at path, or with --recover
-// replaces one that cannot be read with one in which every ExternalId is
-// looked up from --since before it is sent.
-func (a *app) openSendLedger(path, id string, o sendLedgerOpts) (*boltledger.Ledger, error) {
-	if o.recover != (o.since != "") {
-		return nil, usagef("--recover and --since go together")
-	}
-	if o.recover {
-		since, err := a.parseTime("since", o.since, time.Now())
-		if err != nil {
-			return nil, err
-		}
-		l, err := boltledger.Open(path, boltledger.Options{})
-		var fe *boltledger.FormatError
-		switch {
-		case err == nil:
-			l.Close()
-			return nil, usagef("ledger %s can be read: --recover is only for one that cannot; run without it", path)
-		case errors.Is(err, boltledger.ErrUnreadable), errors.As(err, &fe):
-		default:
-			return nil, sendLedgerError(path, id, err)
-		}
-		moved, err := boltledger.MoveAside(path, time.Now())
-		if err != nil {
-			return nil, fmt.Errorf("moving ledger %s aside: %w", path, err)
-		}
-		if l, err = boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}}); err != nil {
-			return nil, sendLedgerError(path, id, err)
-		}
-		if err = l.CastDoubt(since); err != nil {
-			l.Close()
-			return nil, sendLedgerError(path, id, err)
-		}
-		fmt.Fprintf(a.stderr, "telco: ledger %s moved aside to %s; every ExternalId the new one does not know is looked up from %s before it is sent\n",
-			path, moved, a.formatTime(since))
-		return l, nil
-	}
-	l, err := boltledger.Open(path, boltledger.Options{App: sendLedgerApp{sendLedgerKind}})
-	if err != nil {
-		return nil, sendLedgerError(path, id, err)
-	}
-	var app sendLedgerApp
-	if ok, aerr := l.App(&app); aerr != nil || !ok || app.Kind != sendLedgerKind {
-		l.Close()
-		return nil, usagef("%s is not a ledger of sms send (is it the journal of a batch?): give another --ledger", path)
-	}
-	if from, found, _ := l.Doubt(); found != "" {
-		fmt.Fprintf(a.stderr, "telco: ledger %s is damaged (%s): every ExternalId it does not record as sent is looked up, from %s, before it is sent\n",
-			path, found, a.formatTime(from))
-	}
-	return l, nil
-}
-
-// sendLedgerError says what a failure of the ledger means for the send.
-func sendLedgerError(path, id string, err error) error {
-	var (
-		fe *boltledger.FormatError
-		de *boltledger.DamagedError
-	)
-	switch {
-	case errors.Is(err, boltledger.ErrBusy):
-		return &exitError{code: exitService, msg: fmt.Sprintf("ledger %s: in use by another telco process (another sms send?): nothing sent; try again", path)}
-	case errors.As(err, &fe):
-		return usagef("%s is not a ledger of sms send (is it a batch's journal?): give another --ledger", path)
-	case errors.As(err, &de):
-		return &exitError{code: exitMaybeSent, msg: fmt.Sprintf("ledger %s cannot be read (%s): nothing sent, but a message with ExternalId %s may have been sent before; "+
-			"run the same command with --recover --since TIME (its first use at the latest) to move the ledger aside and look the ExternalId up before sending",
-			path, strings.TrimPrefix(de.Error(), "ledger "+path+" is "), shellQuote(id))}
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
-		return usagef("ledger %s: %v", path, err)
-	}
-	return fmt.Errorf("ledger %s: %w", path, err)
 }

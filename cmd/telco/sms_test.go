@@ -7,13 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
-	"github.com/telcosdk/telco/cmd/telco/internal/boltledger"
+	"github.com/telcosdk/telco/boltledger"
 )
 
 func TestFindPagesAndWindows(t *testing.T) {
@@ -39,6 +40,49 @@ func TestFindPagesAndWindows(t *testing.T) {
 	assert.Empty(t, all)
 }
 
+// sms find --all --parallel N keeps up to N page requests in flight
+// (issue 35) and lists the same messages in the same order as one page
+// after another, in a table and in JSON; --external-id's scan takes it
+// too. N is 1 to 16, and goes with --all or --external-id.
+func TestFindAllInParallelListsTheSame(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.srv.Client()
+	for b := range 3 {
+		msgs := make([]telco.SendMessageParams, 90)
+		for i := range msgs {
+			n := b*len(msgs) + i
+			msgs[i] = telco.SendMessageParams{From: "Acme", To: fmt.Sprintf("+6140%07d", n), Text: fmt.Sprintf("m%d", n), ExternalID: fmt.Sprintf("p-%d", n)}
+		}
+		_, err := c.Messages.SendBatch(context.Background(), h.srv.PropertySid, msgs)
+		require.NoError(t, err)
+	}
+	for _, format := range []string{"json", "table"} {
+		one := h.run("sms", "find", "--all", "--count", "25", "-o", format)
+		require.Equal(t, 0, one.code, one.stderr)
+		for _, n := range []string{"2", "8", "16"} {
+			r := h.run("sms", "find", "--all", "--count", "25", "--parallel", n, "-o", format)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, one.stdout, r.stdout, "--parallel %s, %s: the same messages in the same order", n, format)
+		}
+	}
+	var all []telco.Message
+	h.jsonOf(&all, "sms", "find", "--all", "--count", "25", "--parallel", "4")
+	require.Len(t, all, 270, "every page of 25, the last one short")
+	for i := 1; i < len(all); i++ {
+		assert.NotEqual(t, all[i-1].MessageSid, all[i].MessageSid)
+	}
+	r := h.run("sms", "find", "--external-id", "p-3", "--external-id", "p-260", "--parallel", "4", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 2, strings.Count(r.stdout, `"MessageSid"`))
+
+	for _, bad := range [][]string{{"--all", "--parallel", "0"}, {"--all", "--parallel", "17"}, {"--parallel", "4"}} {
+		r := h.run(append([]string{"sms", "find"}, bad...)...)
+		assert.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
+		assert.Contains(t, r.stderr, "--parallel", "%v", bad)
+	}
+}
+
 func TestGetUnknownMessageExits1(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -53,7 +97,7 @@ func sendArgs(id, text string, extra ...string) []string {
 
 // sms send --external-id sends once: the same command again sends
 // nothing and says when and as what the message was sent. The ledger is
-// in the state directory.
+// the account's, in the state directory.
 func TestSendWithExternalIDSendsOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -64,9 +108,27 @@ func TestSendWithExternalIDSendsOnce(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &again))
 	assert.Equal(t, first.MessageSid, again.MessageSid, "the message as it was sent")
 	assert.Equal(t, "Shipped", again.Text)
-	assert.Regexp(t, `already sent as `+first.MessageSid+` at \d{4}-\d\d-\d\dT\S+ \(ledger .*sms-send\.ledger\): nothing sent`, r.stderr)
+	path := filepath.Join(h.env["XDG_STATE_HOME"], "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL))
+	assert.Contains(t, r.stderr, "(ledger "+path+"): nothing sent")
+	assert.Regexp(t, `already sent as `+first.MessageSid+` at \d{4}-\d\d-\d\dT\S+ \(ledger `, r.stderr)
 	assert.Equal(t, map[string]int{"order-1": 1}, storedIDs(h.srv), "one message stored")
-	assert.FileExists(t, filepath.Join(h.env["XDG_STATE_HOME"], "telco", "sms-send.ledger"))
+	assert.FileExists(t, path)
+	assert.Regexp(t, `^`+h.srv.AccountSid+`@127\.0\.0\.1_\d+-[0-9a-f]{8}\.ledger$`, filepath.Base(path))
+}
+
+// Each service and account has a ledger of its own, however the
+// credentials are given.
+func TestLedgerName(t *testing.T) {
+	t.Parallel()
+	const sid = "AC0000000000000000000000000000AA"
+	def := ledgerName(sid, "")
+	assert.Equal(t, def, ledgerName(sid, telco.DefaultBaseURL+"/"), "the default service, however it is written")
+	assert.Equal(t, def, ledgerName(sid, "HTTPS://API.fonedynamics.com"))
+	assert.True(t, strings.HasPrefix(def, sid+"@api.fonedynamics.com-"), def)
+	assert.NotEqual(t, def, ledgerName("AC0000000000000000000000000000BB", ""), "another account")
+	assert.NotEqual(t, ledgerName(sid, "http://127.0.0.1:8080"), ledgerName(sid, "http://127.0.0.1:8081"), "another service")
+	assert.NotEqual(t, ledgerName(sid, "https://gw.example/a"), ledgerName(sid, "https://gw.example/b"), "another prefix")
+	assert.Equal(t, sid+"@127.0.0.1_8080-", ledgerName(sid, "http://127.0.0.1:8080")[:len(sid)+16])
 }
 
 // The same ExternalId with another message is refused: nothing sent,
@@ -98,14 +160,14 @@ func TestSendLedgerPlaces(t *testing.T) {
 	h.env["HOME"] = home
 	h.ok(sendArgs("order-4", "hi")...)
 	if runtime.GOOS == "linux" {
-		assert.FileExists(t, filepath.Join(home, ".local", "state", "telco", "sms-send.ledger"))
+		assert.FileExists(t, filepath.Join(home, ".local", "state", "telco", "ledgers", ledgerName(h.srv.AccountSid, h.srv.URL)))
 	}
 	plain := newHarness(t)
 	plain.ok("sms", "send", "--to", "+61400000001", "--text", "no id")
 	assert.NoDirExists(t, filepath.Join(plain.env["XDG_STATE_HOME"], "telco"), "no ledger without --external-id")
 	r = plain.run("sms", "send", "--to", "+61400000001", "--text", "no id", "--ledger", path)
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "--ledger and --recover go with --external-id")
+	assert.Contains(t, r.stderr, "--ledger, --recover, --look-up-first and --since go with --external-id")
 }
 
 // An ExternalId with a blank at either end is refused before anything is
@@ -126,7 +188,7 @@ func TestSendLedgerInUse(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	path := filepath.Join(t.TempDir(), "l")
-	l, err := boltledger.Open(path, boltledger.Options{})
+	l, err := boltledger.Open(path)
 	require.NoError(t, err)
 	defer l.Close()
 	start := time.Now()
@@ -194,7 +256,7 @@ func TestFindByExternalIDShowsDuplicates(t *testing.T) {
 	assert.NotContains(t, r.stderr, "single-1")
 }
 
-// A batch's journal is not a ledger of sms send, nor the other way round.
+// A batch's journal is not a send ledger, nor the other way round.
 func TestLedgerAndJournalAreNotMixedUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -203,7 +265,7 @@ func TestLedgerAndJournalAreNotMixedUp(t *testing.T) {
 	h.ok("sms", "batch", file, "--journal", journal)
 	r := h.run(sendArgs("order-1", "hi", "--ledger", journal)...)
 	assert.Equal(t, 2, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "is not a ledger of sms send")
+	assert.Contains(t, r.stderr, "is not a send ledger")
 	ledger := filepath.Join(t.TempDir(), "l")
 	h.ok(sendArgs("order-1", "hi", "--ledger", ledger)...)
 	r = h.run("sms", "batch", file, "--journal", ledger)

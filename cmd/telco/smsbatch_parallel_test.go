@@ -95,10 +95,10 @@ func TestBatchParallelKeepsInputOrder(t *testing.T) {
 	assert.LessOrEqual(t, cp.peakInFlight(), 4, "at most --parallel requests in flight")
 	assert.GreaterOrEqual(t, cp.peakInFlight(), 2, "requests overlapped")
 
-	// The journal recorded every line as sent: a re-run sends nothing.
+	// The ledger recorded every line as sent: a re-run sends nothing.
 	r = h.run("sms", "batch", file, "--journal", journal, "--parallel", "4")
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Contains(t, r.stderr, "every line was sent before")
 	assert.Len(t, h.srv.Messages(h.srv.PropertySid), n)
 }
 

@@ -86,10 +86,17 @@ func TestBatchFromCSVAndJSONLines(t *testing.T) {
 	assert.NotZero(t, byID["j-5"].Scheduled)
 	assert.False(t, byID["j-5"].DeliveryReceipt)
 
+	// From a file, from standard input, and again: the account's ledger
+	// sent each ExternalId once.
+	assert.Equal(t, map[string]int{"b-1": 1, "b-2": 1, "j-4": 1, "j-5": 1}, storedIDs(h.srv))
+
 	// The table names the line and the service's code and field.
 	r := h.runIn(csvIn, "sms", "batch")
 	assert.Equal(t, 1, r.code)
 	assert.Regexp(t, `(?m)^4\s+0400000003\s+b-3\s+INVALID_PHONENUMBER_FORMAT: .*\[To\]$`, r.stdout)
+	assert.Regexp(t, `(?m)^2\s+\+61400000001\s+MG[A-Z0-9]{30}\s+b-1\s+accepted \(sent before\)$`, r.stdout)
+	fresh := newHarness(t)
+	r = fresh.runIn(csvIn, "sms", "batch")
 	assert.Regexp(t, `(?m)^2\s+\+61400000001\s+MG[A-Z0-9]{30}\s+b-1\s+accepted$`, r.stdout)
 }
 
@@ -162,7 +169,8 @@ func TestBatchWholeRequestRejectionStops(t *testing.T) {
 	h.srv.FailNext(1, 400)
 	r := h.run("sms", "batch", file)
 	assert.Equal(t, 1, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "lines 2 to 3 and later were not sent")
+	assert.Contains(t, r.stderr, "lines 2 to 3 were not sent")
+	assert.NotContains(t, r.stderr, "later", "no line comes after them")
 	assert.Contains(t, r.stderr, "re-run the same command to resume")
 	assert.Empty(t, h.srv.Messages(h.srv.PropertySid))
 	r = h.run("sms", "batch", file)
@@ -266,25 +274,25 @@ func assertStoredOnce(t *testing.T, h *harness, ids ...string) {
 }
 
 // Issue 22, reproduction 2: one damaged byte in a journal's record of a
-// sent line made the next run read the line as never sent and send it
-// again, exiting 0. A record that fails its checksum is in doubt: it is
-// looked up, found, and not sent again.
-func TestBatchJournalDamagedByteIsLookedUpNotResent(t *testing.T) {
+// sent line (the ledger's record now) made the next run read the line as
+// never sent and send it again, exiting 0. A record that fails its
+// checksum is in doubt: it is looked up, found, and not sent again.
+func TestBatchLedgerDamagedByteIsLookedUpNotResent(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	file := writeBatch(t, 4, true)
-	journal := filepath.Join(t.TempDir(), "j")
-	runBatchFile(t, h, file, journal)
+	journal, ledger := filepath.Join(t.TempDir(), "j"), filepath.Join(t.TempDir(), "l")
+	runBatchFile(t, h, file, journal, "--ledger", ledger)
 
-	raw, err := os.ReadFile(journal)
+	raw, err := os.ReadFile(ledger)
 	require.NoError(t, err)
 	mark := []byte(`"State":"sent"`)
 	require.Equal(t, 4, bytes.Count(raw, mark), "one live record per line, no stale copy")
 	i := bytes.Index(raw, mark) + len(`"State":"`)
 	raw[i] ^= 0x20 // "sent" becomes "Sent": one byte
-	require.NoError(t, os.WriteFile(journal, raw, 0o600))
+	require.NoError(t, os.WriteFile(ledger, raw, 0o600))
 
-	rows := runBatchFile(t, h, file, journal)
+	rows := runBatchFile(t, h, file, journal, "--ledger", ledger)
 	require.Len(t, rows, 4)
 	assertStoredOnce(t, h, "own-0", "own-1", "own-2", "own-3")
 	found := 0
@@ -299,32 +307,32 @@ func TestBatchJournalDamagedByteIsLookedUpNotResent(t *testing.T) {
 
 // Issue 22, reproduction 2: a record with a state this version does not
 // know was read as never sent. It is in doubt: looked up, not resent.
-func TestBatchJournalUnknownStateIsLookedUp(t *testing.T) {
+func TestBatchLedgerUnknownStateIsLookedUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	file := writeBatch(t, 3, true)
-	journal := filepath.Join(t.TempDir(), "j")
-	runBatchFile(t, h, file, journal)
-	setJournalState(t, journal, "own-1", "exploded")
+	journal, ledger := filepath.Join(t.TempDir(), "j"), filepath.Join(t.TempDir(), "l")
+	runBatchFile(t, h, file, journal, "--ledger", ledger)
+	setLedgerState(t, ledger, "own-1", "exploded")
 
-	rows := runBatchFile(t, h, file, journal)
+	rows := runBatchFile(t, h, file, journal, "--ledger", ledger)
 	require.Len(t, rows, 3)
 	assertStoredOnce(t, h, "own-0", "own-1", "own-2")
 	assert.True(t, rows[1].Found, "looked up and found: %+v", rows[1])
 }
 
-// Issue 22, reproduction 2: a journal whose meta survived but whose
-// records bucket is gone was read as "nothing sent". Every line is then
-// in doubt, looked up before anything is sent.
-func TestBatchJournalMissingBucketIsLookedUp(t *testing.T) {
+// Issue 22, reproduction 2: a journal (a ledger now) whose meta survived
+// but whose records bucket is gone was read as "nothing sent". Every line
+// is then in doubt, looked up before anything is sent.
+func TestBatchLedgerMissingBucketIsLookedUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	file := writeBatch(t, 3, true)
-	journal := filepath.Join(t.TempDir(), "j")
-	runBatchFile(t, h, file, journal)
-	dropJournalRecords(t, journal)
+	journal, ledger := filepath.Join(t.TempDir(), "j"), filepath.Join(t.TempDir(), "l")
+	runBatchFile(t, h, file, journal, "--ledger", ledger)
+	dropLedgerRecords(t, ledger)
 
-	rows := runBatchFile(t, h, file, journal)
+	rows := runBatchFile(t, h, file, journal, "--ledger", ledger)
 	require.Len(t, rows, 3)
 	assertStoredOnce(t, h, "own-0", "own-1", "own-2")
 	for _, r := range rows {
@@ -345,7 +353,7 @@ func TestBatchSymlinkedInputSharesItsJournal(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	r = h.run("sms", "batch", file)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "batch already complete")
+	assert.Contains(t, r.stderr, "every line was sent before")
 	assert.Len(t, h.srv.Messages(h.srv.PropertySid), 3, "sent once, whatever the name")
 	assert.NoFileExists(t, link+journalSuffix, "the journal is beside the file the link resolves to")
 }

@@ -140,6 +140,19 @@ func batchErr(res []telco.BatchResult, err error) error {
 	return nil
 }
 
+// sendAllErr is the first error SendAll yields, or the first refusal of
+// a message, as batchErr for one batch.
+func sendAllErr(seq iter.Seq2[telco.BatchResult, error]) error {
+	var res []telco.BatchResult
+	for r, err := range seq {
+		if err != nil {
+			return err
+		}
+		res = append(res, r)
+	}
+	return batchErr(res, nil)
+}
+
 // table is the fixtures as written, grouped by service.
 func table() []Fixture {
 	// Fixed times for rules that do not look at the clock.
@@ -393,26 +406,16 @@ func table() []Fixture {
 		{Name: "Messages.SendAll", Ops: []string{"Messages.SendBatch", "Messages.Find"},
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
 				msgs := []telco.SendMessageParams{
-					{From: "Acme", To: "+61499990008", Text: "a", ExternalID: "sa-1"},
-					{From: "Acme", To: "+61499990009", Text: "b", ExternalID: "sa-2"},
+					{From: "Acme", To: "+61499990011", Text: "a", ExternalID: "sa-1"},
+					{From: "Acme", To: "+61499990012", Text: "b", ExternalID: "sa-2"},
 				}
-				var res []telco.BatchResult
-				for r, err := range c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), nil) {
-					if err != nil {
-						return err
-					}
-					res = append(res, r)
-				}
-				return batchErr(res, nil)
+				return sendAllErr(c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), nil))
 			},
 			Effect: telcotest.Counts{Messages: 2},
 			Bad: func(ctx context.Context, c *telco.Client, ids IDs) error {
-				for _, err := range c.Messages.SendAll(ctx, ids.PropertySid, slices.Values([]telco.SendMessageParams{{}}),
-					&telco.SendAllOptions{Parallel: telco.MaxSendAllParallel + 1}) {
-					return err
-				}
-				return nil
-			}, BadField: "Parallel", BadCode: telco.CodeParameterInvalid},
+				msgs := []telco.SendMessageParams{{From: "Acme", To: "+61499990011", Text: "a", ExternalID: "sa-1"}}
+				return sendAllErr(c.Messages.SendAll(ctx, ids.PropertySid, slices.Values(msgs), &telco.SendAllOptions{ChunkSize: -1}))
+			}, BadField: "ChunkSize", BadCode: telco.CodeParameterInvalid},
 		{Name: "Messages.FindByExternalID", Ops: []string{"Messages.Find"},
 			Call: func(ctx context.Context, c *telco.Client, ids IDs, _ bool) error {
 				found, err := c.Messages.FindByExternalID(ctx, ids.PropertySid, time.Now().Add(-time.Hour), ids.ExternalID)

@@ -18,7 +18,10 @@ import (
 
 // sdkMethods returns the methods of the Client's services by
 // "Service.Method", with their types (receiver first), and the ...All
-// twins by the name of the method they page through.
+// twins by the name of the method they page through. A method named
+// ...All is a twin when it takes what its method takes; one that takes
+// other arguments (SendAll, a bulk sender, beside Send) is a method of its
+// own.
 func sdkMethods() (methods map[string]reflect.Type, twins map[string]bool) {
 	methods, twins = map[string]reflect.Type{}, map[string]bool{}
 	ct := reflect.TypeFor[telco.Client]()
@@ -29,21 +32,19 @@ func sdkMethods() (methods map[string]reflect.Type, twins map[string]bool) {
 		}
 		for j := 0; j < f.Type.NumMethod(); j++ {
 			m := f.Type.Method(j)
+			if base, ok := strings.CutSuffix(m.Name, "All"); ok {
+				if bm, ok := f.Type.MethodByName(base); ok && sameArgs(bm.Type, m.Type) {
+					twins[f.Name+"."+base] = true
+					continue
+				}
+			}
 			methods[f.Name+"."+m.Name] = m.Type
-		}
-	}
-	// An ...All twin pages through its method: it takes the same
-	// arguments. SendAll, which sends an iterator, is a method of its own.
-	for name, mt := range methods {
-		base, ok := strings.CutSuffix(name, "All")
-		if bt, has := methods[base]; ok && has && sameArgs(mt, bt) {
-			twins[base] = true
-			delete(methods, name)
 		}
 	}
 	return methods, twins
 }
 
+// sameArgs says whether two methods take the same arguments.
 func sameArgs(a, b reflect.Type) bool {
 	if a.NumIn() != b.NumIn() {
 		return false

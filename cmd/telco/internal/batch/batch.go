@@ -1,24 +1,29 @@
 // Package batch is the engine of telco sms batch: it reads the input,
-// gives every line its ExternalId, sends the lines in chunks with the
-// SDK's SendBatchOnce over a journal (a send ledger in a bbolt file), up
-// to a number of chunks in flight, and hands the results back in input
-// order. The cobra command (cmd/telco/smsbatch.go) holds the flags and
-// the printing.
+// gives every line its ExternalId, sends the lines with the SDK's SendAll
+// (chunks through SendBatchOnce over the account's send ledger, up to a
+// number of chunks in flight, results in input order), and hands each
+// line's row back in input order. The cobra
+// command (cmd/telco/smsbatch.go) holds the flags, the choice of ledger
+// and the printing.
 //
 // The protocol that makes every line go out at most once is the SDK's:
-// SendBatchOnce records each attempt in the journal before its request
+// SendBatchOnce records each attempt in the ledger before its request
 // (its own resends included), answers lines already sent from it, and
 // looks lines in doubt up by ExternalId, after the settle time, before
-// sending anything again. The engine only reads the journal to know which
-// lines an earlier run settled, and, after each chunk, what became of
-// each line.
+// sending anything again. The ledger is the account's, shared with sms
+// send and every other batch, so a line's own ExternalId goes out once
+// whatever the journal, flags or file that carry it. The engine reads the
+// ledger to know which lines were sent before, and, after each chunk,
+// what became of each line (found by a look-up, in doubt since when). It
+// keeps what SendAll does not: the lines it does not send, and stopping
+// at a chunk's edge on a failure or a signal. The journal (journal.go) only keeps the
+// ExternalIds the batch made up for lines without one of their own.
 package batch
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,7 +43,7 @@ type Row struct {
 	Line       int
 	ExternalID string
 	State      string
-	Earlier    bool // settled by an earlier run, as the journal says
+	Earlier    bool // sent before (by an earlier run, batch or sms send), as the ledger says
 	Found      bool // was in doubt, found sent by its ExternalId
 	Message    *telco.Message
 	Err        *telco.APIError
@@ -48,55 +53,74 @@ type Row struct {
 	To    string
 }
 
-// settled is what the journal said of a line when the job was prepared.
+// settled is what the ledger said of a line when the job was prepared.
 type settled int
 
 const (
 	open    settled = iota // to send (or to look up first: the SDK decides)
 	doubted                // in doubt: looked up before anything is sent
 	sentBefore
-	refusedBefore
 )
 
 // Job is one run of a batch.
 type Job struct {
 	prop     string
-	input    string // InputSum of the input
 	lines    []Line
-	journal  *Journal // nil: no journal
-	ledger   telco.Ledger
-	batchID  string
+	ledger   telco.Ledger // nil for a dry run that reads none
 	ids      []string
 	local    map[int]*telco.APIError // lines that break the SDK's rules: refused unsent
 	state    []settled
-	recs     []telco.LedgerRecord // as the journal had them
+	recs     []telco.LedgerRecord // as the ledger had them
 	complete bool
 }
 
-// Prepare gives every line its ExternalId (its own, or the batch's ID
-// and its line number) and checks them: an ExternalId with a leading or
-// trailing blank (which the service may trim, so the message could not be
-// found again) or one shared by two lines is an *InputError naming the
-// lines; a line that breaks the SDK's other rules is refused without being
-// sent. It then reads what the journal (nil for none) says of each line.
-// input is the input's InputSum: without a journal, the batch's ID is
-// derived from it (BatchIDOf), as a new journal's is.
-func Prepare(ctx context.Context, prop, input string, lines []Line, j *Journal) (*Job, error) {
-	job := &Job{prop: prop, input: input, lines: lines, journal: j}
-	if j != nil {
-		job.ledger, job.batchID = j.Ledger, j.BatchID()
-	} else {
-		job.ledger, job.batchID = telco.NewMemoryLedgerSize(len(lines)+1, 0), BatchIDOf(input, prop, "")
-	}
-	if err := job.prepare(ctx, j != nil); err != nil {
+// Prepare checks the lines' ExternalIds, ids (their own, or made up:
+// AssignIDs, Journal.IDs): an ExternalId with a leading or trailing blank
+// (which the service may trim, so the message could not be found again)
+// or one shared by two lines is an *InputError naming the lines; a line
+// that breaks the SDK's other rules is refused without being sent. It
+// then reads what ledger (nil for none) says of each line: sent before,
+// in doubt, or to send.
+func Prepare(ctx context.Context, prop string, lines []Line, ids []string, ledger telco.Ledger) (*Job, error) {
+	job := &Job{prop: prop, lines: lines, ledger: ledger, ids: ids}
+	if err := checkIDs(lines, ids); err != nil {
 		return nil, err
 	}
+	job.local = map[int]*telco.APIError{}
+	for i := range lines {
+		p := job.params(i)
+		var ve *telco.ValidationError
+		if err := p.Validate(); errors.As(err, &ve) && len(ve.Fields) > 0 {
+			job.local[i] = &telco.APIError{Op: "Messages.SendBatch", Code: ve.Fields[0].Code, Message: ve.Fields[0].Message, Fields: ve.Fields}
+		}
+	}
+	job.state = make([]settled, len(lines))
+	job.recs = make([]telco.LedgerRecord, len(lines))
+	if ledger == nil {
+		return job, nil
+	}
+	recs, err := readRecords(ctx, ledger, prop, ids)
+	if err != nil {
+		return nil, err
+	}
+	job.recs = recs
+	n := 0
+	for i, r := range recs {
+		switch {
+		case r.State == telco.LedgerSent && r.Message != nil:
+			job.state[i] = sentBefore
+			n++
+		case r.State == telco.LedgerInDoubt || r.State == telco.LedgerSending:
+			job.state[i] = doubted
+		}
+	}
+	job.complete = len(lines) > 0 && n == len(lines)
 	return job, nil
 }
 
-// CheckIDs checks the input's own ExternalIds, before a journal is
-// opened for it: none with a blank at either end, none shared by two
-// lines. Prepare checks the derived ones too.
+// CheckIDs checks the input's own ExternalIds, before a journal makes up
+// the others: none with a blank at either end, none shared by two lines.
+// Prepare checks them all.
 func CheckIDs(lines []Line) error {
 	ids := make([]string, len(lines))
 	for i, l := range lines {
@@ -136,83 +160,15 @@ func checkIDs(lines []Line, ids []string) error {
 	return nil
 }
 
-// prepare gives the lines their ExternalIds and, with read, reads the
-// journal's records of them.
-func (job *Job) prepare(ctx context.Context, read bool) error {
-	job.ids = make([]string, len(job.lines))
-	job.local = map[int]*telco.APIError{}
-	for i, l := range job.lines {
-		job.ids[i] = l.Params.ExternalID
-		if job.ids[i] == "" {
-			job.ids[i] = job.batchID + "-" + strconv.Itoa(l.Num)
-		}
-	}
-	if err := checkIDs(job.lines, job.ids); err != nil {
-		return err
-	}
-	for i := range job.lines {
-		p := job.params(i)
-		var ve *telco.ValidationError
-		if err := p.Validate(); errors.As(err, &ve) && len(ve.Fields) > 0 {
-			job.local[i] = &telco.APIError{Op: "Messages.SendBatch", Code: ve.Fields[0].Code, Message: ve.Fields[0].Message, Fields: ve.Fields}
-		}
-	}
-	job.state = make([]settled, len(job.lines))
-	job.recs = make([]telco.LedgerRecord, len(job.lines))
-	job.complete = false
-	if !read {
-		return nil
-	}
-	recs, err := job.journal.Ledger.Records(ctx, job.prop, job.ids)
-	if err != nil {
-		return err
-	}
-	job.recs = recs
-	n := 0
-	for i, r := range recs {
-		switch {
-		case r.State == telco.LedgerSent:
-			job.state[i] = sentBefore
-		case lineRefused(r):
-			job.state[i] = refusedBefore
-		case r.State == telco.LedgerInDoubt || r.State == telco.LedgerSending:
-			job.state[i] = doubted
-		default:
-			continue
-		}
-		if job.state[i] == sentBefore || job.state[i] == refusedBefore {
-			n++
-		}
-	}
-	job.complete = len(job.lines) > 0 && n == len(job.lines)
-	return nil
-}
-
-// lineRefused says that r is a refusal of its own line (by the service
-// inside a batch, or before sending), which settles it; a refusal of a
-// whole request (an HTTP status) leaves its lines to send again.
+// lineRefused says that r is a refusal of its own line by the service
+// inside a batch; a refusal of a whole request (an HTTP status) is one of
+// its chunk.
 func lineRefused(r telco.LedgerRecord) bool {
 	return r.State == telco.LedgerRefused && r.Err != nil && r.Err.StatusCode == 0
 }
 
-// Complete says that an earlier run settled every line.
+// Complete says that the ledger holds every line as sent.
 func (job *Job) Complete() bool { return job.complete }
-
-// Restart forgets what the journal says and gives derived ExternalIds a
-// new BatchID, for sending a complete batch again (--force): the one the
-// journal's Restart takes, so that a dry run (ro, which writes nothing)
-// shows the ExternalIds the run will send.
-func (job *Job) Restart(ctx context.Context, ro bool) error {
-	if ro || job.journal == nil {
-		job.batchID = BatchIDOf(job.input, job.prop, job.batchID)
-		return job.prepare(ctx, false)
-	}
-	if err := job.journal.Restart(); err != nil {
-		return err
-	}
-	job.batchID = job.journal.BatchID()
-	return job.prepare(ctx, true)
-}
 
 // params is line i as it is sent: with its ExternalId.
 func (job *Job) params(i int) telco.SendMessageParams {
@@ -235,7 +191,7 @@ func NeedsBatchID(lines []Line) bool {
 // IDs are the lines' ExternalIds, by index in the input.
 func (job *Job) IDs() []string { return job.ids }
 
-// ToDo counts the lines this run sends or looks up.
+// ToDo counts the lines this run handles: all but those sent before.
 func (job *Job) ToDo() int {
 	n := 0
 	for _, s := range job.state {
@@ -246,17 +202,25 @@ func (job *Job) ToDo() int {
 	return n
 }
 
-// Ledger is the ledger the client sending the batch must keep
-// (telco.WithLedger): the journal's, or one in memory.
-func (job *Job) Ledger() telco.Ledger { return job.ledger }
+// MadeUp counts the lines whose ExternalId the batch made up (those
+// --force sends again).
+func (job *Job) MadeUp() int {
+	n := 0
+	for _, l := range job.lines {
+		if l.Params.ExternalID == "" {
+			n++
+		}
+	}
+	return n
+}
 
 // Plan is what a run would do with one line.
 type Plan struct {
 	Line       int
 	ExternalID string `json:"ExternalId"`
 	// Action is send, refuse (the line breaks a rule: Err says which),
-	// look-up (may have been sent by an earlier run: looked up first),
-	// or done (sent or refused by an earlier run).
+	// look-up (may have been sent before: looked up first), or done (the
+	// ledger holds it as sent).
 	Action   string
 	From     string `json:",omitempty"`
 	To       string
@@ -273,7 +237,7 @@ func (job *Job) Plans() []Plan {
 		p := Plan{Line: l.Num, ExternalID: job.ids[i], From: l.Params.From, To: l.Params.To, Text: l.Params.Text,
 			Segments: telco.Segments(l.Params.Text).Segments, Schedule: l.Params.Schedule, Action: "send"}
 		switch job.state[i] {
-		case sentBefore, refusedBefore:
+		case sentBefore:
 			p.Action = "done"
 		case doubted:
 			p.Action = "look-up"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/telcosdk/telco"
@@ -26,8 +25,15 @@ type Result struct {
 	Total                                                  int
 	Sent, Earlier, Found, Refused, LocalRefused, Uncertain int
 	// Failed is the first failure in input order: a chunk the service
-	// refused as a whole, a look-up that kept failing, the journal.
+	// refused as a whole, a look-up that kept failing, the ledger.
 	Failed error
+	// UncertainIDs are the ExternalIds of the lines left uncertain, in
+	// input order; UncertainSince is the earliest of their first
+	// attempts, which a look-up searches from; MadeUpUncertain says that
+	// some of them were made up by the batch.
+	UncertainIDs    []string
+	UncertainSince  time.Time
+	MadeUpUncertain bool
 	// Interrupted says that a signal came, or that OutputErr left chunks
 	// unstarted.
 	Interrupted bool
@@ -48,7 +54,7 @@ func (r *Result) Summary() string {
 	}
 	s := fmt.Sprintf("%d of %d %s sent", sent, r.Total, noun)
 	if r.Earlier > 0 {
-		s += fmt.Sprintf(" (%d by an earlier run)", r.Earlier)
+		s += fmt.Sprintf(" (%d sent before)", r.Earlier)
 	}
 	if r.Found > 0 {
 		s += fmt.Sprintf(" (%d found by ExternalId)", r.Found)
@@ -65,181 +71,188 @@ func (r *Result) Summary() string {
 	return s
 }
 
-// chunk is one request of a batch: its lines, what came back, and what
-// the journal says of each line after it.
+// chunk is one request of a batch, as SendAll answered it: its lines,
+// what came back for each, and the rows settle makes of them.
 type chunk struct {
-	k     int   // its place among the chunks
-	part  []int // indexes in the input
-	start time.Time
-	msgs  []telco.SendMessageParams
-	at    map[int]int // index in msgs of each line sent
-	res   []telco.BatchResult
-	err   error // SendBatchOnce's, or the journal's before it
-	recs  []telco.LedgerRecord
-	rerr  error // reading the journal after it
-	done  bool
+	part []int               // indexes in the input
+	res  []telco.BatchResult // by line
+	errs []error             // by line: the chunk's error, on the lines it left unsettled
+	err  error               // the chunk's error: the first of errs
 
 	rows   []Row
 	unsure []string
 	since  time.Time // the earliest first attempt of the unsure lines
 }
 
-// Run sends the lines no earlier run settled with c (made with
-// telco.WithLedger(job.Ledger())), in chunks of o.ChunkSize, up to
-// o.Parallel in flight. Chunks start in input order and their results are
-// handed to o.Rows in input order, after the rows of lines an earlier run
-// settled, whatever the order the answers come in. At most o.Parallel
-// chunks are started but not yet handed out, so a slow chunk holds back
-// new ones rather than letting finished ones pile up. A failed chunk, a
-// signal or an output failure starts nothing more; the chunks in flight
-// are finished first.
+// Run sends the lines the ledger does not hold as sent with c (made with
+// telco.WithLedger of the ledger given to Prepare) through the SDK's
+// SendAll: chunks of o.ChunkSize, up to o.Parallel in flight, each with
+// SendBatchOnce. Rows go to o.Rows in input order, chunk by chunk: each
+// chunk's rows with those of the lines before it that this run does not
+// send (sent before, or refused unsent), the lines sent before at the
+// start of the input at once. A failed chunk, a signal or an output
+// failure starts no more chunks: the lines are read to SendAll a whole
+// chunk at a time, and stop at a chunk's edge, so SendAll finishes the
+// chunks in flight, whose rows are handed out, and ends.
 func (job *Job) Run(ctx context.Context, c *telco.Client, o Options) *Result {
 	res := &Result{Total: len(job.lines)}
-	out := &orderer{emit: o.Rows, held: map[int]Row{}, none: map[int]bool{}}
-	var todo []int
-	var earlier []Row
-	for i, l := range job.lines {
-		switch job.state[i] {
-		case sentBefore:
-			r := job.recs[i]
-			m := *r.Message
-			m.Text = l.Params.Text // a journal keeps no text
-			earlier = append(earlier, Row{Index: i, Line: l.Num, ExternalID: job.ids[i], State: StateSent, Earlier: true,
-				Found: r.Found, Message: &m, To: l.Params.To})
+	var send []int // the lines to send, in input order
+	for i := range job.lines {
+		switch {
+		case job.state[i] == sentBefore:
 			res.Earlier++
-		case refusedBefore:
-			earlier = append(earlier, Row{Index: i, Line: l.Num, ExternalID: job.ids[i], State: StateRefused, Earlier: true,
-				Err: job.recs[i].Err, To: l.Params.To})
-			res.Refused++
-		default:
-			todo = append(todo, i)
+		case job.local[i] == nil:
+			send = append(send, i)
 		}
 	}
-	out.put(earlier...)
-
-	var parts [][]int
-	size := max(o.ChunkSize, 1)
-	for s := 0; s < len(todo); s += size {
-		parts = append(parts, todo[s:min(s+size, len(todo))])
+	var (
+		outErr   error
+		next     int // the first line whose row is not handed out yet
+		runStart = time.Now()
+	)
+	emit := func(rows []Row) {
+		if len(rows) > 0 && outErr == nil && o.Rows != nil {
+			outErr = o.Rows(rows)
+		}
 	}
-	par := max(o.Parallel, 1)
-	runs := make([]*chunk, len(parts))
-	finished := make(chan int, len(parts)) // room for every chunk: a request never waits to report
-	next, flushed := 0, 0                  // chunks started; chunks handed out
-	halt := false
-	stopping := func() bool { return o.Stopping != nil && o.Stopping() }
-	for {
-		for ; flushed < next && runs[flushed].done; flushed++ {
-			r := runs[flushed]
-			job.settle(r, res)
-			if err := job.report(r, runs[next-1], next == len(parts), out); err != nil && res.Failed == nil {
-				res.Failed = err
+	// hand hands out the rows of the lines before end, in input order:
+	// rows, of lines sent (in input order), and those of the lines this
+	// run does not send.
+	hand := func(end int, rows []Row) {
+		var out []Row
+		pass := func(to int) {
+			for ; next < to; next++ {
+				if row, ok := job.unsent(next, res); ok {
+					out = append(out, row)
+				}
 			}
 		}
-		if !halt && next < len(parts) && (stopping() || out.err != nil) {
-			halt, res.Interrupted = true, true
+		for _, r := range rows {
+			pass(r.Index)
+			out, next = append(out, r), r.Index+1
 		}
-		for ; !halt && next < len(parts) && next-flushed < par; next++ {
-			r := job.start(parts[next])
-			r.k = next
-			runs[next] = r
-			go func() {
-				job.send(ctx, c, r)
-				finished <- r.k
-			}()
+		pass(end)
+		emit(out)
+	}
+	if len(send) == 0 {
+		hand(len(job.lines), nil)
+		res.OutputErr = outErr
+		return res
+	}
+	hand(send[0], nil) // lines sent before, at once
+
+	size := max(o.ChunkSize, 1)
+	stopping := func() bool { return o.Stopping != nil && o.Stopping() }
+	halt := false     // a chunk failed
+	started := 0      // lines read by SendAll
+	var failed *chunk // the first chunk that failed
+	msgs := func(yield func(telco.SendMessageParams) bool) {
+		for k, i := range send {
+			// At a chunk's edge only: a chunk goes out whole or not at all.
+			if k%size == 0 && (halt || stopping() || outErr != nil) {
+				res.Interrupted = !halt
+				return
+			}
+			started = k + 1
+			if !yield(job.params(i)) {
+				return
+			}
 		}
-		if flushed == next {
-			break
-		}
-		k := <-finished
-		runs[k].done = true
-		if runs[k].err != nil {
+	}
+	cur := &chunk{}
+	settle := func() {
+		job.settle(ctx, cur, res, runStart)
+		if cur.err != nil {
 			halt = true
+			if failed == nil {
+				failed = cur
+			}
 		}
+		hand(cur.part[len(cur.part)-1]+1, cur.rows)
+		cur = &chunk{}
+	}
+	opts := &telco.SendAllOptions{ChunkSize: size, Parallel: max(o.Parallel, 1)}
+	k := 0 // SendAll's pairs are the lines of send, in order
+	for br, err := range c.Messages.SendAll(ctx, job.prop, msgs, opts) {
+		cur.part = append(cur.part, send[min(k, len(send)-1)])
+		cur.res, cur.errs = append(cur.res, br), append(cur.errs, err)
+		if err != nil && cur.err == nil {
+			cur.err = err
+		}
+		if k++; len(cur.part) == size {
+			settle()
+		}
+	}
+	if len(cur.part) > 0 {
+		settle()
+	}
+	if started == len(send) {
+		hand(len(job.lines), nil) // the lines after the last one sent
+	} else {
+		// Of the lines after the chunks started, only those sent before
+		// have rows: the rest is not sent yet.
+		var rows []Row
+		for i := next; i < len(job.lines); i++ {
+			if job.state[i] == sentBefore {
+				row, _ := job.unsent(i, res)
+				rows = append(rows, row)
+			}
+		}
+		emit(rows)
+	}
+	if failed != nil {
+		res.Failed = job.chunkError(failed, send, started)
 	}
 	if stopping() {
 		res.Interrupted = true // the signal's exit status, even if nothing was left
 	}
-	out.drain()
-	res.OutputErr = out.err
+	res.OutputErr = outErr
 	return res
 }
 
-// start prepares the lines part for their request. Lines that break the
-// SDK's rules are not sent.
-func (job *Job) start(part []int) *chunk {
-	r := &chunk{part: part, start: time.Now(), at: make(map[int]int, len(part))}
-	for _, i := range part {
-		if job.local[i] != nil {
-			continue
-		}
-		r.at[i] = len(r.msgs)
-		r.msgs = append(r.msgs, job.params(i))
+// unsent is the row of line i when this run does not send it: sent
+// before, or refused for breaking the SDK's rules (counted in res).
+func (job *Job) unsent(i int, res *Result) (Row, bool) {
+	l := job.lines[i]
+	row := Row{Index: i, Line: l.Num, ExternalID: job.ids[i], To: l.Params.To}
+	switch {
+	case job.state[i] == sentBefore:
+		r := job.recs[i]
+		m := *r.Message
+		m.Text = l.Params.Text // a ledger on disk keeps no text
+		row.State, row.Earlier, row.Found, row.Message = StateSent, true, r.Found, &m
+	case job.local[i] != nil:
+		row.State, row.Err = StateRefused, job.local[i]
+		res.Refused++
+		res.LocalRefused++
+	default:
+		return row, false
 	}
-	return r
+	return row, true
 }
 
-// send records the chunk's refusals before sending, sends the rest with
-// SendBatchOnce, and reads what the journal then says of every line.
-func (job *Job) send(ctx context.Context, c *telco.Client, r *chunk) {
-	var refused []int
-	for _, i := range r.part {
-		if job.local[i] != nil {
-			refused = append(refused, i)
-		}
-	}
-	if len(refused) > 0 {
-		r.err = job.ledger.Update(ctx, job.prop, job.idsOf(refused), func(recs []telco.LedgerRecord) error {
-			for k, i := range refused {
-				recs[k] = telco.LedgerRecord{State: telco.LedgerRefused, Err: job.local[i], Ended: time.Now()}
-			}
-			return nil
-		})
-		if r.err != nil {
-			r.err = fmt.Errorf("journal: %w", r.err)
-		}
-	}
-	if r.err == nil && len(r.msgs) > 0 {
-		r.res, r.err = c.Messages.SendBatchOnce(ctx, job.prop, r.msgs)
-	}
-	r.recs, r.rerr = readRecords(context.WithoutCancel(ctx), job.ledger, job.prop, job.idsOf(r.part))
-}
-
-func (job *Job) idsOf(idx []int) []string {
-	out := make([]string, len(idx))
-	for k, i := range idx {
-		out[k] = job.ids[i]
-	}
-	return out
-}
-
-// settle turns what came back for chunk r, and what the journal says
+// settle turns what came back for chunk r, and what the ledger says
 // after it, into each line's row, and counts them.
-func (job *Job) settle(r *chunk, res *Result) {
-	var unresolved map[string]bool
-	var ue *telco.UnresolvedError
-	if errors.As(r.err, &ue) {
-		unresolved = map[string]bool{}
-		for _, id := range ue.ExternalIDs {
-			unresolved[id] = true
+func (job *Job) settle(ctx context.Context, r *chunk, res *Result, runStart time.Time) {
+	recs, rerr := readRecords(context.WithoutCancel(ctx), job.ledger, job.prop, job.idsOf(r.part))
+	unresolved := map[string]bool{}
+	for _, err := range r.errs {
+		var ue *telco.UnresolvedError
+		if errors.As(err, &ue) {
+			for _, id := range ue.ExternalIDs {
+				unresolved[id] = true
+			}
 		}
 	}
 	for k, i := range r.part {
 		l := job.lines[i]
 		row := Row{Index: i, Line: l.Num, ExternalID: job.ids[i], To: l.Params.To}
 		var rec telco.LedgerRecord
-		if r.rerr == nil && k < len(r.recs) {
-			rec = r.recs[k]
+		if rerr == nil && k < len(recs) {
+			rec = recs[k]
 		}
-		var br telco.BatchResult
-		if n, ok := r.at[i]; ok && n < len(r.res) {
-			br = r.res[n]
-		}
+		br, err := r.res[k], r.errs[k]
 		switch {
-		case job.local[i] != nil:
-			row.State, row.Err = StateRefused, job.local[i]
-			res.Refused++
-			res.LocalRefused++
 		case br.Message != nil:
 			row.State, row.Message, row.Found = StateSent, br.Message, rec.Found && rec.State == telco.LedgerSent
 		case br.Err != nil:
@@ -253,12 +266,17 @@ func (job *Job) settle(r *chunk, res *Result) {
 			row.State, row.Err = StateRefused, rec.Err
 			res.Refused++
 		case unresolved[row.ExternalID], rec.State == telco.LedgerInDoubt, rec.State == telco.LedgerSending,
-			r.rerr != nil && r.err != nil && errors.Is(r.err, telco.ErrMaybeSent):
-			row.State, row.Since = StateUncertain, r.start
+			rerr != nil && errors.Is(err, telco.ErrMaybeSent):
+			row.State, row.Since = StateUncertain, runStart
 			if !rec.First.IsZero() {
 				row.Since = rec.First
 			}
 			res.Uncertain++
+			res.UncertainIDs = append(res.UncertainIDs, row.ExternalID)
+			res.MadeUpUncertain = res.MadeUpUncertain || l.Params.ExternalID == ""
+			if res.UncertainSince.IsZero() || row.Since.Before(res.UncertainSince) {
+				res.UncertainSince = row.Since
+			}
 			r.unsure = append(r.unsure, row.ExternalID)
 			if r.since.IsZero() || row.Since.Before(r.since) {
 				r.since = row.Since
@@ -277,32 +295,28 @@ func (job *Job) settle(r *chunk, res *Result) {
 	}
 }
 
-// report hands out the rows of the settled chunk r and says what failed.
-// final is the last chunk started and all says whether every chunk was:
-// together they say which later lines a failure of r left unsent.
-func (job *Job) report(r *chunk, final *chunk, all bool, out *orderer) error {
-	shown := map[int]bool{}
-	for _, row := range r.rows {
-		shown[row.Index] = true
+func (job *Job) idsOf(idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = job.ids[i]
 	}
-	for _, i := range r.part {
-		if !shown[i] {
-			out.pass(i)
-		}
-	}
-	out.put(r.rows...)
-	if r.err == nil {
-		return nil
-	}
+	return out
+}
+
+// chunkError is the failure of chunk r, saying which later lines it
+// left unsent: send are the lines to send, of which SendAll read the
+// first started.
+func (job *Job) chunkError(r *chunk, send []int, started int) *ChunkError {
 	first, end := job.lines[r.part[0]].Num, job.lines[r.part[len(r.part)-1]].Num
 	// Chunks already in flight when r failed were finished, and their
 	// lines handed out: only the lines of chunks never started are unsent.
-	later, and := "; later lines were not sent", " and later"
-	if r != final {
-		finalEnd := job.lines[final.part[len(final.part)-1]].Num
-		later, and = fmt.Sprintf("; lines after %d were not sent", finalEnd), fmt.Sprintf(", and the lines after %d,", finalEnd)
-		if all {
-			later, and = "", ""
+	later, and := "", ""
+	if started < len(send) {
+		lastStarted := job.lines[send[max(started-1, 0)]].Num
+		if lastStarted <= end {
+			later, and = "; later lines were not sent", " and later"
+		} else {
+			later, and = fmt.Sprintf("; lines after %d were not sent", lastStarted), fmt.Sprintf(", and the lines after %d,", lastStarted)
 		}
 	}
 	if len(r.unsure) > 0 {
@@ -324,6 +338,8 @@ type ChunkError struct {
 // search from.
 func (e *ChunkError) LookupSince() time.Time { return e.Since }
 
+// Error names the lines, not each ExternalId: an unresolved send's own
+// text lists them all, and a chunk may hold hundreds.
 func (e *ChunkError) Error() string {
 	lines, verb := fmt.Sprintf("lines %d to %d", e.First, e.End), "were"
 	if e.First == e.End {
@@ -333,100 +349,19 @@ func (e *ChunkError) Error() string {
 		}
 	}
 	if len(e.Unsure) > 0 {
+		cause := e.Err
+		var ue *telco.UnresolvedError
+		if errors.As(cause, &ue) && ue.Err != nil {
+			cause = ue.Err
+		}
 		them := "them"
 		if len(e.Unsure) == 1 {
 			them = "it"
 		}
 		return fmt.Sprintf("%s: %d may have been sent (re-run the same command to look %s up)%s: %v",
-			lines, len(e.Unsure), them, e.Later, e.Err)
+			lines, len(e.Unsure), them, e.Later, cause)
 	}
 	return fmt.Sprintf("%s%s %s not sent: %v", lines, e.Later, verb, e.Err)
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }
-
-// readRecords reads the records of ids from l without changing them.
-func readRecords(ctx context.Context, l telco.Ledger, prop string, ids []string) ([]telco.LedgerRecord, error) {
-	if r, ok := l.(interface {
-		Records(context.Context, string, []string) ([]telco.LedgerRecord, error)
-	}); ok {
-		return r.Records(ctx, prop, ids)
-	}
-	var out []telco.LedgerRecord
-	err := l.Update(ctx, prop, ids, func(recs []telco.LedgerRecord) error {
-		out = append(out, recs...)
-		return errUnchanged
-	})
-	if errors.Is(err, errUnchanged) {
-		err = nil
-	}
-	return out, err
-}
-
-var errUnchanged = errors.New("read only")
-
-// orderer hands rows out in input order: a row waits until every line
-// before it is handed out or known to have none in this run (put, pass),
-// so a resumed run, whose settled, found and newly sent lines come at
-// different times, still gives one ordered record. A failed emit is kept
-// in err.
-type orderer struct {
-	emit func([]Row) error
-	err  error
-	next int          // the first line not yet handed out or passed
-	held map[int]Row  // rows waiting for the lines before them
-	none map[int]bool // lines after next that have no row in this run
-}
-
-// put queues rows and hands out those whose predecessors are all settled.
-func (o *orderer) put(rows ...Row) {
-	for _, r := range rows {
-		o.held[r.Index] = r
-	}
-	o.advance()
-}
-
-// pass says that line i has no row in this run (it was not sent).
-func (o *orderer) pass(i int) {
-	o.none[i] = true
-	o.advance()
-}
-
-func (o *orderer) advance() {
-	var ready []Row
-	for {
-		if r, ok := o.held[o.next]; ok {
-			ready = append(ready, r)
-			delete(o.held, o.next)
-		} else if o.none[o.next] {
-			delete(o.none, o.next)
-		} else {
-			break
-		}
-		o.next++
-	}
-	o.hand(ready)
-}
-
-// drain hands out every row still held, in input order, past the lines
-// that got none (those not sent when the batch stopped).
-func (o *orderer) drain() {
-	idx := make([]int, 0, len(o.held))
-	for i := range o.held {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	rows := make([]Row, len(idx))
-	for k, i := range idx {
-		rows[k] = o.held[i]
-	}
-	clear(o.held)
-	o.hand(rows)
-}
-
-func (o *orderer) hand(rows []Row) {
-	if len(rows) == 0 || o.err != nil || o.emit == nil {
-		return
-	}
-	o.err = o.emit(rows)
-}

@@ -3,6 +3,7 @@ package boltledger
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/telcosdk/telco"
+	"github.com/telcosdk/telco/internal/boltfile"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -26,7 +29,7 @@ var ctx = context.Background()
 
 func open(t *testing.T, path string) *Ledger {
 	t.Helper()
-	l, err := Open(path, Options{})
+	l, err := Open(path)
 	require.NoError(t, err)
 	return l
 }
@@ -74,7 +77,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "l")
 	l := open(t, path)
-	assert.True(t, l.Fresh())
+	assert.True(t, l.fresh)
 	want := sample()
 	claim := telco.LedgerRecord{PropertySid: prop, ExternalID: "mine", State: telco.LedgerSending, First: t0, Last: t0, Claim: t0.Add(time.Hour), Attempts: 1}
 	put(t, l, append(want, claim)...)
@@ -94,7 +97,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	n := 0
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketRecords).ForEach(func(k, v []byte) error {
-			_, ok := unseal(k, v)
+			_, ok := boltfile.Unseal(k, v)
 			assert.True(t, ok, "%q", k)
 			n++
 			return nil
@@ -102,13 +105,12 @@ func TestRecordsRoundTrip(t *testing.T) {
 	}))
 	require.NoError(t, db.Close())
 	assert.Equal(t, 5, n)
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	check, err := verifyFile(f)
-	require.NoError(t, err)
-	assert.Empty(t, check.damaged)
-	assert.False(t, check.rolledBack)
+	l = open(t, path)
+	defer l.Close()
+	check := l.f.Check()
+	assert.Empty(t, check.Damaged)
+	assert.False(t, check.RolledBack)
+	assert.Empty(t, check.Hidden)
 }
 
 func jsonOf(t *testing.T, v any) string {
@@ -156,7 +158,7 @@ func TestUnknownStateReadsInDoubt(t *testing.T) {
 	r := get(t, l, "sent")[0]
 	assert.Equal(t, telco.LedgerInDoubt, r.State)
 	assert.Empty(t, r.Digest)
-	assert.Equal(t, l.Created(), r.First)
+	assert.Equal(t, l.created(), r.First)
 	_, _, doubt := l.Doubt()
 	assert.False(t, doubt, "a readable record of a newer state is no damage")
 }
@@ -170,13 +172,13 @@ func rewrite(t *testing.T, path, id string, fn func(*stored)) {
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRecords)
 		k := recordKey(prop, id)
-		payload, ok := unseal(k, b.Get(k))
+		payload, ok := boltfile.Unseal(k, b.Get(k))
 		require.True(t, ok)
 		var s stored
 		require.NoError(t, json.Unmarshal(payload, &s))
 		fn(&s)
 		payload, _ = json.Marshal(s)
-		return b.Put(k, seal(k, payload))
+		return b.Put(k, boltfile.Seal(k, payload))
 	}))
 }
 
@@ -189,7 +191,7 @@ func TestDamagedRecordCastsDoubtOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "l")
 	l := open(t, path)
 	put(t, l, sample()...)
-	created := l.Created()
+	created := l.created()
 	require.NoError(t, l.Close())
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -254,24 +256,24 @@ func TestLockedLedgerIsBusy(t *testing.T) {
 	l := open(t, path)
 	defer l.Close()
 	start := time.Now()
-	_, err := Open(path, Options{Timeout: 200 * time.Millisecond})
+	_, err := OpenWith(path, Options{Timeout: 200 * time.Millisecond})
 	require.ErrorIs(t, err, ErrBusy)
 	assert.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond, "waited for the lock")
-	assert.Contains(t, err.Error(), "in use by another telco process")
+	assert.Equal(t, "ledger "+path+": in use by another process", err.Error())
 }
 
 // A read-only open changes nothing, and sees what a writer would.
 func TestReadOnly(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, err := Open(filepath.Join(dir, "missing"), Options{ReadOnly: true})
+	_, err := OpenWith(filepath.Join(dir, "missing"), Options{ReadOnly: true})
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	path := filepath.Join(dir, "l")
 	l := open(t, path)
 	put(t, l, telco.LedgerRecord{PropertySid: prop, ExternalID: "x", State: telco.LedgerSending, First: t0, Last: t0, Attempts: 1})
 	require.NoError(t, l.Close())
 	before, _ := os.ReadFile(path)
-	ro, err := Open(path, Options{ReadOnly: true})
+	ro, err := OpenWith(path, Options{ReadOnly: true})
 	require.NoError(t, err)
 	assert.Equal(t, telco.LedgerInDoubt, get(t, ro, "x")[0].State)
 	assert.Error(t, ro.Update(ctx, prop, []string{"x"}, func([]telco.LedgerRecord) error { return nil }))
@@ -280,54 +282,39 @@ func TestReadOnly(t *testing.T) {
 	assert.Equal(t, before, after)
 }
 
-// Reset forgets every record and any doubt, for a batch sent anew.
-func TestReset(t *testing.T) {
-	t.Parallel()
-	l := open(t, filepath.Join(t.TempDir(), "l"))
-	defer l.Close()
-	put(t, l, sample()...)
-	require.NoError(t, l.CastDoubt(t0))
-	require.NoError(t, l.Reset())
-	_, _, doubt := l.Doubt()
-	assert.False(t, doubt)
-	for _, r := range get(t, l, sampleIDs...) {
-		assert.Equal(t, telco.LedgerNew, r.State)
-	}
-}
-
-// App keeps the program's own header beside the records; Salvage finds
-// it in a file bbolt can no longer read.
-func TestAppAndSalvage(t *testing.T) {
+// A ledger that cannot be read is moved aside by Recover, kept, and
+// replaced by one in which every ExternalId is in doubt from since; a
+// ledger that can be read is left as it is.
+func TestRecover(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "l")
 	l := open(t, path)
-	type app struct{ BatchID string }
-	require.NoError(t, l.SetApp(app{"tb1"}))
-	require.NoError(t, l.Reset())
-	require.NoError(t, l.SetApp(app{"tb2"})) // the latest of several copies wins
 	put(t, l, sample()...)
-	var got app
-	ok, err := l.App(&got)
+	require.NoError(t, l.Close())
+
+	l, moved, err := Recover(path, t0, Options{})
 	require.NoError(t, err)
-	assert.True(t, ok)
-	assert.Equal(t, "tb2", got.BatchID)
-	created := l.Created()
+	assert.Empty(t, moved, "a readable ledger is not moved")
+	assert.Equal(t, telco.LedgerSent, get(t, l, "sent")[0].State)
 	require.NoError(t, l.Close())
 
 	raw, _ := os.ReadFile(path)
 	require.NoError(t, os.WriteFile(path, raw[:len(raw)/2+100], 0o600))
-	_, err = Open(path, Options{})
+	_, err = Open(path)
 	require.ErrorIs(t, err, ErrUnreadable)
-	h, ok := Salvage(path)
-	require.True(t, ok)
-	assert.Equal(t, created, h.Created)
-	require.NoError(t, json.Unmarshal(h.App, &got))
-	assert.Equal(t, "tb2", got.BatchID)
-
-	moved, err := MoveAside(path, t0)
+	l, moved, err = Recover(path, t0, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, path+".damaged-20261125T093000Z", moved)
-	assert.NoFileExists(t, path)
+	defer l.Close()
+	assert.True(t, strings.HasPrefix(moved, path+".damaged-"), moved)
+	assert.FileExists(t, moved, "kept for inspection")
+	from, found, doubt := l.Doubt()
+	assert.True(t, doubt)
+	assert.Empty(t, found, "no damage in the new file")
+	assert.True(t, from.Equal(t0))
+	for _, r := range get(t, l, append(sampleIDs, "never")...) {
+		assert.Equal(t, telco.LedgerInDoubt, r.State, r.ExternalID)
+		assert.True(t, r.First.Equal(t0), "%s is looked up from since", r.ExternalID)
+	}
 }
 
 // An sms batch journal of an earlier telco is not read as a ledger.
@@ -342,10 +329,10 @@ func TestEarlierJournalIsAnotherFormat(t *testing.T) {
 		return b.Put([]byte("meta"), []byte(`{"Version":1,"BatchID":"tbx"}`))
 	}))
 	require.NoError(t, db.Close())
-	_, err = Open(path, Options{})
+	_, err = Open(path)
 	var fe *FormatError
 	require.ErrorAs(t, err, &fe)
-	assert.JSONEq(t, `{"Version":1,"BatchID":"tbx"}`, string(fe.Old))
+	assert.Equal(t, "ledger "+path+" is not a telco ledger", err.Error())
 }
 
 // safe says whether a record read from a damaged file is safe against
@@ -387,7 +374,7 @@ func bigLedger(t *testing.T, n int) (string, []byte, []telco.LedgerRecord) {
 // read every record safely. It never panics.
 func checkDamaged(t *testing.T, path, what string, all []telco.LedgerRecord, write bool) (opened bool) {
 	t.Helper()
-	l, err := Open(path, Options{Timeout: time.Second, ReadOnly: !write})
+	l, err := OpenWith(path, Options{Timeout: time.Second, ReadOnly: !write})
 	if err != nil {
 		var fe *FormatError
 		if !errors.Is(err, ErrUnreadable) && !errors.As(err, &fe) {
@@ -421,7 +408,7 @@ func checkDamaged(t *testing.T, path, what string, all []telco.LedgerRecord, wri
 		return true
 	}
 	require.NoError(t, l.Close())
-	again, err := Open(path, Options{Timeout: time.Second, ReadOnly: true})
+	again, err := OpenWith(path, Options{Timeout: time.Second, ReadOnly: true})
 	require.NoError(t, err, what)
 	defer again.Close()
 	recs, err = again.Records(ctx, prop, ids)
@@ -478,11 +465,12 @@ func TestFlippedByteAnywhere(t *testing.T) {
 				// Every byte of both header pages' meta and of every page
 				// header and element, and a stride through the rest of the
 				// pages in use (the file's tail past them is unused).
-				m := parseMeta(raw)
-				used := int(m.hwm) * int(m.pageSize)
+				used := usedBytes(raw)
+				const pageSize = 4096
 				for i := 0; i < used; i++ {
-					inPage := i % int(m.pageSize)
-					if inPage < pageHeaderSize+metaSize || inPage < pageHeaderSize+16*elementSize || i%13 == 0 {
+					inPage := i % pageSize
+					// page header 16 bytes, meta 64, elements 16 bytes each
+					if inPage < 16+64 || inPage < 16+16*16 || i%13 == 0 {
 						offsets = append(offsets, i)
 					}
 				}
@@ -533,4 +521,19 @@ func TestConcurrentUpdates(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, 200, get(t, l, "n")[0].Attempts)
+}
+
+// usedBytes is the size of the pages a bbolt file of 4 KiB pages uses:
+// the high-water mark of its later header page (txid at byte 48 of the
+// meta, the mark at byte 40, the meta after a 16-byte page header).
+func usedBytes(raw []byte) int {
+	meta := func(page int) (txid, hwm uint64) {
+		m := raw[page*4096+16:]
+		return binary.NativeEndian.Uint64(m[48:]), binary.NativeEndian.Uint64(m[40:])
+	}
+	tx0, hwm := meta(0)
+	if tx1, hwm1 := meta(1); tx1 > tx0 {
+		hwm = hwm1
+	}
+	return int(hwm) * 4096
 }

@@ -1,4 +1,4 @@
-package boltledger
+package boltfile
 
 // The check of a file before bbolt maps it. bbolt follows page numbers,
 // element offsets and free-list entries without bounds checks: a flipped
@@ -49,22 +49,23 @@ const (
 
 var ne = binary.NativeEndian
 
-// fileCheck is what verifyFile learnt of a sound file.
-type fileCheck struct {
-	// rolledBack: one header page failed its checksum, so bbolt reads the
+// Check is what Open learnt of a file it found sound enough to map: the
+// damage that bbolt would not notice, for the file's owner to weigh.
+type Check struct {
+	// RolledBack: one header page failed its checksum, so bbolt reads the
 	// commit before the last: the last change may be lost.
-	rolledBack bool
-	// damaged are the hashes of the entries of the records bucket that
-	// fail their checksum.
-	damaged []string
-	// hidden are the hashes of pages with bytes past their last element.
+	RolledBack bool
+	// Damaged holds, by top-level bucket, the hashes of the values that
+	// fail their seal (a value of a top-level bucket is always sealed).
+	Damaged map[string][]string
+	// Hidden are the hashes of pages with bytes past their last element.
 	// bbolt writes pages zeroed, so those are elements a damaged count
 	// hides.
-	hidden []string
+	Hidden []string
 }
 
-// damageID names damaged bytes, so that the ledger casts doubt for them
-// once however often it meets them.
+// damageID names damaged bytes, so that an owner that remembers what it
+// accounted for can tell damage it met before from new damage.
 func damageID(kind string, b ...[]byte) string {
 	h := sha256.New()
 	h.Write([]byte(kind))
@@ -103,14 +104,14 @@ func damaged(reason string, args ...any) error {
 // verifyFile checks the bbolt file f: nil and a report when bbolt may
 // read it, a *DamagedError otherwise. An empty file is sound (bbolt
 // writes a new one).
-func verifyFile(f *os.File) (*fileCheck, error) {
+func verifyFile(f *os.File) (*Check, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	size := st.Size()
 	if size == 0 {
-		return &fileCheck{}, nil
+		return &Check{}, nil
 	}
 	readAt := func(off, n int64) []byte {
 		if off < 0 || n <= 0 || off+n > size {
@@ -157,7 +158,7 @@ func verifyFile(f *os.File) (*fileCheck, error) {
 	if !m.valid || int64(m.pageSize) != ps {
 		return nil, damaged("neither of its header pages is valid")
 	}
-	check := &fileCheck{rolledBack: !m0.valid || !m1.valid}
+	check := &Check{RolledBack: !m0.valid || !m1.valid}
 	if m.hwm < 2 || m.hwm > uint64(size/ps) {
 		return nil, damaged("it is truncated: its pages reach %d bytes, the file has %d", m.hwm*uint64(ps), size)
 	}
@@ -210,7 +211,7 @@ type walker struct {
 	ps    uint64
 	hwm   uint64
 	used  map[uint64]bool
-	check *fileCheck
+	check *Check
 }
 
 // page returns page id with its overflow pages, marked used.
@@ -293,7 +294,7 @@ func (w *walker) tree(id uint64, bucket [][]byte, depth int, child bool) ([]byte
 func (w *walker) tail(p []byte, next uint64) {
 	for _, c := range p[next:] {
 		if c != 0 {
-			w.check.hidden = append(w.check.hidden, damageID("page", p))
+			w.check.Hidden = append(w.check.Hidden, damageID("page", p))
 			return
 		}
 	}
@@ -310,7 +311,7 @@ func (w *walker) leaf(p []byte, bucket [][]byte, depth int) ([]byte, error) {
 		return nil, damaged("a leaf page claims %d elements, more than it holds", count)
 	}
 	var first []byte
-	records := len(bucket) == 1 && bytes.Equal(bucket[0], bucketRecords)
+	sealed := len(bucket) == 1 // the values of a top-level bucket
 	var prev []byte
 	next := uint64(pageHeaderSize + count*elementSize) // keys and values follow the elements, packed
 	for i := range count {
@@ -332,9 +333,13 @@ func (w *walker) leaf(p []byte, bucket [][]byte, depth int) ([]byte, error) {
 		}
 		prev = k
 		if flags&flagBucket == 0 {
-			if records {
-				if _, ok := unseal(k, v); !ok {
-					w.check.damaged = append(w.check.damaged, damageID("record", k, v))
+			if sealed {
+				if _, ok := Unseal(k, v); !ok {
+					if w.check.Damaged == nil {
+						w.check.Damaged = map[string][]string{}
+					}
+					name := string(bucket[0])
+					w.check.Damaged[name] = append(w.check.Damaged[name], damageID("record", k, v))
 				}
 			}
 			continue
