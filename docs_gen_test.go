@@ -25,6 +25,18 @@ type generated struct {
 	render           func() string
 }
 
+func sameMethodArgs(a, b reflect.Type) bool {
+	if a.NumIn() != b.NumIn() {
+		return false
+	}
+	for i := range a.NumIn() {
+		if a.In(i) != b.In(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // serviceMethods lists a service's exported methods: the operations of the
 // catalogue and the methods built on them, ...All twins folded into "+All".
 func serviceMethods(service string) []string {
@@ -33,19 +45,22 @@ func serviceMethods(service string) []string {
 		return nil
 	}
 	t := f.Type
+	// A twin pages through its method: it takes the same arguments
+	// (SendAll, which sends an iterator, is not Send's).
 	all := map[string]bool{}
-	var out []string
 	for i := 0; i < t.NumMethod(); i++ {
-		if base, ok := strings.CutSuffix(t.Method(i).Name, "All"); ok && base != "" {
-			all[base] = true
+		m := t.Method(i)
+		if base, ok := strings.CutSuffix(m.Name, "All"); ok {
+			if bm, has := t.MethodByName(base); has && sameMethodArgs(bm.Type, m.Type) {
+				all[base] = true
+			}
 		}
 	}
+	var out []string
 	for i := 0; i < t.NumMethod(); i++ {
 		name := t.Method(i).Name
-		if base, ok := strings.CutSuffix(name, "All"); ok && base != "" && all[base] {
-			if _, has := t.MethodByName(base); has {
-				continue
-			}
+		if base, ok := strings.CutSuffix(name, "All"); ok && all[base] {
+			continue
 		}
 		out = append(out, name)
 	}
