@@ -47,7 +47,9 @@ const (
 // in flight end with its error and nothing more is started: after their
 // pairs, one last pair carries ctx's error, and no message after the last
 // pair yielded was sent. Bad options yield one pair with a
-// *ValidationError.
+// *ValidationError. With ReconcilePolicy.LookBack, each chunk looks its
+// new ExternalIds up in a scan of its own: to start a large campaign on a
+// fresh ledger, FillLedger once first instead.
 func (s *MessagesService) SendAll(ctx context.Context, propertySid string, msgs iter.Seq[SendMessageParams], opts *SendAllOptions) iter.Seq2[BatchResult, error] {
 	const op = "Messages.SendAll"
 	return func(yield func(BatchResult, error) bool) {
