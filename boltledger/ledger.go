@@ -337,15 +337,7 @@ func (l *Ledger) castDoubt(from time.Time, reasons []string) {
 }
 
 func (l *Ledger) putHeader(tx *bolt.Tx) error {
-	b, err := tx.CreateBucketIfNotExists(bucketMeta)
-	if err != nil {
-		return err
-	}
-	payload, err := json.Marshal(&l.head)
-	if err != nil {
-		return err
-	}
-	return b.Put(keyMeta, boltfile.Seal(keyMeta, payload))
+	return boltfile.PutJSON(tx, bucketMeta, keyMeta, &l.head)
 }
 
 // writeHeader changes the header with fn and writes it.

@@ -24,6 +24,7 @@ package boltfile
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -247,6 +248,20 @@ func Seal(key, payload []byte) []byte {
 	sum := crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, payload)
 	out := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), sum)
 	return append(out, payload...)
+}
+
+// PutJSON stores v, as JSON, sealed under key in the top-level bucket
+// (made when missing): how a ledger and a journal write their headers.
+func PutJSON(tx *bolt.Tx, bucket, key []byte, v any) error {
+	b, err := tx.CreateBucketIfNotExists(bucket)
+	if err != nil {
+		return err
+	}
+	payload, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, Seal(key, payload))
 }
 
 // Unseal returns the payload of a sealed value whose checksum holds.

@@ -266,15 +266,7 @@ func damage(c boltfile.Check) string {
 
 func (j *Journal) putHeader(tx *bolt.Tx) error {
 	j.head.Seq++
-	b, err := tx.CreateBucketIfNotExists(bucketMeta)
-	if err != nil {
-		return err
-	}
-	payload, err := json.Marshal(&j.head)
-	if err != nil {
-		return err
-	}
-	return b.Put(keyMeta, boltfile.Seal(keyMeta, payload))
+	return boltfile.PutJSON(tx, bucketMeta, keyMeta, &j.head)
 }
 
 // Path is the journal's file.
