@@ -30,6 +30,8 @@ import (
 	"strings"
 	"time"
 
+	bolterrors "go.etcd.io/bbolt/errors"
+
 	"github.com/telcosdk/telco/internal/boltfile"
 	"github.com/telcosdk/telco/internal/smswire"
 	bolt "go.etcd.io/bbolt"
@@ -312,7 +314,7 @@ func (j *Journal) Restart(input string) error {
 	head := j.head
 	head.BatchID = BatchIDOf(input, head.Property, head.BatchID)
 	err := j.f.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bucketIDs); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.DeleteBucket(bucketIDs); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
 		if _, err := tx.CreateBucket(bucketIDs); err != nil {
