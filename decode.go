@@ -601,14 +601,21 @@ func intOfNode(node any) (int64, error) {
 	return 0, fmt.Errorf("want an integer, got %s", nodeKind(node))
 }
 
-// intOf reads an integer by the policy from raw JSON: a number, a string
-// holding one, or null.
+// intOf reads an integer by the policy from a JSON value: a number, a
+// string holding one, or null.
 func intOf(b []byte) (int64, error) {
-	tree, err := parseTree(b)
-	if err != nil {
-		return 0, err
+	b = trimJSONSpace(b)
+	switch {
+	case string(b) == "null":
+		return 0, nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return 0, err
+		}
+		return intOfText(s)
 	}
-	return intOfNode(tree)
+	return intOfText(string(b)) // a number's text; anything else is not an integer
 }
 
 // looseCount is a count of listing metadata: an integer by intOf, and 0
