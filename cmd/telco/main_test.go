@@ -25,9 +25,9 @@ type harness struct {
 	env map[string]string
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, opts ...telcotest.ServerOption) *harness {
 	t.Helper()
-	srv := telcotest.NewServer()
+	srv := telcotest.NewServer(opts...)
 	t.Cleanup(srv.Close)
 	return &harness{t: t, srv: srv, env: map[string]string{
 		"TELCO_BASE_URL":     srv.URL,
