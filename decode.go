@@ -80,17 +80,11 @@ func (r *refusal) Error() string { return "the service refused the request: " + 
 // ResponseStatus to successes, and a message alone does not say the request
 // was refused.
 func refusedIn(b []byte) error {
-	var w wireError
-	if json.Unmarshal(b, &w) != nil {
+	tree, err := parseTree(b)
+	if err != nil {
 		return nil
 	}
-	if w.ResponseStatus != nil && w.ResponseStatus.ErrorCode != "" {
-		return &refusal{*w.ResponseStatus}
-	}
-	if w.ErrorCode != "" {
-		return &refusal{w.wireStatus}
-	}
-	return nil
+	return refusedInTree(tree)
 }
 
 // refusedInTree is refusedIn for a body already parsed.
