@@ -54,7 +54,7 @@ func (s *FlowsService) List(ctx context.Context, propertySid string, p *ListPara
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: escapedPath("/v2/Properties/{PropertySid}/Flows", propertySid), query: (*wirePage)(&lp)}, flowsList)
+		path: escapedPath("/v2/Properties/{PropertySid}/Flows", propertySid), query: &lp}, flowsList)
 }
 
 // ListAll iterates over every flow of the project, page by page, from

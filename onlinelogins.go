@@ -284,7 +284,7 @@ func (s *OnlineLoginsService) List(ctx context.Context, p *ListParams) (*Page[On
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/OnlineLogins", query: (*wirePage)(&lp)}, onlineLoginsList)
+		path: "/v2/OnlineLogins", query: &lp}, onlineLoginsList)
 }
 
 // ListAll iterates over every online login, page by page, from p.Skip on.

@@ -28,10 +28,6 @@ type ListParams struct {
 	Skip  int `url:"Results_Skip,omitempty"`  // items to skip
 }
 
-// wirePage is ListParams as the query of a plain listing (projects,
-// online logins, flows), which sends nothing else.
-type wirePage ListParams
-
 // fetchPage fetches page n (0-based, counted from the caller's start)
 // beginning offset items after it, and reports its items and how many items
 // the listing holds from the caller's start on, or -1 when the service does

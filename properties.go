@@ -145,7 +145,7 @@ func (s *PropertiesService) List(ctx context.Context, p *ListParams) (*Page[Prop
 		return nil, err
 	}
 	return getList(ctx, s.client, &call{op: op, method: http.MethodGet, idempotent: true,
-		path: "/v2/Properties", query: (*wirePage)(&lp)}, propertiesList)
+		path: "/v2/Properties", query: &lp}, propertiesList)
 }
 
 // ListAll iterates over every project, page by page, from p.Skip on.

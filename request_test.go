@@ -417,8 +417,8 @@ func TestRequestURL(t *testing.T) {
 		want string
 	}{
 		{call{path: "/v2/Properties"}, "https://api.example.com/v2/Properties"},
-		{call{path: "/v2/Properties", query: &wirePage{}}, "https://api.example.com/v2/Properties"},
-		{call{path: "/v2/Properties", query: &wirePage{Count: 50, Skip: 100}},
+		{call{path: "/v2/Properties", query: &ListParams{}}, "https://api.example.com/v2/Properties"},
+		{call{path: "/v2/Properties", query: &ListParams{Count: 50, Skip: 100}},
 			"https://api.example.com/v2/Properties?Results_Count=50&Results_Skip=100"},
 		{call{path: "/v2/SipTrunks", query: &wireListSipTrunks{ListParams: ListParams{Skip: 3}}},
 			"https://api.example.com/v2/SipTrunks?Results_Skip=3"},
