@@ -16,36 +16,20 @@ ROUNDS=${ROUNDS:-5}
 LINES=${LINES:-5000}
 CHUNK=${CHUNK:-100}
 PARALLEL=${PARALLEL:-"1 4 8"}
-WORK=$(mktemp -d /tmp/telco-bench-batch.XXXXXX)
-mock_pid=""
-cleanup() {
-  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-go build -o "$WORK/telco" ./cmd/telco
-{
-  echo "To,Text"
-  for i in $(seq 0 $((LINES - 1))); do printf '+6140%07d,Benchmark message %d\n' "$i" "$i"; done
-} >"$WORK/batch.csv"
+. scripts/bench-lib.sh
+bench_setup bench-batch
 
 # run N: one batch of the file at --parallel N against a new mock; prints
 # the seconds it took.
 run() {
-  rm -f "$WORK/mock.json" "$WORK/journal"
-  "$WORK/telco" mock --addr 127.0.0.1:0 --info-file "$WORK/mock.json" >/dev/null 2>&1 &
-  mock_pid=$!
-  until [ -s "$WORK/mock.json" ]; do sleep 0.05; done
-  local start end url sid token prop
-  url=$(jq -r .url "$WORK/mock.json") sid=$(jq -r .account_sid "$WORK/mock.json")
-  token=$(jq -r .token "$WORK/mock.json") prop=$(jq -r .property_sid "$WORK/mock.json")
+  rm -f "$WORK/journal"
+  start_mock
+  local start end
   start=$(date +%s.%N)
-  TELCO_BASE_URL=$url TELCO_ACCOUNT_SID=$sid TELCO_TOKEN=$token TELCO_PROPERTY_SID=$prop \
-    "$WORK/telco" sms batch "$WORK/batch.csv" --journal "$WORK/journal" --chunk-size "$CHUNK" \
+  XDG_STATE_HOME="$WORK/state-$1-$RANDOM" "$WORK/telco" sms batch "$WORK/batch.csv" --journal "$WORK/journal" --chunk-size "$CHUNK" \
     --parallel "$1" -o json >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
   end=$(date +%s.%N)
-  kill "$mock_pid"; wait "$mock_pid" 2>/dev/null || true; mock_pid=""
+  stop_mock
   echo "$end - $start" | bc -l
 }
 

@@ -25,37 +25,8 @@ LATENCY_MS=${LATENCY_MS:-40}
 ROUNDS=${ROUNDS:-3}
 PAIRS=${PAIRS:-5}
 PAGES=${PAGES:-8}
-WORK=$(mktemp -d /tmp/telco-bench-history.XXXXXX)
-mock_pid=""
-cleanup() {
-  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-go build -o "$WORK/telco" ./cmd/telco
-{
-  echo "To,Text"
-  for i in $(seq 0 $((LINES - 1))); do printf '+6140%07d,History message %d\n' "$i" "$i"; done
-} >"$WORK/batch.csv"
-
-# mock: a fresh `telco mock` whose batch sends and finds wait LATENCY_MS;
-# exports its variables.
-mock() {
-  rm -f "$WORK/mock.json"
-  "$WORK/telco" mock --addr 127.0.0.1:0 --info-file "$WORK/mock.json" \
-    --fault "op=Messages.SendBatch,kind=latency,delay_ms=$LATENCY_MS,count=1000000000" \
-    --fault "op=Messages.Find,kind=latency,delay_ms=$LATENCY_MS,count=1000000000" >/dev/null 2>&1 &
-  mock_pid=$!
-  until [ -s "$WORK/mock.json" ]; do sleep 0.05; done
-  TELCO_BASE_URL=$(jq -r .url "$WORK/mock.json") TELCO_ACCOUNT_SID=$(jq -r .account_sid "$WORK/mock.json")
-  TELCO_TOKEN=$(jq -r .token "$WORK/mock.json") TELCO_PROPERTY_SID=$(jq -r .property_sid "$WORK/mock.json")
-  export TELCO_BASE_URL TELCO_ACCOUNT_SID TELCO_TOKEN TELCO_PROPERTY_SID
-}
-
-stop_mock() {
-  kill "$mock_pid"; wait "$mock_pid" 2>/dev/null || true; mock_pid=""
-}
+. scripts/bench-lib.sh
+bench_setup bench-history
 
 # timed CMD...: runs CMD, standard output to $WORK/out; prints its seconds.
 timed() {
@@ -72,7 +43,7 @@ median() {
 
 echo "# $LINES messages, $LATENCY_MS ms per Find and per batch send; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
-  mock
+  start_mock Messages.SendBatch Messages.Find
   rm -rf "$WORK/journal" "$WORK/state"
   s=$(XDG_STATE_HOME="$WORK/state" timed "$WORK/telco" sms batch "$WORK/batch.csv" --journal "$WORK/journal" \
     --parallel 4 -o json)

@@ -25,47 +25,18 @@ ROUNDS=${ROUNDS:-5}
 LINES=${LINES:-5000}
 LATENCY_MS=${LATENCY_MS:-40}
 NODES=${NODES:-"1 2 4"}
-WORK=$(mktemp -d /tmp/telco-bench-riversend.XXXXXX)
-mock_pid=""
-cleanup() {
-  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-go build -o "$WORK/telco" ./cmd/telco
+. scripts/bench-lib.sh
+bench_setup bench-riversend
 if [ -n "${CAMPAIGN:-}" ]; then
   cp "$CAMPAIGN" "$WORK/river-campaign"
 else
   (cd examples/river-campaign && go build -o "$WORK/river-campaign" .)
 fi
-{
-  echo "To,Text"
-  for i in $(seq 0 $((LINES - 1))); do printf '+6140%07d,Benchmark message %d\n' "$i" "$i"; done
-} >"$WORK/batch.csv"
-
-# mock: a fresh `telco mock` whose sends (single and batch) wait
-# LATENCY_MS; exports its variables.
-mock() {
-  rm -f "$WORK/mock.json"
-  "$WORK/telco" mock --addr 127.0.0.1:0 --info-file "$WORK/mock.json" \
-    --fault "op=Messages.SendBatch,kind=latency,delay_ms=$LATENCY_MS,count=1000000000" \
-    --fault "op=Messages.Send,kind=latency,delay_ms=$LATENCY_MS,count=1000000000" >/dev/null 2>&1 &
-  mock_pid=$!
-  until [ -s "$WORK/mock.json" ]; do sleep 0.05; done
-  TELCO_BASE_URL=$(jq -r .url "$WORK/mock.json") TELCO_ACCOUNT_SID=$(jq -r .account_sid "$WORK/mock.json")
-  TELCO_TOKEN=$(jq -r .token "$WORK/mock.json") TELCO_PROPERTY_SID=$(jq -r .property_sid "$WORK/mock.json")
-  export TELCO_BASE_URL TELCO_ACCOUNT_SID TELCO_TOKEN TELCO_PROPERTY_SID
-}
-
-stop_mock() {
-  kill "$mock_pid"; wait "$mock_pid" 2>/dev/null || true; mock_pid=""
-}
 
 # cli: one `sms batch --parallel 4` of the file; prints its seconds twice
 # (it has no separate enqueue).
 cli() {
-  mock
+  start_mock Messages.SendBatch Messages.Send
   rm -rf "$WORK/journal" "$WORK/state"
   local start end
   start=$(date +%s.%N)
@@ -81,7 +52,7 @@ cli() {
 # rs N: one campaign of LINES messages on N nodes; prints its send
 # seconds and its enqueue+send seconds.
 rs() {
-  mock
+  start_mock Messages.SendBatch Messages.Send
   "$WORK/river-campaign" -generate "$LINES" -nodes "$1" -json >"$WORK/rs.json" 2>"$WORK/stderr" ||
     { cat "$WORK/stderr" >&2; exit 1; }
   stop_mock
