@@ -165,13 +165,17 @@ var processLedger = sync.OnceValue(func() *memoryLedger {
 })
 
 // scopedLedger is one service's and account's part of a memory ledger.
+// It reaches the ledger through a func, which fmt shows as an address:
+// printing a Client held in an unexported field (fmt then walks it, and
+// follows pointers for a verb such as %s) must not show other accounts'
+// records, nor read them while another goroutine writes.
 type scopedLedger struct {
-	m     *memoryLedger
+	m     func() *memoryLedger
 	scope string
 }
 
 func (s scopedLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
-	return s.m.update(ctx, s.scope, propertySid, externalIDs, fn)
+	return s.m().update(ctx, s.scope, propertySid, externalIDs, fn)
 }
 
 // ledgerScope is the part of the process ledger a Client's records go in.

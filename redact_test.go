@@ -464,3 +464,42 @@ func TestBatchRejectionsEchoingTheRequestKeepNoSecret(t *testing.T) {
 	assertNoSecret(t, out, "a batch rejection")
 	assert.True(t, strings.Contains(out, "[REDACTED]"), "nothing was redacted")
 }
+
+// TestPrintingAClientShowsNoOtherAccountsRecords: fmt walks a Client held
+// in an unexported field without its Format method, and for a verb such as
+// %s it dereferences the pointers it meets. The process ledger holds every
+// Client's records, so it must stay out of that walk: printing one Client
+// shows nothing of another account's sends, and reads nothing that another
+// goroutine may be writing (the race detector's failure in CI).
+func TestPrintingAClientShowsNoOtherAccountsRecords(t *testing.T) {
+	t.Parallel()
+	srv := newStoreServer(t, &storeServer{})
+	other := srv.client(t, fastReconcile, WithLedger(nil)) // the process ledger
+	const id = "another-accounts-external-id"
+	_, err := other.Messages.SendOnce(context.Background(), testProp, onceParams(id))
+	require.NoError(t, err)
+
+	c, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	holder := struct{ c Client }{*c}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // another goroutine's sends, as in a server
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, err := other.Messages.SendOnce(context.Background(), testProp, onceParams(fmt.Sprintf("busy-%d", i)))
+			assert.NoError(t, err)
+		}
+	}()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		out := fmt.Sprintf(verb, holder)
+		assert.NotContains(t, out, id, "%s shows another account's ExternalId", verb)
+	}
+	close(stop)
+	<-done
+}
