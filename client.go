@@ -264,7 +264,7 @@ func NewClient(accountSid, token string, opts ...Option) (*Client, error) {
 		limiter:        cfg.limiter,
 	}
 	if c.ledger == nil {
-		c.ledger = scopedLedger{processLedger, ledgerScope(base, accountSid)}
+		c.ledger = scopedLedger{ledgerScope(base, accountSid)}
 	}
 	c.rc = c.newRetryClient(sendingClient(hc, cfg.attemptTimeout))
 	c.common.client = c

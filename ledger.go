@@ -164,18 +164,16 @@ var processLedger = sync.OnceValue(func() *memoryLedger {
 	return newMemoryLedger(DefaultLedgerSize, DefaultLedgerAge)
 })
 
-// scopedLedger is one service's and account's part of a memory ledger.
-// It reaches the ledger through a func, which fmt shows as an address:
+// scopedLedger is one service's and account's part of the process
+// ledger. It holds only its scope and looks the ledger up on each call:
 // printing a Client held in an unexported field (fmt then walks it, and
 // follows pointers for a verb such as %s) must not show other accounts'
-// records, nor read them while another goroutine writes.
-type scopedLedger struct {
-	m     func() *memoryLedger
-	scope string
-}
+// records, nor read them while another goroutine writes; and a Client's
+// Ledger stays a value that == compares.
+type scopedLedger struct{ scope string }
 
 func (s scopedLedger) Update(ctx context.Context, propertySid string, externalIDs []string, fn func([]LedgerRecord) error) error {
-	return s.m().update(ctx, s.scope, propertySid, externalIDs, fn)
+	return processLedger().update(ctx, s.scope, propertySid, externalIDs, fn)
 }
 
 // ledgerScope is the part of the process ledger a Client's records go in.

@@ -371,16 +371,13 @@ func TestClientLedger(t *testing.T) {
 	require.NoError(t, err)
 	e, err := NewClient(testSid, testToken)
 	require.NoError(t, err)
-	scope := func(c *Client) string { return c.Ledger().(scopedLedger).scope }
-	assert.Same(t, processLedger(), d.Ledger().(scopedLedger).m())
-	assert.Same(t, processLedger(), e.Ledger().(scopedLedger).m())
-	assert.Equal(t, scope(d), scope(e), "the process's ledger, and the same part of it")
+	assert.Equal(t, d.Ledger(), e.Ledger(), "the process's ledger, and the same part of it")
 	f, err := NewClient(testSid, testToken, WithBaseURL("https://api.example.com"))
 	require.NoError(t, err)
 	g, err := NewClient("AC2", testToken)
 	require.NoError(t, err)
-	assert.NotEqual(t, scope(d), scope(f), "another service, another part")
-	assert.NotEqual(t, scope(d), scope(g), "another account, another part")
+	assert.NotEqual(t, d.Ledger(), f.Ledger(), "another service, another part")
+	assert.NotEqual(t, d.Ledger(), g.Ledger(), "another account, another part")
 }
 
 // The memory ledger gives back what it was given, times to the nanosecond.
@@ -609,4 +606,21 @@ func TestLedgerRefusedExternalIDTakesACorrectedMessage(t *testing.T) {
 	other.Text = "another text"
 	_, err = c.Messages.SendOnce(bg, testProp, other)
 	assert.ErrorIs(t, err, ErrExternalIDReused, "once sent, it holds its message")
+}
+
+// A default Client's Ledger is a comparable value, as it was: comparing
+// two with == must not panic, and two fresh Clients of one account
+// share it.
+func TestDefaultLedgersCompare(t *testing.T) {
+	t.Parallel()
+	d, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	e, err := NewClient(testSid, testToken)
+	require.NoError(t, err)
+	g, err := NewClient("AC2", testToken)
+	require.NoError(t, err)
+	assert.NotPanics(t, func() {
+		assert.True(t, d.Ledger() == e.Ledger(), "one account, one part of the process ledger")
+		assert.False(t, d.Ledger() == g.Ledger(), "another account, another part")
+	})
 }
