@@ -230,15 +230,7 @@ func boldLeads(text string) []string {
 // speaks of no other (issue 36: it still named a hand-written fake the
 // README had replaced with telcotest.MessagesStub).
 func TestTestingGuideFollowsTheReadme(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	require.NoError(t, err)
-	section := string(readme)
-	start := strings.Index(section, "\n## Testing your code\n")
-	require.GreaterOrEqual(t, start, 0, "README.md has its testing section")
-	section = section[start+1:]
-	if end := strings.Index(section[3:], "\n## "); end >= 0 {
-		section = section[:end+3]
-	}
+	section := readmeSection(t, "Testing your code")
 	ways := boldLeads(section)
 	require.Len(t, ways, 3, "the README's testing section introduces three ways: %v", ways)
 
@@ -296,15 +288,7 @@ func TestHTTPMockRecipesSayWhyRetriesAreOff(t *testing.T) {
 // (go install ...@latest, the release archives, the registry's image)
 // only after the words that say so (issue 36).
 func TestReadmeInstallSaysWhatNeedsARelease(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	require.NoError(t, err)
-	section := string(b)
-	start := strings.Index(section, "\n## Install\n")
-	require.GreaterOrEqual(t, start, 0, "README.md has an Install section")
-	section = section[start+1:]
-	if end := strings.Index(section[3:], "\n## "); end >= 0 {
-		section = section[:end+3]
-	}
+	section := readmeSection(t, "Install")
 	clone, released, found := strings.Cut(section, "Once a version is tagged")
 	require.True(t, found, "the section says what needs a tagged release, after what works today:\n%s", section)
 	for _, needsRelease := range []string{"@latest", "ghcr.io", "archives"} {
@@ -314,4 +298,20 @@ func TestReadmeInstallSaysWhatNeedsARelease(t *testing.T) {
 	for _, today := range []string{"go install ./cmd/telco", "go run ./cmd/telco", "go build ./cmd/telco", "docker build"} {
 		assert.Contains(t, clone, today, "what works from a clone today")
 	}
+}
+
+// readmeSection returns README.md's "## title" section, from its heading to
+// the next one.
+func readmeSection(t *testing.T, title string) string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	s := string(b)
+	start := strings.Index(s, "\n## "+title+"\n")
+	require.GreaterOrEqual(t, start, 0, "README.md has a %q section", title)
+	s = s[start+1:]
+	if end := strings.Index(s[3:], "\n## "); end >= 0 {
+		s = s[:end+3]
+	}
+	return s
 }
